@@ -1,0 +1,89 @@
+import { type BatchObservableResult, diag, metrics, ValueType } from '@opentelemetry/api';
+import { Diagnostics } from './diagnostics.js';
+import { FamilyRegistry } from './family-registry.js';
+import { familySpec, INSTRUMENT_NAME } from './naming.js';
+import { type BackupStatsOptions, checkMetricName, resolveOptions } from './options.js';
+import type { BackupStats } from './stats.js';
+import { METER_NAME, VERSION } from './version.js';
+
+/**
+ * Creates backup and restore stats whose measurements are aggregated in process and added to OpenTelemetry
+ * counters on a timer, on {@link BackupStats.flush}, before every collection by a MetricReader, and on
+ * {@link BackupStats.shutdown}.
+ *
+ * @throws TypeError naming the option, its value and what is accepted, when an option is invalid.
+ */
+export function createBackupStats(options: BackupStatsOptions = {}): BackupStats {
+  const resolved = resolveOptions(options);
+  const provider = options.meterProvider ?? metrics.getMeterProvider();
+  const meter = provider.getMeter(METER_NAME, VERSION);
+  const diagnostics = new Diagnostics();
+  const direct = resolved.flushIntervalMillis === 0;
+
+  const families = (['backup', 'restore'] as const).map((family) => {
+    const spec = familySpec(resolved.naming, family, resolved.metricPrefix);
+    for (const counter of [spec.operations, spec.bytes, spec.time]) {
+      checkMetricName(counter.name, resolved.metricPrefix, INSTRUMENT_NAME);
+    }
+    return new FamilyRegistry(family, meter, spec, resolved.maxScopes, direct, diagnostics);
+  }) as [FamilyRegistry, FamilyRegistry];
+  const [backup, restore] = families;
+
+  const flush = (): void => {
+    backup.flush();
+    restore.flush();
+  };
+
+  // Self-metrics. The batch callback that reports them also drains pending measurements: the SDK runs
+  // observable callbacks before it collects the synchronous counters of the same Meter, so no collection
+  // ever exports stale totals (pinned by test/collection-order.test.ts).
+  const invalid = meter.createObservableCounter('backupstats.invalid_measurements', {
+    description: 'Measurements dropped because a byte count or duration was negative, NaN, infinite or not a number.',
+    unit: '{measurement}',
+    valueType: ValueType.INT,
+  });
+  const scopes = meter.createObservableUpDownCounter('backupstats.scopes', {
+    description: 'Distinct label combinations held in memory (the overflow series is not counted).',
+    unit: '{scope}',
+    valueType: ValueType.INT,
+  });
+  const familyAttributes = families.map((registry) => Object.freeze({ family: registry.family }));
+  const collect = (result: BatchObservableResult): void => {
+    flush();
+    families.forEach((registry, i) => {
+      result.observe(invalid, registry.invalidCount, familyAttributes[i]);
+      result.observe(scopes, registry.scopeCount, familyAttributes[i]);
+    });
+  };
+  meter.addBatchObservableCallback(collect, [invalid, scopes]);
+
+  let timer: NodeJS.Timeout | undefined;
+  if (!direct) {
+    timer = setInterval(() => {
+      // An exception escaping a timer would end the user's process; report it and retry next tick.
+      try {
+        flush();
+      } catch (error) {
+        diag.error('backupstats: flushing to the OpenTelemetry instruments failed', error);
+      }
+    }, resolved.flushIntervalMillis);
+    // A backup job must be free to end: the timer never holds the event loop open.
+    timer.unref();
+  }
+
+  let closed = false;
+  return {
+    backup: backup.root,
+    restore: restore.root,
+    flush,
+    shutdown(): Promise<void> {
+      if (closed) return Promise.resolve();
+      closed = true;
+      if (timer !== undefined) clearInterval(timer);
+      backup.close();
+      restore.close();
+      meter.removeBatchObservableCallback(collect, [invalid, scopes]);
+      return Promise.resolve();
+    },
+  };
+}

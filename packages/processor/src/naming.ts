@@ -1,0 +1,80 @@
+import { ValueType } from '@opentelemetry/api';
+
+/** Which metric names and units to emit: OpenTelemetry style, or the names Vitess exports. */
+export type Naming = 'otel' | 'vitess';
+
+/** The naming presets {@link Naming} accepts. */
+export const NAMINGS: readonly Naming[] = Object.freeze(['otel', 'vitess'] as const);
+
+/** The two measurement families. */
+export type Family = 'backup' | 'restore';
+
+/** What an OpenTelemetry counter of one family is called, in which unit, and how to fill it. */
+export interface CounterSpec {
+  readonly name: string;
+  readonly unit: string;
+  readonly description: string;
+  readonly valueType: ValueType;
+}
+
+/** The three counters of one family plus the conversion from milliseconds to the time counter's unit. */
+export interface FamilySpec {
+  readonly operations: CounterSpec;
+  readonly bytes: CounterSpec;
+  readonly time: CounterSpec;
+  readonly fromMillis: (durationMs: number) => number;
+}
+
+const toSeconds = (durationMs: number): number => durationMs / 1000;
+const toNanoseconds = (durationMs: number): number => Math.round(durationMs * 1e6);
+
+/** Builds the counter names of one family under a naming preset and an optional name prefix. */
+export function familySpec(naming: Naming, family: Family, prefix: string): FamilySpec {
+  if (naming === 'vitess') {
+    return {
+      operations: {
+        name: `${prefix}${family}_count`,
+        unit: '1',
+        description: `${family} operations`,
+        valueType: ValueType.INT,
+      },
+      bytes: {
+        name: `${prefix}${family}_bytes`,
+        unit: 'By',
+        description: `${family} bytes`,
+        valueType: ValueType.INT,
+      },
+      time: {
+        name: `${prefix}${family}_duration_nanoseconds`,
+        unit: 'ns',
+        description: `${family} duration in nanoseconds`,
+        valueType: ValueType.INT,
+      },
+      fromMillis: toNanoseconds,
+    };
+  }
+  return {
+    operations: {
+      name: `${prefix}${family}.operations`,
+      unit: '{operation}',
+      description: `Number of ${family} operations recorded.`,
+      valueType: ValueType.INT,
+    },
+    bytes: {
+      name: `${prefix}${family}.bytes`,
+      unit: 'By',
+      description: `Bytes moved by ${family} operations.`,
+      valueType: ValueType.INT,
+    },
+    time: {
+      name: `${prefix}${family}.time`,
+      unit: 's',
+      description: `Time spent in ${family} operations.`,
+      valueType: ValueType.DOUBLE,
+    },
+    fromMillis: toSeconds,
+  };
+}
+
+/** OpenTelemetry's instrument name syntax. */
+export const INSTRUMENT_NAME = /^[a-zA-Z][\w./-]{0,254}$/;

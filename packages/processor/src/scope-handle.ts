@@ -1,0 +1,48 @@
+import type { Attributes } from '@opentelemetry/api';
+import type { ResolvedLabels, ScopeLabels } from './labels.js';
+import { isValidAmount } from './measurement.js';
+import type { FamilyRegistry } from './family-registry.js';
+import type { Stats } from './stats.js';
+
+/**
+ * A handle that accumulates its measurements in plain numbers until the registry flushes them.
+ * Every field is set in the constructor so that all handles share one hidden class.
+ */
+export class ScopeHandle implements Stats {
+  count = 0;
+  bytes = 0;
+  durationMs = 0;
+  /** True while the handle sits in the registry's dirty list (or after shutdown, for good). */
+  dirty = false;
+
+  constructor(
+    readonly registry: FamilyRegistry,
+    readonly labels: ResolvedLabels,
+    readonly attributes: Attributes,
+  ) {}
+
+  scope(labels: ScopeLabels): Stats {
+    return this.registry.scope(this.labels, labels);
+  }
+
+  timedIncrement(durationMs: number): void {
+    if (!isValidAmount(durationMs)) {
+      this.registry.reject();
+      return;
+    }
+    this.count += 1;
+    this.durationMs += durationMs;
+    if (!this.dirty) this.registry.markDirty(this);
+  }
+
+  timedIncrementBytes(bytes: number, durationMs: number): void {
+    if (!isValidAmount(bytes) || !isValidAmount(durationMs)) {
+      this.registry.reject();
+      return;
+    }
+    this.count += 1;
+    this.bytes += bytes;
+    this.durationMs += durationMs;
+    if (!this.dirty) this.registry.markDirty(this);
+  }
+}

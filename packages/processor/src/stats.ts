@@ -1,0 +1,34 @@
+import type { ScopeLabels } from './labels.js';
+
+/**
+ * Records backup or restore measurements for one combination of labels.
+ *
+ * Hold the handle that {@link Stats.scope} returns and record on it: recording only adds to numbers the
+ * handle owns, so it costs nanoseconds. Recording never throws; invalid values are dropped and counted.
+ */
+export interface Stats {
+  /**
+   * Returns the handle for these labels on top of this handle's own. Labels already set keep their value.
+   * The same labels give the same handle, so calling it again is cheap, but holding the handle is cheaper.
+   */
+  scope(labels: ScopeLabels): Stats;
+  /** Records one operation that took `durationMs` milliseconds. */
+  timedIncrement(durationMs: number): void;
+  /** Records one operation that moved `bytes` bytes in `durationMs` milliseconds. */
+  timedIncrementBytes(bytes: number, durationMs: number): void;
+}
+
+/** The two families of measurements and the controls of their export. */
+export interface BackupStats {
+  /** Measurements of backups. */
+  readonly backup: Stats;
+  /** Measurements of restores. */
+  readonly restore: Stats;
+  /** Adds every pending measurement to the OpenTelemetry instruments now. */
+  flush(): void;
+  /**
+   * Flushes, stops the timer and detaches from the Meter. Recording afterwards is ignored (reported once
+   * through `diag`). Does not shut down the MeterProvider, which belongs to the caller.
+   */
+  shutdown(): Promise<void>;
+}

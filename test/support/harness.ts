@@ -1,0 +1,82 @@
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
+
+/** A real MeterProvider with one reader per temporality asked for, each exporting to memory. */
+export interface Harness {
+  readonly provider: MeterProvider;
+  /** Collects through the reader at `index` and returns what it exported. */
+  collect(index?: number): Promise<ResourceMetrics>;
+  shutdown(): Promise<void>;
+}
+
+export function createHarness(
+  temporalities: readonly AggregationTemporality[] = [AggregationTemporality.CUMULATIVE],
+): Harness {
+  const pairs = temporalities.map((temporality) => {
+    const exporter = new InMemoryMetricExporter(temporality);
+    // The interval is far beyond any test: every export here is an explicit forceFlush.
+    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 2 ** 30 });
+    return { exporter, reader };
+  });
+  const provider = new MeterProvider({ readers: pairs.map((p) => p.reader) });
+  return {
+    provider,
+    async collect(index = 0) {
+      const pair = pairs[index];
+      if (pair === undefined) throw new Error(`no reader ${index}`);
+      pair.exporter.reset();
+      await pair.reader.forceFlush();
+      const exported = pair.exporter.getMetrics();
+      const last = exported[exported.length - 1];
+      if (last === undefined) throw new Error('the reader exported nothing');
+      return last;
+    },
+    shutdown: () => provider.shutdown(),
+  };
+}
+
+/** One exported data point: metric name, attributes and value. */
+export interface Point {
+  readonly name: string;
+  readonly unit: string;
+  readonly attributes: Readonly<Record<string, unknown>>;
+  readonly value: number;
+}
+
+/** Flattens an export into its sum and gauge data points. */
+export function points(metrics: ResourceMetrics): Point[] {
+  const out: Point[] = [];
+  for (const scope of metrics.scopeMetrics) {
+    for (const metric of scope.metrics) {
+      for (const dataPoint of metric.dataPoints) {
+        if (typeof dataPoint.value !== 'number') continue;
+        out.push({
+          name: metric.descriptor.name,
+          unit: metric.descriptor.unit,
+          attributes: dataPoint.attributes,
+          value: dataPoint.value,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Key of a point by name and scope labels, as used in expected-total maps. */
+export function seriesKey(name: string, attributes: Readonly<Record<string, unknown>>): string {
+  if (attributes['otel.metric.overflow'] === true) return `${name}{overflow}`;
+  if ('family' in attributes) return `${name}{${String(attributes.family)}}`;
+  return `${name}{${String(attributes.component)},${String(attributes.implementation)},${String(attributes.operation)}}`;
+}
+
+/** Series key → value, from one export. */
+export function valuesByKey(metrics: ResourceMetrics): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const p of points(metrics)) map.set(seriesKey(p.name, p.attributes), p.value);
+  return map;
+}
