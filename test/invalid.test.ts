@@ -1,0 +1,76 @@
+import { createBackupStats, type Stats } from 'backupstats';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type DiagCapture, captureDiag } from './support/diag-capture.js';
+import { createHarness, type Harness, valuesByKey } from './support/harness.js';
+
+let harness: Harness;
+let diagnostics: DiagCapture;
+afterEach(async () => {
+  diagnostics.restore();
+  await harness.shutdown();
+});
+
+const BAD_VALUES: readonly unknown[] = [
+  -1,
+  -0.001,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+  '5',
+  '',
+  undefined,
+  null,
+  {},
+  [],
+  true,
+  10n,
+  Symbol('x'),
+  new Number(5),
+];
+
+describe.each([0, 1000])('invalid measurements (flushIntervalMillis %i)', (flushIntervalMillis) => {
+  it('are dropped, counted, reported once, and leave the totals untouched', async () => {
+    harness = createHarness();
+    diagnostics = captureDiag();
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
+    const handle = stats.backup.scope({ operation: 'Source:Read' });
+    handle.timedIncrementBytes(10, 1);
+    // The public types forbid these; plain JavaScript callers and computed values can still pass them.
+    const untyped = handle as unknown as {
+      timedIncrement(d: unknown): void;
+      timedIncrementBytes(b: unknown, d: unknown): void;
+    };
+    for (const bad of BAD_VALUES) {
+      untyped.timedIncrementBytes(bad, 1);
+      untyped.timedIncrementBytes(1, bad);
+      untyped.timedIncrement(bad);
+    }
+    (stats.restore as Stats).timedIncrement(Number.NaN);
+    handle.timedIncrementBytes(5, 2);
+
+    const values = valuesByKey(await harness.collect());
+    expect(values.get('backup.operations{-,-,Source:Read}')).toBe(2);
+    expect(values.get('backup.bytes{-,-,Source:Read}')).toBe(15);
+    expect(values.get('backup.time{-,-,Source:Read}')).toBeCloseTo(0.003, 12);
+    expect(values.get('backupstats.invalid_measurements{backup}')).toBe(BAD_VALUES.length * 3);
+    expect(values.get('backupstats.invalid_measurements{restore}')).toBe(1);
+    expect(diagnostics.messages.filter((m) => m.includes('invalid'))).toHaveLength(1);
+    await stats.shutdown();
+  });
+});
+
+describe('values at the edges', () => {
+  it('accepts zero and the largest finite number without corrupting other series', async () => {
+    harness = createHarness();
+    diagnostics = captureDiag();
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    stats.backup.scope({ operation: 'zero' }).timedIncrementBytes(0, 0);
+    stats.backup.scope({ operation: 'huge' }).timedIncrementBytes(Number.MAX_SAFE_INTEGER, 0);
+    const values = valuesByKey(await harness.collect());
+    expect(values.get('backup.operations{-,-,zero}')).toBe(1);
+    expect(values.get('backup.bytes{-,-,huge}')).toBe(Number.MAX_SAFE_INTEGER);
+    expect(values.get('backupstats.invalid_measurements{backup}')).toBe(0);
+    expect(diagnostics.messages).toEqual([]);
+    await stats.shutdown();
+  });
+});

@@ -1,0 +1,37 @@
+import { type BackupStatsOptions, createBackupStats } from 'backupstats';
+import { describe, expect, it } from 'vitest';
+
+type Case = readonly [string, Record<string, unknown>, readonly string[]];
+
+const CASES: readonly Case[] = [
+  ['negative interval', { flushIntervalMillis: -1 }, ['flushIntervalMillis', '-1', 'integer from 0']],
+  ['fractional interval', { flushIntervalMillis: 1.5 }, ['flushIntervalMillis', '1.5']],
+  ['interval beyond setInterval', { flushIntervalMillis: 2 ** 31 }, ['flushIntervalMillis', '2147483648', '2147483647']],
+  ['interval as text', { flushIntervalMillis: '1000' }, ['flushIntervalMillis', '"1000"']],
+  ['NaN interval', { flushIntervalMillis: Number.NaN }, ['flushIntervalMillis', 'NaN']],
+  ['unknown naming', { naming: 'prometheus' }, ['naming', '"prometheus"', '"otel" or "vitess"']],
+  ['zero maxScopes', { maxScopes: 0 }, ['maxScopes', '0', 'integer of 1 or more']],
+  ['infinite maxScopes', { maxScopes: Number.POSITIVE_INFINITY }, ['maxScopes', 'Infinity']],
+  ['prefix not a string', { metricPrefix: 5 }, ['metricPrefix', '5', 'a string']],
+  ['prefix making invalid names', { metricPrefix: 'my job ' }, ['metricPrefix', '"my job "', 'my job backup']],
+  ['prefix starting with a digit', { metricPrefix: '1_' }, ['metricPrefix', '"1_"']],
+  ['meterProvider not a provider', { meterProvider: {} }, ['meterProvider', 'getMeter']],
+];
+
+describe('bad options throw at construction with the option, the value and what is accepted', () => {
+  it.each(CASES)('%s', (_name, options, fragments) => {
+    const create = () => createBackupStats(options as BackupStatsOptions);
+    expect(create).toThrow(TypeError);
+    let message = '';
+    try {
+      create();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    for (const fragment of fragments) expect(message).toContain(fragment);
+  });
+
+  it('rejects options that are not an object', () => {
+    expect(() => createBackupStats(null as unknown as BackupStatsOptions)).toThrow(/options must be an object/);
+  });
+});

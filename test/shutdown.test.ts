@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import { createBackupStats } from 'backupstats';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type DiagCapture, captureDiag } from './support/diag-capture.js';
+import { createHarness, type Harness, valuesByKey } from './support/harness.js';
+
+let harness: Harness;
+let diagnostics: DiagCapture | undefined;
+afterEach(async () => {
+  diagnostics?.restore();
+  diagnostics = undefined;
+  await harness?.shutdown();
+});
+
+describe('shutdown()', () => {
+  it.each([1000, 0])('flushes what is pending; later records are ignored and reported once (interval %i)', async (flushIntervalMillis) => {
+    harness = createHarness();
+    diagnostics = captureDiag();
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
+    const handle = stats.restore.scope({ operation: 'Decompressor:Read' });
+    handle.timedIncrementBytes(42, 1);
+    await stats.shutdown();
+    await stats.shutdown();
+
+    // The self-metrics callback is detached, so only shutdown() itself can have moved the numbers.
+    let values = valuesByKey(await harness.collect());
+    expect(values.get('restore.bytes{-,-,Decompressor:Read}')).toBe(42);
+    expect(values.has('backupstats.scopes{restore}')).toBe(false);
+
+    for (let i = 0; i < 10; i++) handle.timedIncrementBytes(1, 1);
+    stats.backup.timedIncrement(1);
+    stats.flush();
+    values = valuesByKey(await harness.collect());
+    expect(values.get('restore.bytes{-,-,Decompressor:Read}')).toBe(42);
+    expect(values.get('restore.operations{-,-,Decompressor:Read}')).toBe(1);
+    expect(values.has('backup.operations{-,-,-}')).toBe(false);
+    expect(diagnostics.messages.filter((m) => m.includes('after shutdown'))).toHaveLength(1);
+  });
+
+  it('the flush timer never keeps a process alive', () => {
+    // A child that records and returns must exit on its own, with the timer armed and records pending.
+    const program = `
+      const { MeterProvider } = require('@opentelemetry/sdk-metrics');
+      const { createBackupStats } = require('backupstats');
+      const stats = createBackupStats({ meterProvider: new MeterProvider(), flushIntervalMillis: 50 });
+      stats.backup.scope({ operation: 'Source:Read' }).timedIncrementBytes(1, 1);
+      console.log('recorded');
+    `;
+    const child = spawnSync(process.execPath, ['-e', program], { cwd: import.meta.dirname, timeout: 30_000, encoding: 'utf8' });
+    expect(child.error).toBeUndefined();
+    expect(child.signal).toBeNull();
+    expect(child.status).toBe(0);
+    expect(child.stdout.trim()).toBe('recorded');
+  });
+});

@@ -1,0 +1,39 @@
+import { createNoopBackupStats, createRecordingStats, noopStats, Operation } from 'backupstats';
+import { describe, expect, it } from 'vitest';
+
+describe('createRecordingStats', () => {
+  it('records every call with its resolved labels, shared across the scoped tree', () => {
+    const stats = createRecordingStats();
+    const engine = stats.scope({ component: 'BackupEngine', implementation: 'Builtin' });
+    const read = engine.scope({ operation: Operation.SourceRead, component: 'ignored' });
+    read.timedIncrementBytes(100, 2);
+    read.timedIncrementBytes(50, 1);
+    engine.scope({ operation: Operation.SourceClose }).timedIncrement(0.5);
+
+    expect(read.labels).toEqual({ component: 'BackupEngine', implementation: 'Builtin', operation: 'Source:Read' });
+    expect(stats.calls).toHaveLength(3);
+    expect(engine.calls).toBe(stats.calls);
+    expect(stats.calls[2]).toEqual({
+      method: 'timedIncrement',
+      labels: { component: 'BackupEngine', implementation: 'Builtin', operation: 'Source:Close' },
+      bytes: 0,
+      durationMs: 0.5,
+    });
+    expect(stats.totals({ operation: Operation.SourceRead })).toEqual({ count: 2, bytes: 150, durationMs: 3 });
+    expect(stats.totals({ component: 'BackupEngine' })).toEqual({ count: 3, bytes: 150, durationMs: 3.5 });
+    expect(stats.totals()).toEqual({ count: 3, bytes: 150, durationMs: 3.5 });
+    expect(stats.totals({ implementation: 'S3' })).toEqual({ count: 0, bytes: 0, durationMs: 0 });
+  });
+});
+
+describe('no-op stats', () => {
+  it('accept every call, scope to themselves and resolve shutdown', async () => {
+    expect(noopStats.scope({ operation: 'x' })).toBe(noopStats);
+    expect(() => noopStats.timedIncrementBytes(-1, Number.NaN)).not.toThrow();
+    const stats = createNoopBackupStats();
+    expect(stats.backup).toBe(noopStats);
+    stats.restore.timedIncrement(1);
+    stats.flush();
+    await expect(stats.shutdown()).resolves.toBeUndefined();
+  });
+});
