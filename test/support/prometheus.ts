@@ -1,0 +1,177 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port.js';
+
+function findBinary(): string | undefined {
+  // An explicit PROMETHEUS_BIN is the only candidate, so that pointing it elsewhere really changes the binary.
+  const explicit = process.env.PROMETHEUS_BIN;
+  const candidate = explicit !== undefined && explicit !== '' ? explicit : '/usr/bin/prometheus';
+  try {
+    accessSync(candidate, constants.X_OK);
+    return candidate;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Prometheus server binary (`PROMETHEUS_BIN` if set, else `/usr/bin/prometheus`), or undefined when absent. */
+export const prometheusBinary: string | undefined = findBinary();
+
+/** True when `BACKUPSTATS_REQUIRE_E2E=1`: a missing Prometheus must then fail the tests, not skip them. */
+export const requireE2E: boolean = process.env.BACKUPSTATS_REQUIRE_E2E === '1';
+
+if (prometheusBinary === undefined && !requireE2E) {
+  // Said once per test file that imports this module, so a skip never goes unexplained.
+  console.warn(
+    'backupstats e2e: Prometheus not found (set PROMETHEUS_BIN or install the "prometheus" package); ' +
+      'the tests that need it are skipped. Set BACKUPSTATS_REQUIRE_E2E=1 to make that a failure.',
+  );
+}
+
+/** One sample of an instant-vector query result. */
+export interface PromSample {
+  metric: Record<string, string>;
+  value: number;
+}
+
+/** A running Prometheus server started by {@link startPrometheus}. */
+export interface PrometheusServer {
+  /** Base URL, such as `http://127.0.0.1:41234`. */
+  readonly url: string;
+  /** Runs an instant query through the HTTP API and returns the vector's samples. */
+  query(promql: string): Promise<PromSample[]>;
+  /**
+   * Repeats the query until it returns samples for which `predicate` holds (default: at least one sample),
+   * and returns them; throws with the last result after `timeoutMs` (default 30 s).
+   */
+  waitForSamples(promql: string, predicate?: (s: PromSample[]) => boolean, timeoutMs?: number): Promise<PromSample[]>;
+  /** Kills the server and removes its configuration and storage. */
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts the real Prometheus binary on 127.0.0.1 (free port), scraping `targets` (`host:port`) every
+ * `scrapeIntervalSeconds` (default 1), with a temporary storage directory. Resolves once `/-/ready` says so.
+ * Throws, saying that Prometheus is missing, when there is no binary.
+ */
+export async function startPrometheus(
+  targets: readonly string[],
+  options: { scrapeIntervalSeconds?: number } = {},
+): Promise<PrometheusServer> {
+  if (prometheusBinary === undefined) {
+    throw new Error(
+      'Prometheus is missing: no executable at PROMETHEUS_BIN or /usr/bin/prometheus (apt-get install prometheus), ' +
+        'and BACKUPSTATS_REQUIRE_E2E=1 requires the end-to-end tests to run',
+    );
+  }
+  const interval = options.scrapeIntervalSeconds ?? 1;
+  const dir = await mkdtemp(join(tmpdir(), 'backupstats-prom-'));
+  const config = [
+    'global:',
+    `  scrape_interval: ${interval}s`,
+    `  scrape_timeout: ${interval}s`,
+    `  evaluation_interval: ${interval}s`,
+    'scrape_configs:',
+    '  - job_name: backupstats',
+    '    static_configs:',
+    `      - targets: [${targets.map((t) => JSON.stringify(t)).join(', ')}]`,
+    '',
+  ].join('\n');
+  await writeFile(join(dir, 'prometheus.yml'), config);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(
+    prometheusBinary,
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let log = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    // Kept short: only needed to explain a failed start.
+    log = (log + chunk).slice(-4000);
+  });
+  let exited: string | undefined;
+  const exit = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = `exited with ${code ?? signal}`;
+      resolve();
+    });
+    child.once('error', (error) => {
+      exited = `failed to start: ${error.message}`;
+      resolve();
+    });
+  });
+
+  const stop = async (): Promise<void> => {
+    if (exited === undefined) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exit;
+      clearTimeout(killer);
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited !== undefined) {
+      await stop();
+      throw new Error(`Prometheus ${exited}:\n${log}`);
+    }
+    try {
+      const response = await fetch(`${url}/-/ready`);
+      if (response.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`Prometheus was not ready within 30 s:\n${log}`);
+    }
+    await sleep(100);
+  }
+
+  const query = async (promql: string): Promise<PromSample[]> => {
+    const response = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`);
+    const body = (await response.json()) as {
+      status: string;
+      error?: string;
+      data?: { resultType: string; result: { metric: Record<string, string>; value: [number, string] }[] };
+    };
+    if (body.status !== 'success' || body.data === undefined) {
+      throw new Error(`Prometheus query ${promql} failed: ${body.error ?? response.status}`);
+    }
+    if (body.data.resultType !== 'vector') {
+      throw new Error(`Prometheus query ${promql} returned a ${body.data.resultType}, not a vector`);
+    }
+    return body.data.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
+  };
+
+  return {
+    url,
+    query,
+    async waitForSamples(promql, predicate = (s) => s.length > 0, timeoutMs = 30_000) {
+      const until = Date.now() + timeoutMs;
+      let last: PromSample[] = [];
+      for (;;) {
+        last = await query(promql);
+        if (predicate(last)) return last;
+        if (Date.now() > until) {
+          throw new Error(`Prometheus query ${promql} did not match within ${timeoutMs} ms; last result: ${JSON.stringify(last)}`);
+        }
+        await sleep(250);
+      }
+    },
+    stop,
+  };
+}
