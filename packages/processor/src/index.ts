@@ -1,4 +1,9 @@
 export { createBackupStats } from './backup-stats.js';
+export { meterIterable } from './io/meter-iterable.js';
+export { meterReadable } from './io/meter-readable.js';
+export { type MeterTransformOptions, meterTransform } from './io/meter-transform.js';
+export { meterWritable } from './io/meter-writable.js';
+export { type TimedOptions, timeAsync, timeSync } from './io/timed.js';
 export { Component, Implementation, Operation, type ResolvedLabels, type ScopeLabels, UNSET } from './labels.js';
 export { type Naming, NAMINGS } from './naming.js';
 export { createNoopBackupStats, noopStats } from './noop-stats.js';

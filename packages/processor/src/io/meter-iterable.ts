@@ -1,0 +1,20 @@
+import type { Stats } from '../stats.js';
+import { byteLengthOf } from './byte-length.js';
+
+/**
+ * Yields what `source` yields, unchanged, recording each item on `stats` as one operation with its bytes and
+ * the time spent waiting for it (from the consumer asking for the next item to its arrival; time the consumer
+ * spends on an item is not counted). Ending early (`break`, `return()`) or an error closes `source` as a
+ * `for await` would, so a Readable given as source is destroyed as usual.
+ *
+ * Use it on any async or sync iterable, for example as a `stream.pipeline` stage:
+ * `pipeline(source, (chunks) => meterIterable(chunks, stats), destination)`.
+ */
+export async function* meterIterable<T>(source: AsyncIterable<T> | Iterable<T>, stats: Stats): AsyncGenerator<T, void, undefined> {
+  let start = performance.now();
+  for await (const item of source) {
+    stats.timedIncrementBytes(byteLengthOf(item), performance.now() - start);
+    yield item;
+    start = performance.now();
+  }
+}
