@@ -1,0 +1,236 @@
+import { machineLabel } from './machine.js';
+import { HELD_HANDLE_CASE, DIRECT_OTEL_CASE } from './record-cost.js';
+import type { RunResults } from './results.js';
+import { spreadPercent } from './sample.js';
+
+/** One target of issue 5, checked against this run. Never used to fail a run: timings only inform. */
+export interface TargetCheck {
+  readonly benchmark: string;
+  readonly target: string;
+  readonly measured: string;
+  readonly met: boolean | undefined;
+}
+
+const MiB = 1024 * 1024;
+const PIPELINE_TARGETS: Readonly<Record<number, number>> = { 65536: 1.5, 16384: 5, 4096: 15 };
+
+const fixed = (value: number, digits: number): string => value.toFixed(digits);
+const percent = (value: number): string => `${value >= 0 ? '+' : ''}${value.toFixed(1)} %`;
+const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+const ns = (value: number): string => (value < 100 ? fixed(value, 2) : value < 10_000 ? fixed(value, 0) : fixed(value, 0));
+
+/** Compares this run's medians with the targets of issue 5. */
+export function checkTargets(results: RunResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const rows = results.record?.rows ?? [];
+  const held = rows.find((r) => r.case === HELD_HANDLE_CASE);
+  const otel = rows.find((r) => r.case === DIRECT_OTEL_CASE);
+  if (held !== undefined && otel !== undefined) {
+    checks.push({ benchmark: 'record on a held handle', target: '≤ 10 ns/op', measured: `${ns(held.nsPerOp)} ns/op`, met: held.nsPerOp <= 10 });
+    checks.push({
+      benchmark: 'record vs direct OTel',
+      target: '≥ 100× cheaper',
+      measured: `${fixed(held.cheaperThanOtel, 0)}× cheaper (${ns(otel.nsPerOp)} ns vs ${ns(held.nsPerOp)} ns)`,
+      met: held.cheaperThanOtel >= 100,
+    });
+  }
+  for (const row of results.pipeline?.rows ?? []) {
+    if (row.mode !== 'backupstats throttled') continue;
+    const limit = PIPELINE_TARGETS[row.chunkBytes];
+    if (limit === undefined) continue;
+    checks.push({
+      benchmark: `pipeline overhead, ${row.chunkBytes / 1024} KiB chunks`,
+      target: `≤ ${limit} %`,
+      measured: `${percent(row.overheadPercent)} (rounds ${percent(row.overheadMinPercent)} … ${percent(row.overheadMaxPercent)})`,
+      met: row.overheadPercent <= limit,
+    });
+  }
+  for (const row of results.flush?.rows ?? []) {
+    checks.push({
+      benchmark: `flush, ${row.dirtyHandles} dirty handles`,
+      target: '≤ 1.2 × its SDK calls',
+      measured: `${fixed(row.ratio, 2)} ×`,
+      met: row.ratio <= 1.2,
+    });
+  }
+  const memory = results.memory;
+  if (memory !== undefined) {
+    checks.push({
+      benchmark: `heap growth, ${memory.records.records.toLocaleString('en-US')} records on ${memory.records.handles} handles`,
+      target: '≤ 1 MiB',
+      measured: kib(memory.records.growthBytes),
+      met: memory.records.growthBytes <= MiB,
+    });
+    checks.push({
+      benchmark: `heap, ${memory.scopes.scopeRequests.toLocaleString('en-US')} distinct scopes (maxScopes ${memory.scopes.maxScopes})`,
+      target: `bounded: ≤ 1 MiB more than at ${memory.scopes.maxScopes} scopes`,
+      measured: `${kib(memory.scopes.growthPastBoundBytes)} more`,
+      met: memory.scopes.growthPastBoundBytes <= MiB,
+    });
+  }
+  const demo = results.demo;
+  if (demo !== undefined) {
+    checks.push(
+      demo.status === 'measured'
+        ? {
+            benchmark: 'demo backup, metrics on vs off',
+            target: '≤ 2 %',
+            measured: `${percent(demo.overheadPercent)} (rounds ${percent(demo.overheadMinPercent)} … ${percent(demo.overheadMaxPercent)})`,
+            met: demo.overheadPercent <= 2,
+          }
+        : { benchmark: 'demo backup, metrics on vs off', target: '≤ 2 %', measured: `TODO: ${demo.reason}`, met: undefined },
+    );
+  }
+  return checks;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]): string => `| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** Renders the run as Markdown: the targets first, then one table per benchmark. */
+export function renderMarkdown(results: RunResults): string {
+  const machine = machineLabel(results.machine);
+  const date = results.date;
+  const out: string[] = [];
+  out.push(`Machine: ${machine}. Date: ${date}.${results.quick ? ' **Quick mode: sizes too small for the figures to mean anything.**' : ''}`);
+  out.push('');
+  out.push('#### Targets');
+  out.push('');
+  out.push(
+    table(
+      ['benchmark', 'target', 'measured (median)', 'met', 'machine', 'date'],
+      checkTargets(results).map((c) => [c.benchmark, c.target, c.measured, c.met === undefined ? '–' : c.met ? 'yes' : '**no**', machine, date]),
+    ),
+  );
+
+  const record = results.record;
+  if (record !== undefined) {
+    out.push('', '#### 1. Cost of one record (`timedIncrementBytes` or its equivalent)', '');
+    out.push(
+      table(
+        ['case', 'ns/op (median)', '± (rme)', 'direct OTel ÷ this', 'records per sample'],
+        record.rows.map((r) => [
+          r.case,
+          ns(r.nsPerOp),
+          `${fixed(r.rmePercent, 1)} %`,
+          `${r.cheaperThanOtel >= 10 ? fixed(r.cheaperThanOtel, 0) : fixed(r.cheaperThanOtel, 2)}×`,
+          String(record.recordsPerIteration[r.case] ?? ''),
+        ]),
+      ),
+    );
+  }
+
+  const pipeline = results.pipeline;
+  if (pipeline !== undefined) {
+    out.push(
+      '',
+      `#### 2. Pipeline: ${pipeline.totalBytes / MiB} MiB through 3 metered stages (source → transform → sha1 destination, in memory), ${pipeline.rounds} interleaved rounds`,
+      '',
+    );
+    out.push(
+      table(
+        ['chunk', 'mode', 'wall ms (median)', 'spread (max−min)/median', 'MiB/s', 'overhead vs unmetered (median)', 'overhead min … max'],
+        pipeline.rows.map((r) => [
+          `${r.chunkBytes / 1024} KiB`,
+          r.mode,
+          fixed(r.wallMs.median, 0),
+          `${fixed(r.spreadPercent, 1)} %`,
+          fixed(r.throughputMiBs, 0),
+          r.mode === 'unmetered' ? '–' : percent(r.overheadPercent),
+          r.mode === 'unmetered' ? '–' : `${percent(r.overheadMinPercent)} … ${percent(r.overheadMaxPercent)}`,
+        ]),
+      ),
+    );
+  }
+
+  const flush = results.flush;
+  if (flush !== undefined) {
+    out.push('', '#### 3. Flush cost', '');
+    out.push(
+      table(
+        ['dirty handles', 'flush() µs (median)', 'same Counter.add calls µs (median)', 'flush ÷ SDK calls', 'repetitions'],
+        flush.rows.map((r) => [
+          String(r.dirtyHandles),
+          fixed(r.flushMs.median * 1000, 1),
+          fixed(r.sdkCallsMs.median * 1000, 1),
+          `${fixed(r.ratio, 2)} ×`,
+          String(r.repetitions),
+        ]),
+      ),
+    );
+  }
+
+  const memory = results.memory;
+  if (memory !== undefined) {
+    const m = memory.records;
+    const s = memory.scopes;
+    out.push('', '#### 4. Memory (heap used after forced GC, fresh process)', '');
+    out.push(
+      table(
+        ['scenario', 'heap before', 'heap after', 'growth'],
+        [
+          [`${m.records.toLocaleString('en-US')} records on ${m.handles} held handles`, kib(m.heapBeforeBytes), kib(m.heapAfterBytes), kib(m.growthBytes)],
+          [`first ${s.maxScopes.toLocaleString('en-US')} distinct scopes (up to maxScopes)`, kib(s.heapEmptyBytes), kib(s.heapAtBoundBytes), kib(s.growthToBoundBytes)],
+          [
+            `${s.maxScopes.toLocaleString('en-US')} → ${s.scopeRequests.toLocaleString('en-US')} distinct scopes (past the bound)`,
+            kib(s.heapAtBoundBytes),
+            kib(s.heapAfterBytes),
+            kib(s.growthPastBoundBytes),
+          ],
+        ],
+      ),
+    );
+  }
+
+  const demo = results.demo;
+  if (demo !== undefined) {
+    out.push('', '#### 5. Demo backup, metrics on vs off (`BACKUPSTATS_DISABLED=1`)', '');
+    if (demo.status === 'measured') {
+      out.push(
+        table(
+          ['metrics', 'wall ms (median)', 'spread (max−min)/median', 'overhead vs off (median)', 'overhead min … max'],
+          [
+            ['off', fixed(demo.offMs.median, 0), `${fixed(spreadPercent(demo.offMs), 1)} %`, '–', '–'],
+            [
+              'on',
+              fixed(demo.onMs.median, 0),
+              `${fixed(spreadPercent(demo.onMs), 1)} %`,
+              percent(demo.overheadPercent),
+              `${percent(demo.overheadMinPercent)} … ${percent(demo.overheadMaxPercent)}`,
+            ],
+          ],
+        ),
+      );
+      out.push('', `${demo.dataMiB} MiB of generated data, ${demo.rounds} interleaved rounds: \`${demo.command}\``);
+    } else {
+      out.push(`TODO: not measured: ${demo.reason}.`);
+    }
+  }
+
+  const errors = Object.entries(results.errors);
+  if (errors.length > 0) {
+    out.push('', '#### Crashed', '');
+    for (const [name, message] of errors) out.push(`- ${name}: ${message}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** The JSON document: the whole run, each result row repeated with the machine and date. */
+export function renderJson(results: RunResults): unknown {
+  const stamp = { machine: results.machine, date: results.date, quick: results.quick };
+  const withStamp = <T extends object>(rows: readonly T[] | undefined): Array<T & typeof stamp> | undefined =>
+    rows?.map((row) => ({ ...row, ...stamp }));
+  return {
+    ...stamp,
+    targets: withStamp(checkTargets(results)),
+    record: withStamp(results.record?.rows),
+    recordsPerIteration: results.record?.recordsPerIteration,
+    pipeline: withStamp(results.pipeline?.rows),
+    flush: withStamp(results.flush?.rows),
+    memory: withStamp(results.memory === undefined ? undefined : [results.memory.records, results.memory.scopes]),
+    demo: withStamp(results.demo === undefined ? undefined : [results.demo]),
+    errors: results.errors,
+  };
+}

@@ -1,0 +1,21 @@
+import type { DemoResult } from './demo.js';
+import type { FlushResult } from './flush-cost.js';
+import type { Machine } from './machine.js';
+import type { MemoryResult } from './memory.js';
+import type { PipelineResult } from './pipeline.js';
+import type { RecordCostResult } from './record-cost.js';
+
+/** Everything one run measured; a benchmark that crashed has an error message instead of a result. */
+export interface RunResults {
+  readonly machine: Machine;
+  /** ISO 8601 start of the run, UTC. */
+  readonly date: string;
+  readonly quick: boolean;
+  readonly record?: RecordCostResult | undefined;
+  readonly pipeline?: PipelineResult | undefined;
+  readonly flush?: FlushResult | undefined;
+  readonly memory?: MemoryResult | undefined;
+  readonly demo?: DemoResult | undefined;
+  /** Benchmark name → why it crashed. */
+  readonly errors: Readonly<Record<string, string>>;
+}
