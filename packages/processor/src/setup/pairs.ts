@@ -1,0 +1,73 @@
+import { type Env, envError, quote, readString } from './env.js';
+
+/** How {@link readPairs} checks and shows one variable. */
+export interface PairsRule {
+  /** Keys that are accepted, and how the error message words them. */
+  readonly key: RegExp;
+  readonly keyText: string;
+  /** Secret values (OTLP headers) never appear in an error: not the value, not a key, not a fragment. */
+  readonly secret: boolean;
+  readonly example: string;
+}
+
+/** HTTP header names (RFC 9110 tokens). */
+export const HEADER_RULE: PairsRule = {
+  key: /^[!#$%&'*+.^`|~\w-]+$/,
+  keyText: 'HTTP header names',
+  secret: true,
+  example: '"api-key=<secret>,x-tenant=team%20a"',
+};
+
+/** Resource attribute keys: any non-empty text. */
+export const ATTRIBUTE_RULE: PairsRule = {
+  key: /^.+$/s,
+  keyText: 'non-empty keys',
+  secret: false,
+  example: '"deployment.environment=prod,host.name=db-1"',
+};
+
+/**
+ * Parses OpenTelemetry's `key1=value1,key2=value2` list (W3C Baggage without properties, values percent-encoded),
+ * as `OTEL_EXPORTER_OTLP_HEADERS` and `OTEL_RESOURCE_ATTRIBUTES` use it. Empty entries (a trailing comma) are
+ * skipped; any other malformed entry throws, where the OpenTelemetry SDK would drop it silently. Undefined when
+ * the variable is unset.
+ */
+export function readPairs(env: Env, name: string, rule: PairsRule): Record<string, string> | undefined {
+  const value = readString(env, name);
+  if (value === undefined) return undefined;
+  const entries = value.split(',');
+  const out: Record<string, string> = {};
+  entries.forEach((entry, index) => {
+    if (entry.trim() === '') return;
+    const fail = (problem: string): TypeError => {
+      const where = `entry ${index + 1} of ${entries.length}`;
+      const detail = rule.secret
+        ? `${where} ${problem}; the text is not shown because it may hold secrets`
+        : `${where}, ${quote(entry.trim())}, ${problem}`;
+      const shown = rule.secret ? '<redacted>' : quote(env[name] ?? '');
+      return envError(
+        name,
+        shown,
+        `comma-separated key=value pairs with ${rule.keyText} and percent-encoded values, e.g. ${rule.example}`,
+        detail,
+      );
+    };
+    const equals = entry.indexOf('=');
+    if (equals < 0) throw fail('has no "="');
+    const key = decode(entry.slice(0, equals).trim());
+    const text = decode(entry.slice(equals + 1).trim());
+    if (key === undefined || text === undefined) throw fail('has a malformed percent-escape');
+    if (!rule.key.test(key)) throw fail(`has a key that is not one of the ${rule.keyText}`);
+    if (text === '') throw fail('has an empty value');
+    out[key] = text;
+  });
+  return out;
+}
+
+function decode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}

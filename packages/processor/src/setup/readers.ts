@@ -1,0 +1,116 @@
+import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { loadPeer } from './load.js';
+import type { ExportSettings, OtlpSettings, PrometheusSettings } from './settings.js';
+
+type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
+
+/** The readers of the MeterProvider that set-up builds, and how to start the ones that listen. */
+export interface Readers {
+  readonly readers: MetricReader[];
+  /**
+   * Resolves once every endpoint listens (the Prometheus one), or rejects with a clear error such as
+   * EADDRINUSE. Called after the MeterProvider exists, so that a failure can shut everything down.
+   */
+  listen(): Promise<void>;
+}
+
+/**
+ * Loads the exporter packages the settings ask for (all of them first, so that a missing package fails before
+ * anything starts), then builds one reader per exporter. Every exporter gets its endpoint, headers and
+ * temporality explicitly, so that the exporter packages' own reading of `process.env` cannot contradict the
+ * settings (which may come from a caller's `env`).
+ */
+export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics): Promise<Readers> {
+  const factories: Array<() => MetricReader> = [];
+  let prometheus: { exporter: PrometheusExporter; settings: PrometheusSettings } | undefined;
+
+  const periodic = (exporter: PushMetricExporter): MetricReader =>
+    new sdk.PeriodicExportingMetricReader({
+      exporter,
+      exportIntervalMillis: settings.intervalMillis,
+      exportTimeoutMillis: settings.timeoutMillis,
+    });
+
+  for (const name of settings.exporters) {
+    if (name === 'console') {
+      factories.push(() => periodic(new sdk.ConsoleMetricExporter()));
+    } else if (name === 'otlp' && settings.otlp !== undefined) {
+      const create = await loadOtlp(settings.otlp, settings.exportersSource);
+      factories.push(() => periodic(create()));
+    } else if (name === 'prometheus' && settings.prometheus !== undefined) {
+      const { PrometheusExporter } = await loadPeer(
+        '@opentelemetry/exporter-prometheus',
+        `${settings.exportersSource}`,
+        () => import('@opentelemetry/exporter-prometheus'),
+      );
+      const where = settings.prometheus;
+      factories.push(() => {
+        // The server starts in listen(), where its outcome can be awaited; host and port are passed explicitly
+        // because exporter 0.2xx would otherwise read OTEL_EXPORTER_PROMETHEUS_* from process.env, and its
+        // default host is every interface rather than the specification's localhost.
+        const exporter = new PrometheusExporter({ host: where.host, port: where.port, preventServerStart: true });
+        prometheus = { exporter, settings: where };
+        return exporter;
+      });
+    }
+  }
+
+  return {
+    readers: factories.map((create) => create()),
+    async listen() {
+      if (prometheus === undefined) return;
+      const { exporter, settings: where } = prometheus;
+      try {
+        await exporter.startServer();
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(
+          `backupstats: the Prometheus exporter could not listen on ${where.host}:${where.port} ` +
+            `(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT): ${reason}`,
+          { cause: error },
+        );
+      }
+    },
+  };
+}
+
+type OtlpConfig = {
+  url: string;
+  headers: Record<string, string>;
+  temporalityPreference: number;
+};
+
+/** Loads the OTLP exporter package of the protocol and returns a factory of configured exporters. */
+async function loadOtlp(otlp: OtlpSettings, exportersSource: string): Promise<() => PushMetricExporter> {
+  const askedBy = `${exportersSource} with ${otlp.protocolSource}`;
+  // The enum lives in the HTTP package, which the proto and gRPC packages depend on; its values are fixed
+  // (DELTA 0, CUMULATIVE 1, LOWMEMORY 2) and the same in the 0.2xx and 0.3xx lines.
+  const temporalityPreference = { delta: 0, cumulative: 1, lowmemory: 2 }[otlp.temporality];
+  const config: OtlpConfig = { url: otlp.url, headers: { ...otlp.headers }, temporalityPreference };
+
+  if (otlp.protocol === 'http/protobuf') {
+    const name = '@opentelemetry/exporter-metrics-otlp-proto';
+    const { OTLPMetricExporter } = await loadPeer(name, askedBy, () => import('@opentelemetry/exporter-metrics-otlp-proto'));
+    return () => new OTLPMetricExporter(config);
+  }
+  if (otlp.protocol === 'http/json') {
+    const name = '@opentelemetry/exporter-metrics-otlp-http';
+    const { OTLPMetricExporter } = await loadPeer(name, askedBy, () => import('@opentelemetry/exporter-metrics-otlp-http'));
+    return () => new OTLPMetricExporter(config);
+  }
+  const name = '@opentelemetry/exporter-metrics-otlp-grpc';
+  const { OTLPMetricExporter } = await loadPeer(name, askedBy, () => import('@opentelemetry/exporter-metrics-otlp-grpc'));
+  const entries = Object.entries(otlp.headers);
+  if (entries.length === 0) {
+    return () => new OTLPMetricExporter({ url: config.url, temporalityPreference });
+  }
+  // gRPC takes headers as grpc-js Metadata. @grpc/grpc-js is already installed under the gRPC exporter, but a
+  // strict layout (pnpm) lets only a direct dependency import it.
+  const { Metadata } = await loadPeer('@grpc/grpc-js', `${askedBy} and OTLP headers`, () => import('@grpc/grpc-js'));
+  return () => {
+    const metadata = new Metadata();
+    for (const [key, value] of entries) metadata.set(key, value);
+    return new OTLPMetricExporter({ url: config.url, metadata, temporalityPreference });
+  };
+}

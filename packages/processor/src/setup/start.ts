@@ -1,0 +1,147 @@
+import type { MeterProvider } from '@opentelemetry/api';
+import { createBackupStats } from '../backup-stats.js';
+import { createNoopBackupStats } from '../noop-stats.js';
+import type { BackupStatsOptions } from '../options.js';
+import type { BackupStats } from '../stats.js';
+import { METER_NAME } from '../version.js';
+import type { Env } from './env.js';
+import { loadPeer } from './load.js';
+import { buildReaders } from './readers.js';
+import { buildResource } from './resource.js';
+import { type EnvStatsOptions, readDisabled, readExportSettings, readStatsOptions } from './settings.js';
+
+/** Options of {@link startBackupStats}. Options given here win over the environment. */
+export interface StartBackupStatsOptions extends BackupStatsOptions {
+  /** The variables to read. Default `process.env`. */
+  readonly env?: Env | undefined;
+  /** `true` returns stats that record nothing and builds no provider. Wins over `BACKUPSTATS_DISABLED` and `OTEL_SDK_DISABLED`. */
+  readonly disabled?: boolean | undefined;
+  /**
+   * An existing MeterProvider (for example the OTel NodeSDK's): the stats are created on it and nothing else is
+   * built or owned; the exporter and resource variables are then the provider owner's business and are not read.
+   */
+  readonly meterProvider?: MeterProvider | undefined;
+}
+
+/** Stats started by {@link startBackupStats}, with the controls of the provider behind them. */
+export interface StartedBackupStats extends BackupStats {
+  /** The MeterProvider that was built or given; undefined when disabled. */
+  readonly meterProvider: MeterProvider | undefined;
+  /** Adds pending measurements to the instruments, then makes every reader export now (a no-op for Prometheus, which is pulled). */
+  forceFlush(): Promise<void>;
+  /**
+   * Flushes, exports one last time and shuts down the provider that was built (closing the Prometheus endpoint).
+   * A provider that was given is only flushed, never shut down. Calling it again returns the same promise.
+   */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Builds a MeterProvider with the readers and exporters that the environment asks for (OpenTelemetry's `OTEL_*`
+ * variables with their specification defaults, and the library's `BACKUPSTATS_*`), creates the backup and
+ * restore stats on it and returns both. Exporter packages are optional peer dependencies, imported only when a
+ * variable selects them. Resolves when every endpoint listens.
+ *
+ * @throws (rejects) TypeError naming the variable, its value and what is accepted, for any invalid variable or
+ *   option; Error when a needed package is missing or the Prometheus endpoint cannot listen.
+ */
+export async function startBackupStats(options: StartBackupStatsOptions = {}): Promise<StartedBackupStats> {
+  const env: Env = options.env ?? process.env;
+  if (readDisabled(env, options.disabled)) return disabledStats();
+  const fromEnv = readStatsOptions(env, options);
+
+  if (options.meterProvider !== undefined) {
+    const provider = options.meterProvider;
+    const stats = createStats(options, fromEnv, provider);
+    return started(stats, provider, async () => {
+      await stats.shutdown();
+      await forceFlushIfAble(provider);
+    });
+  }
+
+  const settings = readExportSettings(env);
+  const [sdk, resources] = await Promise.all([
+    loadPeer('@opentelemetry/sdk-metrics', 'startBackupStats', () => import('@opentelemetry/sdk-metrics')),
+    loadPeer('@opentelemetry/resources', 'startBackupStats', () => import('@opentelemetry/resources')),
+  ]);
+  const { readers, listen } = await buildReaders(settings, sdk);
+  const maxScopes = options.maxScopes ?? fromEnv.maxScopes ?? 2000;
+  const provider = new sdk.MeterProvider({
+    resource: buildResource(resources, settings.resourceAttributes),
+    readers,
+    // The SDK keeps at most 2000 series per instrument by default (one of them its own overflow series); the
+    // stats bound their series themselves, so the SDK must hold every one of them: the scopes, the root handle,
+    // and the stats' overflow series.
+    views: [{ meterName: METER_NAME, aggregationCardinalityLimit: Math.max(2000, maxScopes + 3) }],
+  });
+  let stats: BackupStats | undefined;
+  try {
+    stats = createStats(options, fromEnv, provider);
+    await listen();
+  } catch (error) {
+    await stats?.shutdown();
+    await provider.shutdown().catch(() => {});
+    throw error;
+  }
+  const owned = stats;
+  return started(owned, provider, async () => {
+    await owned.shutdown();
+    // The provider's shutdown collects and exports one last time, then stops the readers and their servers.
+    await provider.shutdown();
+  });
+}
+
+/** Creates the stats; an option that came from a variable and that the core rejects is blamed on the variable. */
+function createStats(options: BackupStatsOptions, fromEnv: EnvStatsOptions, provider: MeterProvider): BackupStats {
+  const resolved: BackupStatsOptions = {
+    meterProvider: provider,
+    flushIntervalMillis: options.flushIntervalMillis ?? fromEnv.flushIntervalMillis,
+    naming: options.naming ?? fromEnv.naming,
+    metricPrefix: options.metricPrefix ?? fromEnv.metricPrefix,
+    maxScopes: options.maxScopes ?? fromEnv.maxScopes,
+  };
+  try {
+    return createBackupStats(resolved);
+  } catch (error) {
+    // The only value the env readers pass on unchecked is the prefix, which the core checks against the names.
+    if (options.metricPrefix === undefined && fromEnv.metricPrefix !== undefined && error instanceof TypeError) {
+      throw new TypeError(
+        `backupstats: BACKUPSTATS_METRIC_PREFIX is ${JSON.stringify(fromEnv.metricPrefix)}, which the stats reject: ${error.message}`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+function started(stats: BackupStats, provider: MeterProvider, close: () => Promise<void>): StartedBackupStats {
+  let closing: Promise<void> | undefined;
+  return Object.freeze({
+    backup: stats.backup,
+    restore: stats.restore,
+    meterProvider: provider,
+    flush: () => stats.flush(),
+    async forceFlush() {
+      stats.flush();
+      await forceFlushIfAble(provider);
+    },
+    shutdown() {
+      closing ??= close();
+      return closing;
+    },
+  });
+}
+
+function disabledStats(): StartedBackupStats {
+  return Object.freeze({
+    ...createNoopBackupStats(),
+    meterProvider: undefined,
+    forceFlush: () => Promise.resolve(),
+  });
+}
+
+/** The API's MeterProvider has no forceFlush; the SDK's (and NodeSDK's) has. */
+async function forceFlushIfAble(provider: MeterProvider): Promise<void> {
+  const flushable = provider as { forceFlush?: unknown };
+  if (typeof flushable.forceFlush === 'function') await (flushable.forceFlush as () => Promise<void>).call(provider);
+}
