@@ -1,4 +1,5 @@
 import type { ScopeTotal } from '../fixtures/workload.mjs';
+import { seriesKey } from './otlp-receiver.js';
 
 /** One series a backend should hold after the workload: OpenTelemetry metric name, labels, value. */
 export interface ExpectedSeries {
@@ -32,4 +33,18 @@ export function matches(series: ExpectedSeries, actual: number | undefined): boo
   if (actual === undefined) return false;
   if (!series.approximate) return actual === series.value;
   return Math.abs(actual - series.value) <= 1e-9 * Math.max(1, Math.abs(series.value));
+}
+
+/**
+ * Every expected series whose value in `actual` (series key → value, as {@link seriesKey} builds it) is
+ * missing or different, described; empty when all match.
+ */
+export function mismatches(expected: readonly ExpectedSeries[], actual: ReadonlyMap<string, number>): string[] {
+  const out: string[] = [];
+  for (const series of expected) {
+    const key = seriesKey(series.metric, series.labels);
+    const value = actual.get(key);
+    if (!matches(series, value)) out.push(`${key}: got ${value}, expected ${series.value}`);
+  }
+  return out;
 }

@@ -92,7 +92,7 @@ export interface OtlpReceiver {
   totals(): Map<string, number>;
   /** Resource attributes of the latest export. */
   resource(): Record<string, AttributeValue>;
-  /** Resolves once `predicate` holds for the receiver (checked on every export), or throws after `timeoutMs`. */
+  /** Resolves once `predicate` holds for the receiver (checked on every export and rejection), or throws after `timeoutMs`. */
   waitFor(predicate: (receiver: OtlpReceiver) => boolean, timeoutMs?: number, what?: string): Promise<void>;
   stop(): Promise<void>;
 }
@@ -171,9 +171,16 @@ export async function startOtlpReceiver(transport: 'http' | 'grpc' = 'http'): Pr
   let rejected = 0;
   const port = await freePort();
 
+  const wakeWaiters = () => {
+    for (const wake of waiters) wake();
+  };
   const accept = (entry: ReceivedExport) => {
     exports.push(entry);
-    for (const wake of waiters) wake();
+    wakeWaiters();
+  };
+  const reject = () => {
+    rejected++;
+    wakeWaiters();
   };
 
   let listen: () => Promise<void>;
@@ -183,12 +190,12 @@ export async function startOtlpReceiver(transport: 'http' | 'grpc' = 'http'): Pr
     const sockets = new Set<Socket>();
     const handle = async (req: IncomingMessage, res: ServerResponse) => {
       if (downMode === 'reset') {
-        rejected++;
+        reject();
         req.socket.destroy();
         return;
       }
       if (downMode === 'unavailable') {
-        rejected++;
+        reject();
         res.writeHead(503, { 'content-type': 'text/plain' }).end('receiver down for the test');
         return;
       }
@@ -260,7 +267,7 @@ export async function startOtlpReceiver(transport: 'http' | 'grpc' = 'http'): Pr
     };
     const exportCall: grpc.handleUnaryCall<unknown, unknown> = (call, callback) => {
       if (downMode !== undefined) {
-        rejected++;
+        reject();
         callback({ code: grpc.status.UNAVAILABLE, details: 'receiver down for the test' });
         return;
       }
