@@ -1,0 +1,201 @@
+import { createServer, type Server } from 'node:net';
+import { Component, Implementation, Operation } from 'backupstats';
+import { type StartedBackupStats, startBackupStats } from 'backupstats/setup';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from './support/free-port.js';
+import { type OtlpReceiver, type ReceivedPoint, startOtlpReceiver } from './support/otlp-receiver.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function receiver(transport: 'http' | 'grpc' = 'http'): Promise<OtlpReceiver> {
+  const r = await startOtlpReceiver(transport);
+  cleanups.push(() => r.stop());
+  return r;
+}
+
+async function start(env: Record<string, string>): Promise<StartedBackupStats> {
+  const stats = await startBackupStats({ env });
+  cleanups.push(() => stats.shutdown());
+  return stats;
+}
+
+const READ = { component: Component.BackupEngine, implementation: Implementation.Builtin, operation: Operation.SourceRead };
+
+/** The points of `metric` for the Source:Read scope in one export. */
+function readPoints(points: readonly ReceivedPoint[], metric: string): ReceivedPoint[] {
+  return points.filter((p) => p.metric === metric && p.attributes.operation === Operation.SourceRead);
+}
+
+describe('OTLP export configured from the environment', () => {
+  it('with only OTEL_EXPORTER_OTLP_ENDPOINT set: the default otlp exporter over http/protobuf, cumulative, and shutdown sends the final numbers', async () => {
+    const r = await receiver();
+    // A trailing slash on the general endpoint must not give "//v1/metrics".
+    const stats = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: `${r.url}/` });
+    expect(stats.meterProvider).toBeDefined();
+    const read = stats.backup.scope(READ);
+    read.timedIncrementBytes(1000, 2);
+    read.timedIncrementBytes(24, 3);
+    expect(r.exports).toHaveLength(0);
+
+    await stats.shutdown();
+    expect(r.exports.length).toBeGreaterThan(0);
+    const last = r.exports[r.exports.length - 1];
+    expect(last?.protocol).toBe('http/protobuf');
+    const [bytes] = readPoints(last?.points ?? [], 'backup.bytes');
+    expect(bytes?.value).toBe(1024);
+    expect(bytes?.temporality).toBe(2);
+    expect(readPoints(last?.points ?? [], 'backup.operations')[0]?.value).toBe(2);
+    expect(readPoints(last?.points ?? [], 'backup.time')[0]?.value).toBeCloseTo(0.005, 12);
+    expect(String(r.resource()['service.name'])).toMatch(/^unknown_service/);
+  });
+
+  it('http/json: the metric-specific endpoint and headers win, headers merge key by key, and the resource comes from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES', async () => {
+    const r = await receiver();
+    const stats = await start({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/json',
+      // Nothing listens there: the metric-specific endpoint, used as it is, must win.
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+      OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: `${r.url}/v1/metrics`,
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20t0ken,x-tenant=general',
+      OTEL_EXPORTER_OTLP_METRICS_HEADERS: 'x-tenant=team%20a',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attributes,deployment.environment=ci,note=a%2Cb%3Dc',
+      OTEL_SERVICE_NAME: 'nightly-backup',
+    });
+    stats.restore.scope({ operation: Operation.Restore }).timedIncrement(1500);
+    await stats.shutdown();
+
+    const last = r.exports[r.exports.length - 1];
+    expect(last?.protocol).toBe('http/json');
+    expect(last?.headers.authorization).toBe('Bearer t0ken');
+    expect(last?.headers['x-tenant']).toBe('team a');
+    expect(r.resource()).toMatchObject({ 'service.name': 'nightly-backup', 'deployment.environment': 'ci', note: 'a,b=c' });
+    const operations = last?.points.find((p) => p.metric === 'restore.operations' && p.attributes.operation === 'Restore');
+    expect(operations?.value).toBe(1);
+  });
+
+  it('forceFlush exports what is pending at once; with delta temporality the final export carries only the rest', async () => {
+    const r = await receiver();
+    const stats = await start({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
+      OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'Delta',
+    });
+    const read = stats.backup.scope(READ);
+    read.timedIncrementBytes(5, 1);
+    await stats.forceFlush();
+    expect(r.exports).toHaveLength(1);
+    const first = readPoints(r.exports[0]?.points ?? [], 'backup.bytes');
+    expect(first.map((p) => [p.value, p.temporality])).toEqual([[5, 1]]);
+
+    read.timedIncrementBytes(7, 1);
+    await stats.shutdown();
+    const last = r.exports[r.exports.length - 1];
+    expect(readPoints(last?.points ?? [], 'backup.bytes').map((p) => [p.value, p.temporality])).toEqual([[7, 1]]);
+    // shutdown is idempotent: no further export.
+    const count = r.exports.length;
+    await stats.shutdown();
+    expect(r.exports).toHaveLength(count);
+  });
+
+  it('grpc: the totals and the headers (as gRPC metadata) reach the receiver', async () => {
+    const r = await receiver('grpc');
+    const stats = await start({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=k3y',
+      BACKUPSTATS_NAMING: 'vitess',
+    });
+    stats.backup.scope(READ).timedIncrementBytes(4096, 1.5);
+    await stats.shutdown();
+    const last = r.exports[r.exports.length - 1];
+    expect(last?.protocol).toBe('grpc');
+    expect(last?.headers['x-api-key']).toBe('k3y');
+    expect(readPoints(last?.points ?? [], 'backup_bytes')[0]?.value).toBe(4096);
+    expect(readPoints(last?.points ?? [], 'backup_duration_nanoseconds')[0]?.value).toBe(1_500_000);
+  });
+
+  it('OTEL_METRICS_EXPORTER=none builds a provider without readers: nothing is sent', async () => {
+    const r = await receiver();
+    const stats = await start({ OTEL_METRICS_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: r.url });
+    expect(stats.meterProvider).toBeDefined();
+    stats.backup.timedIncrementBytes(1, 1);
+    await stats.forceFlush();
+    await stats.shutdown();
+    expect(r.exports).toHaveLength(0);
+  });
+});
+
+/** Value of the series `name` whose labels include every `labels` pair, from a Prometheus text scrape. */
+function seriesValue(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)\{(.*)\} (\S+)$/.exec(line);
+    if (match === null || match[1] !== name) continue;
+    const body = match[2] ?? '';
+    if (Object.entries(labels).every(([k, v]) => body.includes(`${k}="${v}"`))) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe('Prometheus endpoint configured from the environment', () => {
+  it('listens when startBackupStats resolves, serves the series over plain HTTP, next to OTLP, and closes on shutdown', async () => {
+    const r = await receiver();
+    const port = await freePort();
+    const stats = await start({
+      OTEL_METRICS_EXPORTER: 'prometheus, OTLP',
+      OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+      OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
+      OTEL_SERVICE_NAME: 'scraped-job',
+    });
+    const read = stats.backup.scope(READ);
+    read.timedIncrementBytes(1000, 250);
+    read.timedIncrementBytes(24, 250);
+
+    // No wait, no retry: the endpoint listens as soon as the promise resolved.
+    const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const labels = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Source:Read' };
+    expect(seriesValue(text, 'backup_bytes_total', labels)).toBe(1024);
+    expect(seriesValue(text, 'backup_operations_total', labels)).toBe(2);
+    expect(seriesValue(text, 'backup_time_total', labels)).toBe(0.5);
+    expect(seriesValue(text, 'target_info', { service_name: 'scraped-job' })).toBe(1);
+
+    await stats.shutdown();
+    // The same numbers went out over OTLP at shutdown.
+    const last = r.exports[r.exports.length - 1];
+    expect(readPoints(last?.points ?? [], 'backup.bytes')[0]?.value).toBe(1024);
+    // And the endpoint is closed: the port is free again.
+    await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
+    const again = createServer();
+    await new Promise<void>((resolve, reject) => {
+      again.once('error', reject);
+      again.listen(port, '127.0.0.1', resolve);
+    });
+    await new Promise<void>((resolve) => again.close(() => resolve()));
+  });
+
+  it('rejects with the address, the variables and the cause when the port is taken', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    const address = taken.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+
+    const attempt = startBackupStats({
+      env: {
+        OTEL_METRICS_EXPORTER: 'prometheus',
+        OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+        OTEL_EXPORTER_PROMETHEUS_PORT: String(address.port),
+      },
+    });
+    await expect(attempt).rejects.toThrow(
+      new RegExp(`could not listen on 127\\.0\\.0\\.1:${address.port} \\(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT\\): .*EADDRINUSE`),
+    );
+  });
+});
