@@ -1,18 +1,23 @@
 import { createHash, randomFillSync } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { Component, createBackupStats, Implementation, Operation, type Stats } from 'backupstats';
+import { Component, createBackupStats, Implementation, noopStats, Operation, type Stats } from 'backupstats';
 import type { BenchConfig } from './config.js';
 import { createDirectOtelStats } from './direct-otel-stats.js';
 import { createOtelSetup, type OtelSetup } from './otel.js';
 import { elapsedMs, type Summary, spreadPercent, summarize } from './sample.js';
 import { createStages, type StageStats } from './stages.js';
 
-/** The four ways the pipeline is run, in the order each round runs them. */
+/**
+ * The ways the pipeline is run, in the order each round runs them. The last one runs the same metered
+ * wrappers, with their clock reads, on `noopStats`: it separates what timing each chunk costs (which the
+ * caller asks for) from what recording it into backupstats adds.
+ */
 export const PIPELINE_MODES = [
   'unmetered',
   'direct OTel',
   'backupstats throttled',
   'backupstats unthrottled',
+  'wrappers on noopStats',
 ] as const;
 export type PipelineMode = (typeof PIPELINE_MODES)[number];
 
@@ -29,6 +34,10 @@ export interface PipelineRow {
   /** Lowest and highest per-round overhead, percent. */
   readonly overheadMinPercent: number;
   readonly overheadMaxPercent: number;
+  /** Process CPU time (user + system) over the rounds. */
+  readonly cpuMs: Summary;
+  /** Median of the per-round CPU-time ratios minus 1, percent: a cross-check less sensitive to descheduling. */
+  readonly cpuOverheadPercent: number;
   readonly throughputMiBs: number;
 }
 
@@ -71,6 +80,9 @@ function setUp(mode: PipelineMode): ModeRun {
   if (mode === 'unmetered') {
     return { stats: undefined, finish: async () => {}, exportedBytes: async () => undefined, close: async () => {} };
   }
+  if (mode === 'wrappers on noopStats') {
+    return { stats: stageStats(noopStats), finish: async () => {}, exportedBytes: async () => undefined, close: async () => {} };
+  }
   const otel: OtelSetup = createOtelSetup();
   if (mode === 'direct OTel') {
     return {
@@ -92,13 +104,23 @@ function setUp(mode: PipelineMode): ModeRun {
   };
 }
 
-async function runOnce(mode: PipelineMode, data: Buffer, chunk: number, total: number, expected: string): Promise<number> {
+/** Wall and CPU time of one run, ms. */
+interface Timing {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+async function runOnce(mode: PipelineMode, data: Buffer, chunk: number, total: number, expected: string): Promise<Timing> {
+  // Collect the previous run's garbage now, not inside this run's timing (the bench runs with --expose-gc).
+  (globalThis as { gc?: () => void }).gc?.();
   const run = setUp(mode);
   const stages = createStages(data, chunk, total, run.stats);
+  const cpuStart = process.cpuUsage();
   const start = process.hrtime.bigint();
   await pipeline(stages.source, stages.transform, stages.destination);
   await run.finish();
-  const ms = elapsedMs(start);
+  const wallMs = elapsedMs(start);
+  const cpu = process.cpuUsage(cpuStart);
   // Checked after the clock stops: every byte arrived unchanged, and every metered stage counted every byte.
   const digest = stages.digest();
   if (digest !== expected) throw new Error(`pipeline (${mode}, ${chunk} B chunks) changed the data: sha1 ${digest}, expected ${expected}`);
@@ -107,7 +129,7 @@ async function runOnce(mode: PipelineMode, data: Buffer, chunk: number, total: n
     throw new Error(`pipeline (${mode}, ${chunk} B chunks) exported ${exported} bytes over 3 stages, expected ${3 * total}`);
   }
   await run.close();
-  return ms;
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 function expectedDigest(data: Buffer, chunk: number, total: number): string {
@@ -139,21 +161,22 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
     const warmup = Math.min(total, 64 * MiB);
     const warmupDigest = expectedDigest(data, chunk, warmup);
     for (const mode of PIPELINE_MODES) await runOnce(mode, data, chunk, warmup, warmupDigest);
-    const times = new Map<PipelineMode, number[]>(PIPELINE_MODES.map((m) => [m, []]));
+    const times = new Map<PipelineMode, Timing[]>(PIPELINE_MODES.map((m) => [m, []]));
     for (let round = 0; round < rounds; round++) {
       const line: string[] = [];
       for (const mode of PIPELINE_MODES) {
-        const ms = await runOnce(mode, data, chunk, total, expected);
-        times.get(mode)?.push(ms);
-        line.push(`${mode} ${ms.toFixed(0)} ms`);
+        const timing = await runOnce(mode, data, chunk, total, expected);
+        times.get(mode)?.push(timing);
+        line.push(`${mode} ${timing.wallMs.toFixed(0)} ms`);
       }
       log(`  pipeline ${chunk / 1024} KiB round ${round + 1}/${rounds}: ${line.join(', ')}`);
     }
-    const base = times.get('unmetered') as number[];
+    const base = times.get('unmetered') as Timing[];
     for (const mode of PIPELINE_MODES) {
-      const ms = times.get(mode) as number[];
-      const overheads = summarize(ms.map((t, i) => (t / (base[i] as number) - 1) * 100));
-      const wall = summarize(ms);
+      const runs = times.get(mode) as Timing[];
+      const overheads = summarize(runs.map((t, i) => (t.wallMs / (base[i] as Timing).wallMs - 1) * 100));
+      const cpuOverheads = summarize(runs.map((t, i) => (t.cpuMs / (base[i] as Timing).cpuMs - 1) * 100));
+      const wall = summarize(runs.map((t) => t.wallMs));
       rows.push({
         chunkBytes: chunk,
         mode,
@@ -163,6 +186,8 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
         overheadPercent: overheads.median,
         overheadMinPercent: overheads.min,
         overheadMaxPercent: overheads.max,
+        cpuMs: summarize(runs.map((t) => t.cpuMs)),
+        cpuOverheadPercent: cpuOverheads.median,
         throughputMiBs: total / MiB / (wall.median / 1000),
       });
     }

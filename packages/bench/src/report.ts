@@ -131,7 +131,16 @@ export function renderMarkdown(results: RunResults): string {
     );
     out.push(
       table(
-        ['chunk', 'mode', 'wall ms (median)', 'spread (max−min)/median', 'MiB/s', 'overhead vs unmetered (median)', 'overhead min … max'],
+        [
+          'chunk',
+          'mode',
+          'wall ms (median)',
+          'spread (max−min)/median',
+          'MiB/s',
+          'overhead vs unmetered (median)',
+          'overhead min … max',
+          'CPU-time overhead (median)',
+        ],
         pipeline.rows.map((r) => [
           `${r.chunkBytes / 1024} KiB`,
           r.mode,
@@ -140,8 +149,20 @@ export function renderMarkdown(results: RunResults): string {
           fixed(r.throughputMiBs, 0),
           r.mode === 'unmetered' ? '–' : percent(r.overheadPercent),
           r.mode === 'unmetered' ? '–' : `${percent(r.overheadMinPercent)} … ${percent(r.overheadMaxPercent)}`,
+          r.mode === 'unmetered' ? '–' : percent(r.cpuOverheadPercent),
         ]),
       ),
+    );
+  }
+
+  if (pipeline !== undefined) {
+    out.push(
+      '',
+      'Every run uses the same three streams, metered in place by `meterReadable`, `meterTransform` and `meterWritable` ' +
+        '(except `unmetered`). *direct OTel*: each chunk written straight into three OTel counters. *wrappers on noopStats*: the same ' +
+        'wrappers and clock reads recording nothing, which separates the cost of timing each chunk from the cost of recording it. ' +
+        'Overheads are medians of per-round ratios to the same round’s unmetered run; CPU time (user + system) is a cross-check ' +
+        'that is less sensitive to other processes taking the cores.',
     );
   }
 

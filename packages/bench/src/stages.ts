@@ -1,9 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Readable, Transform, type TransformCallback, Writable } from 'node:stream';
-import type { Stats } from 'backupstats';
-
-// TODO(bench): a thin local stand-in for the library's metered stream wrappers (packages/processor/src/io),
-// which are being written; switch to the shipped wrappers as soon as 'backupstats' exports them.
+import { meterReadable, meterTransform, meterWritable, type Stats } from 'backupstats';
 
 /** The three stages of the benchmark pipeline, each metered on its own handle when one is given. */
 export interface Stages {
@@ -40,55 +37,26 @@ function memorySource(data: Buffer, chunk: number, total: number): Readable {
   });
 }
 
-/** Builds the pipeline's stages, metered on `stats` when given. */
+/**
+ * Builds the pipeline's stages: the same three streams in every mode, metered in place by the library's own
+ * wrappers (`meterReadable`, `meterTransform`, `meterWritable`) when `stats` is given, so the benchmark
+ * measures the code users run.
+ */
 export function createStages(data: Buffer, chunk: number, total: number, stats: StageStats | undefined): Stages {
   const hash: Hash = createHash('sha1');
   let digest: string | undefined;
-  const raw = memorySource(data, chunk, total);
-  if (stats === undefined) {
-    return {
-      source: raw,
-      transform: new Transform({ transform: (c: Buffer, _e, done: TransformCallback) => done(null, c) }),
-      destination: new Writable({
-        write(c: Buffer, _e, done) {
-          hash.update(c);
-          done();
-        },
-      }),
-      digest: () => (digest ??= hash.digest('hex')),
-    };
+  const source = memorySource(data, chunk, total);
+  const transform = new Transform({ transform: (c: Buffer, _e, done: TransformCallback) => done(null, c) });
+  const destination = new Writable({
+    write(c: Buffer, _e, done) {
+      hash.update(c);
+      done();
+    },
+  });
+  if (stats !== undefined) {
+    meterReadable(source, stats.source);
+    meterTransform(transform, stats.transform);
+    meterWritable(destination, stats.destination);
   }
-  const { source, transform, destination } = stats;
-  // Time spent waiting for each chunk of the source: from the previous chunk to this one.
-  let last = performance.now();
-  const meteredSource = raw.pipe(
-    new Transform({
-      transform(c: Buffer, _e, done: TransformCallback) {
-        const now = performance.now();
-        source.timedIncrementBytes(c.length, now - last);
-        last = now;
-        done(null, c);
-      },
-    }),
-  );
-  return {
-    source: meteredSource,
-    transform: new Transform({
-      transform(c: Buffer, _e, done: TransformCallback) {
-        const start = performance.now();
-        this.push(c);
-        transform.timedIncrementBytes(c.length, performance.now() - start);
-        done();
-      },
-    }),
-    destination: new Writable({
-      write(c: Buffer, _e, done) {
-        const start = performance.now();
-        hash.update(c);
-        destination.timedIncrementBytes(c.length, performance.now() - start);
-        done();
-      },
-    }),
-    digest: () => (digest ??= hash.digest('hex')),
-  };
+  return { source, transform, destination, digest: () => (digest ??= hash.digest('hex')) };
 }
