@@ -1,4 +1,5 @@
 import type { MeterProvider } from '@opentelemetry/api';
+import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from '../backup-stats.js';
 import { createNoopBackupStats } from '../noop-stats.js';
 import type { BackupStatsOptions } from '../options.js';
@@ -21,6 +22,12 @@ export interface StartBackupStatsOptions extends BackupStatsOptions {
    * built or owned; the exporter and resource variables are then the provider owner's business and are not read.
    */
   readonly meterProvider?: MeterProvider | undefined;
+  /**
+   * Readers added to the provider built from the environment, next to the exporters it asks for: for example an
+   * in-memory reader that a job collects at its end to print a summary of what was exported. Not used when
+   * `meterProvider` is given (add them to that provider).
+   */
+  readonly readers?: readonly MetricReader[] | undefined;
 }
 
 /** Stats started by {@link startBackupStats}, with the controls of the provider behind them. */
@@ -68,7 +75,7 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
   const maxScopes = options.maxScopes ?? fromEnv.maxScopes ?? 2000;
   const provider = new sdk.MeterProvider({
     resource: buildResource(resources, settings.resourceAttributes),
-    readers,
+    readers: [...readers, ...(options.readers ?? [])],
     // The SDK keeps at most 2000 series per instrument by default (one of them its own overflow series); the
     // stats bound their series themselves, so the SDK must hold every one of them: the scopes, the root handle,
     // and the stats' overflow series.
