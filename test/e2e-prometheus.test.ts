@@ -5,39 +5,16 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScopeTotal } from './fixtures/workload.mjs';
 import { type FixtureProcess, startFixture } from './support/child.js';
-import { type ExpectedSeries, expectedSeries, matches } from './support/e2e-expected.js';
+import { expectedSeries, expectScraped } from './support/e2e-expected.js';
 import { freePort } from './support/free-port.js';
-import { type PromSample, prometheusBinary, requireE2E, startPrometheus } from './support/prometheus.js';
+import { prometheusBinary, requireE2E, startPrometheus } from './support/prometheus.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/record-job.mjs', import.meta.url));
-
-/**
- * What the OpenTelemetry Prometheus exporter calls each counter in the exposition: dots become underscores
- * and counters get `_total`; no unit suffix. This is the table the README documents.
- */
-export const PROMETHEUS_NAMES: Readonly<Record<string, string>> = {
-  'backup.operations': 'backup_operations_total',
-  'backup.bytes': 'backup_bytes_total',
-  'backup.time': 'backup_time_total',
-  'restore.operations': 'restore_operations_total',
-  'restore.bytes': 'restore_bytes_total',
-  'restore.time': 'restore_time_total',
-  vtbackup_backup_count: 'vtbackup_backup_count_total',
-  vtbackup_backup_bytes: 'vtbackup_backup_bytes_total',
-  vtbackup_backup_duration_nanoseconds: 'vtbackup_backup_duration_nanoseconds_total',
-  vtbackup_restore_count: 'vtbackup_restore_count_total',
-  vtbackup_restore_bytes: 'vtbackup_restore_bytes_total',
-  vtbackup_restore_duration_nanoseconds: 'vtbackup_restore_duration_nanoseconds_total',
-};
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function labelsKey(labels: Readonly<Record<string, string | undefined>>): string {
-  return JSON.stringify([labels.component, labels.implementation, labels.operation]);
-}
 
 /** Starts the job with the Prometheus exporter on a free port and waits until it has recorded and flushed. */
 async function scrapedJob(env: Record<string, string>): Promise<{ child: FixtureProcess; port: number; totals: ScopeTotal[] }> {
@@ -53,39 +30,6 @@ async function scrapedJob(env: Record<string, string>): Promise<{ child: Fixture
   cleanups.push(() => child.kill());
   const recorded = await child.waitForEvent('totals');
   return { child, port, totals: recorded.totals as ScopeTotal[] };
-}
-
-/**
- * Waits until Prometheus holds every expected series with its exact value, then checks that it holds no
- * other series of those metric names. Returns the samples by Prometheus name.
- */
-async function expectScraped(
-  prometheus: Awaited<ReturnType<typeof startPrometheus>>,
-  expected: readonly ExpectedSeries[],
-): Promise<Map<string, PromSample[]>> {
-  const byName = new Map<string, ExpectedSeries[]>();
-  for (const series of expected) {
-    const promName = PROMETHEUS_NAMES[series.metric];
-    expect(promName, `no Prometheus name known for ${series.metric}`).toBeDefined();
-    byName.set(promName as string, [...(byName.get(promName as string) ?? []), series]);
-  }
-  const scraped = new Map<string, PromSample[]>();
-  for (const [promName, want] of byName) {
-    const exact = (samples: PromSample[]) =>
-      want.every((series) => {
-        const sample = samples.find((s) => labelsKey(s.metric) === labelsKey(series.labels));
-        return matches(series, sample?.value);
-      });
-    let samples: PromSample[];
-    try {
-      samples = await prometheus.waitForSamples(`{__name__="${promName}"}`, exact);
-    } catch (error) {
-      throw new Error(`${promName}: ${(error as Error).message}\nexpected: ${JSON.stringify(want)}`);
-    }
-    expect(samples.map((s) => labelsKey(s.metric)).sort()).toEqual(want.map((s) => labelsKey(s.labels)).sort());
-    scraped.set(promName, samples);
-  }
-  return scraped;
 }
 
 async function expectConventionalTermination(child: FixtureProcess): Promise<void> {
@@ -105,9 +49,7 @@ describe.skipIf(!prometheusBinary && !requireE2E)('a real Prometheus scraping a 
       const prometheus = await startPrometheus([`127.0.0.1:${port}`]);
       cleanups.push(() => prometheus.stop());
 
-      const scraped = await expectScraped(prometheus, expectedSeries(totals, naming, prefix));
-      // Print one full label set per name, for the documentation of what a scrape looks like.
-      for (const [name, samples] of scraped) console.log(`${name} ${JSON.stringify(samples[0]?.metric)}`);
+      await expectScraped(prometheus, expectedSeries(totals, naming, prefix));
       await expectConventionalTermination(child);
     });
   }

