@@ -26,6 +26,7 @@ const badValues: BadCase[] = [
   { env: { BACKUPSTATS_DISABLED: '1' }, variable: 'BACKUPSTATS_DISABLED', shown: '"1"', accepted: '"true" or "false"' },
   { env: { OTEL_METRICS_EXPORTER: 'jaeger' }, variable: 'OTEL_METRICS_EXPORTER', shown: '"jaeger"', accepted: '"otlp", "prometheus", "console" or "none"' },
   { env: { OTEL_METRICS_EXPORTER: 'console,logging' }, variable: 'OTEL_METRICS_EXPORTER', shown: '"console,logging"', accepted: '"otlp", "prometheus", "console" or "none"' },
+  { env: { OTEL_METRICS_EXPORTER: ' , ' }, variable: 'OTEL_METRICS_EXPORTER', shown: '" , "', accepted: '"otlp", "prometheus", "console" or "none"' },
   { env: { OTEL_METRICS_EXPORTER: 'none,console' }, variable: 'OTEL_METRICS_EXPORTER', shown: '"none,console"', accepted: '"none" alone' },
   { env: { ...json, OTEL_METRIC_EXPORT_INTERVAL: '-5' }, variable: 'OTEL_METRIC_EXPORT_INTERVAL', shown: '"-5"', accepted: 'an integer from 1 to 2147483647' },
   { env: { ...json, OTEL_METRIC_EXPORT_INTERVAL: '1.5' }, variable: 'OTEL_METRIC_EXPORT_INTERVAL', shown: '"1.5"', accepted: 'an integer from 1' },

@@ -52,7 +52,7 @@ describe('OTLP export configured from the environment', () => {
     expect(String(r.resource()['service.name'])).toMatch(/^unknown_service/);
   });
 
-  it('http/json: the metric-specific endpoint and headers win, headers merge key by key, and the resource comes from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES', async () => {
+  it('http/json: the metric-specific endpoint and headers win, headers merge key by key (names in any case), and the resource comes from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES', async () => {
     const r = await receiver();
     const stats = await start({
       OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
@@ -60,7 +60,7 @@ describe('OTLP export configured from the environment', () => {
       // Nothing listens there: the metric-specific endpoint, used as it is, must win.
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
       OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: `${r.url}/v1/metrics`,
-      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20t0ken,x-tenant=general',
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20t0ken,X-Tenant=general',
       OTEL_EXPORTER_OTLP_METRICS_HEADERS: 'x-tenant=team%20a',
       OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attributes,deployment.environment=ci,note=a%2Cb%3Dc',
       OTEL_SERVICE_NAME: 'nightly-backup',

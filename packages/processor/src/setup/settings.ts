@@ -121,6 +121,7 @@ function readExporters(env: Env): { exporters: ExporterName[]; exportersSource: 
     }
     names.add(lower);
   }
+  if (names.size === 0) throw envError(name, quote(env[name] ?? ''), accepted, 'it names no exporter');
   if (names.has('none') && names.size > 1) {
     throw envError(name, quote(env[name] ?? ''), accepted, '"none" cannot be combined with an exporter');
   }
@@ -149,13 +150,18 @@ function readOtlp(env: Env): OtlpSettings {
   if (specific !== undefined) url = specific;
   else if (general !== undefined) url = grpc ? general : `${general.replace(/\/$/, '')}/v1/metrics`;
 
-  // Signal-specific headers win key by key, as in the OpenTelemetry exporters.
+  // Signal-specific headers win key by key, as in the OpenTelemetry exporters. Names are compared in lower case
+  // (HTTP header names are case-insensitive, gRPC metadata keys are lower case).
   const headers = {
-    ...readPairs(env, 'OTEL_EXPORTER_OTLP_HEADERS', HEADER_RULE),
-    ...readPairs(env, 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', HEADER_RULE),
+    ...lowerCaseKeys(readPairs(env, 'OTEL_EXPORTER_OTLP_HEADERS', HEADER_RULE)),
+    ...lowerCaseKeys(readPairs(env, 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', HEADER_RULE)),
   };
   const temporality = readChoice(env, 'OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE', TEMPORALITIES) ?? 'cumulative';
   return { protocol, protocolSource, url, headers, temporality };
+}
+
+function lowerCaseKeys(pairs: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(pairs ?? {}).map(([key, value]) => [key.toLowerCase(), value]));
 }
 
 function readUrl(env: Env, name: string, example: string): string | undefined {

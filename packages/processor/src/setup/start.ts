@@ -2,7 +2,7 @@ import type { MeterProvider } from '@opentelemetry/api';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from '../backup-stats.js';
 import { createNoopBackupStats } from '../noop-stats.js';
-import type { BackupStatsOptions } from '../options.js';
+import { type BackupStatsOptions, resolveOptions } from '../options.js';
 import type { BackupStats } from '../stats.js';
 import { METER_NAME } from '../version.js';
 import type { Env } from './env.js';
@@ -56,6 +56,9 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
   const env: Env = options.env ?? process.env;
   if (readDisabled(env, options.disabled)) return disabledStats();
   const fromEnv = readStatsOptions(env, options);
+  // Checked before anything is built, so that a bad option leaves nothing behind. (The prefix is checked against
+  // the metric names when the stats are created.)
+  const { maxScopes } = resolveOptions(statsOptions(options, fromEnv, options.meterProvider));
 
   if (options.meterProvider !== undefined) {
     const provider = options.meterProvider;
@@ -72,7 +75,6 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
     loadPeer('@opentelemetry/resources', 'startBackupStats', () => import('@opentelemetry/resources')),
   ]);
   const { readers, listen } = await buildReaders(settings, sdk);
-  const maxScopes = options.maxScopes ?? fromEnv.maxScopes ?? 2000;
   const provider = new sdk.MeterProvider({
     resource: buildResource(resources, settings.resourceAttributes),
     readers: [...readers, ...(options.readers ?? [])],
@@ -100,15 +102,8 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
 
 /** Creates the stats; an option that came from a variable and that the core rejects is blamed on the variable. */
 function createStats(options: BackupStatsOptions, fromEnv: EnvStatsOptions, provider: MeterProvider): BackupStats {
-  const resolved: BackupStatsOptions = {
-    meterProvider: provider,
-    flushIntervalMillis: options.flushIntervalMillis ?? fromEnv.flushIntervalMillis,
-    naming: options.naming ?? fromEnv.naming,
-    metricPrefix: options.metricPrefix ?? fromEnv.metricPrefix,
-    maxScopes: options.maxScopes ?? fromEnv.maxScopes,
-  };
   try {
-    return createBackupStats(resolved);
+    return createBackupStats(statsOptions(options, fromEnv, provider));
   } catch (error) {
     // The only value the env readers pass on unchecked is the prefix, which the core checks against the names.
     if (options.metricPrefix === undefined && fromEnv.metricPrefix !== undefined && error instanceof TypeError) {
@@ -119,6 +114,17 @@ function createStats(options: BackupStatsOptions, fromEnv: EnvStatsOptions, prov
     }
     throw error;
   }
+}
+
+/** The core's options: those given in code, else those from the variables. */
+function statsOptions(options: BackupStatsOptions, fromEnv: EnvStatsOptions, provider: MeterProvider | undefined): BackupStatsOptions {
+  return {
+    meterProvider: provider,
+    flushIntervalMillis: options.flushIntervalMillis ?? fromEnv.flushIntervalMillis,
+    naming: options.naming ?? fromEnv.naming,
+    metricPrefix: options.metricPrefix ?? fromEnv.metricPrefix,
+    maxScopes: options.maxScopes ?? fromEnv.maxScopes,
+  };
 }
 
 function started(stats: BackupStats, provider: MeterProvider, close: () => Promise<void>): StartedBackupStats {
