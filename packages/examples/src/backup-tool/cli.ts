@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// The backup tool of the examples: backs up a folder into a file storage folder, restores it and verifies it,
+// metering every stage with backupstats, then prints what the OpenTelemetry pipeline exported.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { shutdownOnExit } from 'backupstats/setup';
+import { parseToolArgs, type ToolArgs, USAGE } from './args.js';
+import { backup } from './backup.js';
+import { ExitCode, ToolError } from './errors.js';
+import { formatBytes } from './format.js';
+import { createProgress, type Progress, silentProgress } from './progress.js';
+import { restore } from './restore.js';
+import { generateSampleData } from './sample-data.js';
+import { formatSummary, summaryRows } from './summary.js';
+import { startTelemetry, type Telemetry } from './telemetry.js';
+import { listTree } from './tree.js';
+
+const say = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+async function main(): Promise<number> {
+  let args: ToolArgs;
+  try {
+    args = parseToolArgs(process.argv.slice(2), process.env);
+  } catch (error) {
+    return fail(error);
+  }
+  if (args.help) {
+    say(USAGE);
+    return ExitCode.Ok;
+  }
+
+  let telemetry: Telemetry;
+  try {
+    telemetry = await startTelemetry(process.env, args.serve);
+  } catch (error) {
+    // A bad OTEL_* / BACKUPSTATS_* variable: the message names it and what it accepts.
+    return fail(new ToolError((error as Error).message, ExitCode.Usage, { cause: error }));
+  }
+  // SIGTERM / SIGINT during the run still flush and export what was measured.
+  const removeExitHook = shutdownOnExit(telemetry.stats);
+  if (telemetry.prometheusUrl !== undefined) say(`metrics: Prometheus endpoint ${telemetry.prometheusUrl}`);
+
+  const progress = args.quiet ? silentProgress : createProgress();
+  let code: number = ExitCode.Ok;
+  const temporary: string[] = [];
+  try {
+    await run(args, telemetry, progress, temporary);
+  } catch (error) {
+    code = fail(error);
+  }
+
+  // Printed on failure too: the measurements of what did happen are exported all the same.
+  const rows = summaryRows(await telemetry.collect());
+  say('\nWhat the OpenTelemetry pipeline exported (per scope; throughput = bytes / time spent in that operation):');
+  process.stdout.write(formatSummary(rows));
+  if (args.summaryJson !== undefined) await writeFile(args.summaryJson, `${JSON.stringify(rows, null, 1)}\n`);
+  if (!args.keep) await Promise.all(temporary.map((dir) => rm(dir, { recursive: true, force: true })));
+
+  if (args.serve && telemetry.prometheusUrl !== undefined) {
+    say(`serving ${telemetry.prometheusUrl} until Ctrl-C (SIGINT) or SIGTERM`);
+    removeExitHook();
+    await new Promise<void>((done) => {
+      process.once('SIGINT', () => done());
+      process.once('SIGTERM', () => done());
+    });
+  }
+  removeExitHook();
+  await telemetry.stats.shutdown();
+  return code;
+}
+
+async function run(args: ToolArgs, telemetry: Telemetry, progress: Progress, temporary: string[]): Promise<void> {
+  const { stats } = telemetry;
+  const common = { concurrency: args.concurrency, progress };
+  const command = args.command;
+  if (command.kind === 'backup') {
+    const result = await backup({ ...common, source: command.source, storage: command.storage, compression: args.compression, level: args.level, stats: stats.backup });
+    say(`backup: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} -> ${formatBytes(result.storedBytes)} stored (${args.compression}) in ${command.storage}`);
+    reportSkipped(result.skipped);
+    return;
+  }
+  if (command.kind === 'restore') {
+    const result = await restore({ ...common, storage: command.storage, target: command.target, stats: stats.restore });
+    say(`restore: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} into ${command.target}; every size and sha256 matches the manifest`);
+    return;
+  }
+
+  const work = await mkdtemp(join(tmpdir(), 'backupstats-demo-'));
+  temporary.push(work);
+  let source = command.source;
+  if (source === undefined) {
+    source = join(work, 'source');
+    say(`generating sample data: ${formatBytes(args.sizeBytes)} in ${source}`);
+    const sample = await generateSampleData(source, args.sizeBytes, args.files);
+    say(`generated ${sample.files} files, ${formatBytes(sample.bytes)}`);
+  }
+  const storage = resolve(args.storage ?? join(work, 'storage'));
+  const target = resolve(args.restoreTo ?? join(work, 'restored'));
+  const saved = await backup({ ...common, source, storage, compression: args.compression, level: args.level, stats: stats.backup });
+  say(`backup: ${saved.manifest.files.length} files, ${formatBytes(saved.bytes)} -> ${formatBytes(saved.storedBytes)} stored (${args.compression}) in ${storage}`);
+  reportSkipped(saved.skipped);
+  const restored = await restore({ ...common, storage, target, stats: stats.restore });
+  // Each file's size and sha256 were checked while it was written; the tree must also hold nothing else.
+  const tree = await listTree(target);
+  if (tree.files.length !== restored.manifest.files.length || tree.bytes !== restored.bytes) {
+    throw new ToolError(
+      `verification failed: ${target} holds ${tree.files.length} files, ${tree.bytes} bytes; the manifest lists ${restored.manifest.files.length} files, ${restored.bytes} bytes`,
+      ExitCode.Corrupted,
+    );
+  }
+  say(`restore: ${tree.files.length} files, ${formatBytes(tree.bytes)} into ${target}; verified: every size and sha256 matches the source`);
+  if (args.keep) say(`kept: ${work}`);
+}
+
+function reportSkipped(skipped: readonly string[]): void {
+  if (skipped.length > 0) process.stderr.write(`skipped ${skipped.length} entries that are not regular files, e.g. ${skipped[0]}\n`);
+}
+
+function fail(error: unknown): number {
+  if (error instanceof ToolError) {
+    process.stderr.write(`backup-demo: error: ${error.message}\n`);
+    return error.exitCode;
+  }
+  process.stderr.write(`backup-demo: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return ExitCode.Unexpected;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,132 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { meterReadable, meterTransform, noopStats, type Stats, timeAsync } from 'backupstats';
+import { createChecksumTap } from './checksum-tap.js';
+import { createDecompressor } from './compression.js';
+import { corruptedError, destinationError, ExitCode, reason, ToolError } from './errors.js';
+import { MANIFEST_NAME, type Manifest, type ManifestEntry, parseManifest } from './manifest.js';
+import { openForReading, openForWriting } from './metered-file.js';
+import { runPool } from './pool.js';
+import type { Progress } from './progress.js';
+import { restoreScopes } from './scopes.js';
+
+/** Where to restore from and to. */
+export interface RestoreOptions {
+  readonly storage: string;
+  /** The folder to restore into: created if missing, must be empty. */
+  readonly target: string;
+  readonly concurrency: number;
+  readonly stats: Stats;
+  readonly progress: Progress;
+}
+
+/** What a restore did. */
+export interface RestoreResult {
+  readonly manifest: Manifest;
+  readonly bytes: number;
+}
+
+/**
+ * Restores the backup in `storage` into `target` and checks every file's size and sha256 against the
+ * manifest as it is written. Metered: Source:Open/Read/Close and File:Read (manifest) under BackupStorage/File,
+ * Decompressor:Read/Close and Destination:Open/Write/Close under BackupEngine/Builtin, and the whole Restore.
+ */
+export async function restore(options: RestoreOptions): Promise<RestoreResult> {
+  const scopes = restoreScopes(options.stats);
+  return timeAsync(
+    scopes.restore,
+    async () => {
+      const manifestPath = join(options.storage, MANIFEST_NAME);
+      let text: string;
+      try {
+        text = await timeAsync(scopes.manifestRead, () => readFile(manifestPath, 'utf8'), { bytes: (t) => Buffer.byteLength(t) });
+      } catch (error) {
+        throw new ToolError(
+          `cannot restore from ${options.storage}: no readable manifest ${manifestPath} (${reason(error)}); is it a finished backup?`,
+          ExitCode.Corrupted,
+          { cause: error },
+        );
+      }
+      const manifest = parseManifest(text, manifestPath);
+      await prepareTarget(options.target);
+      const bytes = manifest.files.reduce((n, f) => n + f.size, 0);
+      options.progress.start('restore', bytes, manifest.files.length);
+      try {
+        await runPool(manifest.files, options.concurrency, async (entry, _index, signal) => {
+          await restoreFile(entry, manifest, options, scopes, signal);
+          options.progress.fileDone();
+        });
+      } finally {
+        options.progress.stop();
+      }
+      return { manifest, bytes };
+    },
+    { bytes: (result) => result.bytes },
+  );
+}
+
+async function prepareTarget(target: string): Promise<void> {
+  try {
+    await mkdir(target, { recursive: true });
+    if ((await readdir(target)).length > 0) {
+      throw new ToolError(`restore folder ${target} is not empty: give an empty or new folder`, ExitCode.Destination);
+    }
+  } catch (error) {
+    throw destinationError(target, error);
+  }
+}
+
+async function restoreFile(
+  entry: ManifestEntry,
+  manifest: Manifest,
+  options: RestoreOptions,
+  scopes: ReturnType<typeof restoreScopes>,
+  signal: AbortSignal,
+): Promise<void> {
+  const objectPath = join(options.storage, entry.object);
+  const targetPath = join(options.target, ...entry.path.split('/'));
+  let source: Awaited<ReturnType<typeof openForReading>>;
+  try {
+    source = await openForReading(objectPath, scopes.source);
+  } catch (error) {
+    throw corruptedError(objectPath, error);
+  }
+  try {
+    let destination: Awaited<ReturnType<typeof openForWriting>>;
+    try {
+      await mkdir(dirname(targetPath), { recursive: true });
+      destination = await openForWriting(targetPath, scopes.destination);
+    } catch (error) {
+      throw destinationError(targetPath, error);
+    }
+    const tap = createChecksumTap(options.progress);
+    // Decompressor:Read times each decompressed chunk as the reader waits for it; the final flush checks the
+    // stream's end (gzip's CRC and length) and is Decompressor:Close. Its input chunks are Source:Read already.
+    const decompressor = meterReadable(
+      meterTransform(createDecompressor(manifest.compression), noopStats, { flush: scopes.decompressorClose }),
+      scopes.decompressorRead,
+    );
+    let destinationFailure: unknown;
+    destination.stream.once('error', (error) => {
+      destinationFailure = error;
+    });
+    try {
+      await pipeline(source.stream, decompressor, tap, destination.stream, { signal });
+      await destination.close();
+    } catch (error) {
+      await destination.close().catch(() => {});
+      if (error === destinationFailure) throw destinationError(targetPath, error);
+      throw corruptedError(objectPath, error);
+    }
+    if (tap.size !== entry.size || tap.digest() !== entry.sha256) {
+      throw new ToolError(
+        `cannot restore ${entry.path}: its archive ${objectPath} gives ${tap.size} bytes that do not match the manifest ` +
+          `(expected ${entry.size} bytes with sha256 ${entry.sha256})`,
+        ExitCode.Corrupted,
+      );
+    }
+  } finally {
+    await source.close().catch(() => {});
+  }
+}
