@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -71,5 +73,66 @@ describe('package layout', () => {
     }
     expect(existsSync(join(packageDir, 'dist/setup/index.d.ts'))).toBe(true);
     expect(existsSync(join(packageDir, 'dist/setup/index.d.cts'))).toBe(true);
+  });
+});
+
+describe('an install with only some of the optional peers', () => {
+  it('works as far as the installed packages go, and names the variable and the npm install line for a missing one', () => {
+    // A real node_modules with a copy of the built package and links to the OpenTelemetry packages given.
+    const dir = mkdtempSync(join(tmpdir(), 'backupstats-peers-'));
+    try {
+      const modules = join(dir, 'node_modules');
+      mkdirSync(join(modules, '@opentelemetry'), { recursive: true });
+      cpSync(packageJsonPath, join(modules, 'backupstats', 'package.json'));
+      cpSync(join(packageDir, 'dist'), join(modules, 'backupstats', 'dist'), { recursive: true });
+      const link = (name: string) => {
+        const real = realpathSync(join(import.meta.dirname, '..', 'node_modules', name));
+        symlinkSync(real, join(modules, name), 'dir');
+      };
+      writeFileSync(
+        join(dir, 'run.mjs'),
+        `import { createBackupStats } from 'backupstats';
+import { startBackupStats } from 'backupstats/setup';
+createBackupStats().shutdown();
+for (const env of JSON.parse(process.argv[2])) {
+  try {
+    const stats = await startBackupStats({ env });
+    await stats.shutdown();
+    console.log(JSON.stringify('started'));
+  } catch (error) {
+    console.log(JSON.stringify(error.message));
+  }
+}`,
+      );
+      const run = (envs: Array<Record<string, string>>): string[] =>
+        execFileSync(process.execPath, ['run.mjs', JSON.stringify(envs)], { cwd: dir, encoding: 'utf8' })
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as string);
+
+      link('@opentelemetry/api');
+      const [disabled, noSdk] = run([{ OTEL_SDK_DISABLED: 'true' }, { OTEL_METRICS_EXPORTER: 'console' }]);
+      expect(disabled).toBe('started');
+      expect(noSdk).toContain('startBackupStats needs the package @opentelemetry/sdk-metrics, which is not installed');
+      expect(noSdk).toContain('npm install @opentelemetry/sdk-metrics');
+
+      link('@opentelemetry/sdk-metrics');
+      link('@opentelemetry/resources');
+      const [consoleOnly, prometheus, otlpDefault, grpc] = run([
+        { OTEL_METRICS_EXPORTER: 'none' },
+        { OTEL_METRICS_EXPORTER: 'prometheus' },
+        {},
+        { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'grpc' },
+      ]);
+      expect(consoleOnly).toBe('started');
+      expect(prometheus).toContain('OTEL_METRICS_EXPORTER="prometheus" needs the package @opentelemetry/exporter-prometheus');
+      expect(prometheus).toContain('npm install @opentelemetry/exporter-prometheus');
+      expect(otlpDefault).toContain(
+        'OTEL_METRICS_EXPORTER (unset, so "otlp") with OTEL_EXPORTER_OTLP_PROTOCOL (unset, so "http/protobuf") needs the package @opentelemetry/exporter-metrics-otlp-proto',
+      );
+      expect(grpc).toContain('OTEL_EXPORTER_OTLP_METRICS_PROTOCOL="grpc" needs the package @opentelemetry/exporter-metrics-otlp-grpc');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
