@@ -5,6 +5,7 @@ import { meterTransform, type Stats, timeAsync } from 'backupstats';
 import { createChecksumTap } from './checksum-tap.js';
 import { createCompressor, EXTENSIONS } from './compression.js';
 import { destinationError, ExitCode, reason, sourceError, ToolError } from './errors.js';
+import { watchFailures } from './failure-origin.js';
 import { type Compression, MANIFEST_NAME, type Manifest, type ManifestEntry } from './manifest.js';
 import { openForReading, openForWriting } from './metered-file.js';
 import { runPool } from './pool.js';
@@ -112,23 +113,17 @@ async function backupFile(
       throw destinationError(objectPath, error);
     }
     const tap = createChecksumTap(options.progress);
-    let destinationFailure: unknown;
-    destination.stream.once('error', (error) => {
-      destinationFailure = error;
+    const compressor = meterTransform(createCompressor(options.compression, options.level), scopes.compressorWrite, {
+      flush: scopes.compressorClose,
     });
+    const failedFirst = watchFailures({ source: source.stream, compressor, destination: destination.stream });
     try {
-      await pipeline(
-        source.stream,
-        tap,
-        meterTransform(createCompressor(options.compression, options.level), scopes.compressorWrite, { flush: scopes.compressorClose }),
-        destination.stream,
-        { signal },
-      );
+      await pipeline(source.stream, tap, compressor, destination.stream, { signal });
       await destination.close();
     } catch (error) {
       await destination.close().catch(() => {});
       await rm(objectPath, { force: true }).catch(() => {});
-      if (error === destinationFailure || isWriteError(error)) throw destinationError(objectPath, error);
+      if (failedFirst() === 'destination') throw destinationError(objectPath, error);
       throw sourceError(file.absolute, error);
     }
     const storedSize = (await stat(objectPath)).size;
@@ -138,9 +133,4 @@ async function backupFile(
       throw sourceError(file.absolute, new Error(`closing failed: ${reason(error)}`));
     });
   }
-}
-
-function isWriteError(error: unknown): boolean {
-  const syscall = (error as { syscall?: unknown } | null)?.syscall;
-  return syscall === 'write' || syscall === 'writev' || syscall === 'close' || syscall === 'fsync';
 }

@@ -5,6 +5,7 @@ import { meterReadable, meterTransform, noopStats, type Stats, timeAsync } from 
 import { createChecksumTap } from './checksum-tap.js';
 import { createDecompressor } from './compression.js';
 import { corruptedError, destinationError, ExitCode, reason, ToolError } from './errors.js';
+import { watchFailures } from './failure-origin.js';
 import { MANIFEST_NAME, type Manifest, type ManifestEntry, parseManifest } from './manifest.js';
 import { openForReading, openForWriting } from './metered-file.js';
 import { runPool } from './pool.js';
@@ -107,22 +108,19 @@ async function restoreFile(
       meterTransform(createDecompressor(manifest.compression), noopStats, { flush: scopes.decompressorClose }),
       scopes.decompressorRead,
     );
-    let destinationFailure: unknown;
-    destination.stream.once('error', (error) => {
-      destinationFailure = error;
-    });
+    const failedFirst = watchFailures({ source: source.stream, decompressor, destination: destination.stream });
     try {
       await pipeline(source.stream, decompressor, tap, destination.stream, { signal });
       await destination.close();
     } catch (error) {
       await destination.close().catch(() => {});
-      if (error === destinationFailure) throw destinationError(targetPath, error);
+      if (failedFirst() === 'destination') throw destinationError(targetPath, error);
       throw corruptedError(objectPath, error);
     }
     if (tap.size !== entry.size || tap.digest() !== entry.sha256) {
       throw new ToolError(
-        `cannot restore ${entry.path}: its archive ${objectPath} gives ${tap.size} bytes that do not match the manifest ` +
-          `(expected ${entry.size} bytes with sha256 ${entry.sha256})`,
+        `cannot restore ${entry.path}: its archive ${objectPath} gives data that does not match the manifest ` +
+          `(${tap.size} bytes; expected ${entry.size} bytes with sha256 ${entry.sha256})`,
         ExitCode.Corrupted,
       );
     }
