@@ -180,6 +180,21 @@ describe('Prometheus endpoint configured from the environment', () => {
     await new Promise<void>((resolve) => again.close(() => resolve()));
   });
 
+  it('BACKUPSTATS_MAX_SCOPES above the SDK default limit of 2000 series: every scope keeps its own series', async () => {
+    const port = await freePort();
+    const stats = await start({
+      OTEL_METRICS_EXPORTER: 'prometheus',
+      OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+      OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+      BACKUPSTATS_MAX_SCOPES: '3000',
+    });
+    for (let i = 0; i < 2500; i++) stats.backup.scope({ operation: `op${i}` }).timedIncrement(1);
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const lines = text.split('\n').filter((line) => line.startsWith('backup_operations_total{'));
+    expect(lines.filter((line) => /operation="op\d+"/.test(line))).toHaveLength(2500);
+    expect(lines.filter((line) => line.includes('otel_metric_overflow'))).toEqual([]);
+  });
+
   it('rejects with the address, the variables and the cause when the port is taken', async () => {
     const taken: Server = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
