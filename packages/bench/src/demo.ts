@@ -1,5 +1,11 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BenchConfig } from './config.js';
-import type { Summary } from './sample.js';
+import { elapsedMs, type Summary, summarize } from './sample.js';
 
 /** The demo backup with metrics on and off, or why it could not run. */
 export type DemoResult =
@@ -13,11 +19,133 @@ export type DemoResult =
       readonly overheadPercent: number;
       readonly overheadMinPercent: number;
       readonly overheadMaxPercent: number;
+      /** Median wall time of starting the tool and printing its help: the part of each run that is not backup. */
+      readonly startupMs: number;
+      /** Median of per-round CPU-time ratios (whole process, all threads) minus 1, percent. */
+      readonly cpuOverheadPercent: number;
+      /** As `overheadPercent`, with the median start-up time taken off both runs of each round. */
+      readonly backupOnlyOverheadPercent: number;
+      readonly backupOnlyOverheadMinPercent: number;
+      readonly backupOnlyOverheadMaxPercent: number;
       readonly command: string;
     }
   | { readonly status: 'todo'; readonly reason: string };
 
-/** TODO(bench): the demo's backup tool (packages/examples) is not there yet; measured once it lands. */
-export async function runDemo(_config: BenchConfig, _log: (line: string) => void): Promise<DemoResult> {
-  return { status: 'todo', reason: 'the demo backup tool in packages/examples is not ready yet' };
+const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));
+const CLI = join(EXAMPLES_DIR, 'src', 'backup-tool', 'cli.ts');
+const REPORT_CPU = new URL('./report-cpu.mjs', import.meta.url).href;
+
+/** Output and exit of one run of the demo's command line. */
+interface CliRun {
+  readonly ms: number;
+  /** CPU time of the whole process (user + system, all threads), as the preloaded report-cpu.mjs printed it. */
+  readonly cpuMs: number;
+  readonly stdout: string;
+}
+
+/** Runs the demo's CLI through tsx, as `pnpm demo` does, and times the whole process. */
+function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, ['--import', REPORT_CPU, '--import', 'tsx', CLI, ...args], {
+      cwd: EXAMPLES_DIR,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const ms = elapsedMs(start);
+      const cpuMs = Number(/^bench-cpu-ms (\S+)$/m.exec(stderr)?.[1] ?? Number.NaN);
+      if (code === 0) resolve({ ms, cpuMs, stdout });
+      else reject(new Error(`demo ${args.join(' ')} exited with ${code ?? signal}: ${stderr.trim().split('\n').slice(-3).join(' / ')}`));
+    });
+  });
+}
+
+/** The environment of a run: the bench's own, minus anything that would send metrics elsewhere. */
+function demoEnv(metrics: boolean): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('OTEL_') && !name.startsWith('BACKUPSTATS_')) env[name] = value;
+  }
+  // On: the demo's default, metrics recorded and collected for its summary, exported nowhere else.
+  if (!metrics) env.BACKUPSTATS_DISABLED = 'true';
+  return env;
+}
+
+/**
+ * Times the demo's `backup <folder> <storage>` with metrics on and off (`BACKUPSTATS_DISABLED=true`), over the
+ * same generated data, alternating on and off in every round. The data comes from the demo's own generator
+ * (one full demo round trip with `--keep`), so it is the data set `pnpm demo` backs up.
+ */
+export async function runDemo(config: BenchConfig, log: (line: string) => void): Promise<DemoResult> {
+  if (!existsSync(CLI)) return { status: 'todo', reason: `the demo's backup tool (${CLI}) is not there` };
+  const sizeMiB = config.quick ? 4 : 200;
+  const rounds = config.rounds ?? (config.quick ? 1 : 5);
+  const scratch = await mkdtemp(join(tmpdir(), 'backupstats-bench-demo-'));
+  let kept: string | undefined;
+  try {
+    const setup = await runCli(['--quiet', '--keep', '--size', `${sizeMiB}MiB`], demoEnv(true));
+    kept = /^kept: (.+)$/m.exec(setup.stdout)?.[1]?.trim();
+    if (kept === undefined) throw new Error(`the demo printed no "kept: <folder>" line:\n${setup.stdout}`);
+    const source = join(kept, 'source');
+    if (!existsSync(source)) throw new Error(`the demo kept ${kept} without the source folder ${source}`);
+
+    const startup: number[] = [];
+    const on: number[] = [];
+    const off: number[] = [];
+    const onCpu: number[] = [];
+    const offCpu: number[] = [];
+    let index = 0;
+    const backupOnce = async (metrics: boolean): Promise<CliRun> => {
+      const storage = join(scratch, `storage-${index++}`);
+      const run = await runCli(['--quiet', 'backup', source, storage], demoEnv(metrics));
+      await rm(storage, { recursive: true, force: true });
+      return run;
+    };
+    // One unmeasured pass each: the page cache then holds the source for every timed run.
+    await backupOnce(true);
+    await backupOnce(false);
+    for (let round = 0; round < rounds; round++) {
+      // Alternate which goes first, so neither always follows the other.
+      const order = round % 2 === 0 ? [true, false] : [false, true];
+      for (const metrics of order) {
+        const run = await backupOnce(metrics);
+        (metrics ? on : off).push(run.ms);
+        (metrics ? onCpu : offCpu).push(run.cpuMs);
+      }
+      startup.push((await runCli(['--help'], demoEnv(true))).ms);
+      log(`  demo round ${round + 1}/${rounds}: on ${on.at(-1)?.toFixed(0)} ms, off ${off.at(-1)?.toFixed(0)} ms`);
+    }
+    const overheads = summarize(on.map((ms, i) => (ms / (off[i] as number) - 1) * 100));
+    const startupMs = summarize(startup).median;
+    const backupOnly = summarize(on.map((ms, i) => ((ms - startupMs) / ((off[i] as number) - startupMs) - 1) * 100));
+    return {
+      status: 'measured',
+      dataMiB: sizeMiB,
+      rounds,
+      onMs: summarize(on),
+      offMs: summarize(off),
+      overheadPercent: overheads.median,
+      overheadMinPercent: overheads.min,
+      overheadMaxPercent: overheads.max,
+      cpuOverheadPercent: summarize(onCpu.map((ms, i) => (ms / (offCpu[i] as number) - 1) * 100)).median,
+      startupMs,
+      backupOnlyOverheadPercent: backupOnly.median,
+      backupOnlyOverheadMinPercent: backupOnly.min,
+      backupOnlyOverheadMaxPercent: backupOnly.max,
+      command: 'tsx packages/examples/src/backup-tool/cli.ts --quiet backup <sample data> <storage>',
+    };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+    if (kept !== undefined) await rm(kept, { recursive: true, force: true });
+  }
 }

@@ -73,10 +73,10 @@ export function checkTargets(results: RunResults): TargetCheck[] {
     checks.push(
       demo.status === 'measured'
         ? {
-            benchmark: 'demo backup, metrics on vs off',
+            benchmark: 'demo backup, metrics on vs off (start-up time taken off)',
             target: '≤ 2 %',
-            measured: `${percent(demo.overheadPercent)} (rounds ${percent(demo.overheadMinPercent)} … ${percent(demo.overheadMaxPercent)})`,
-            met: demo.overheadPercent <= 2,
+            measured: `${percent(demo.backupOnlyOverheadPercent)} (rounds ${percent(demo.backupOnlyOverheadMinPercent)} … ${percent(demo.backupOnlyOverheadMaxPercent)}); whole process ${percent(demo.overheadPercent)}`,
+            met: demo.backupOnlyOverheadPercent <= 2,
           }
         : { benchmark: 'demo backup, metrics on vs off', target: '≤ 2 %', measured: `TODO: ${demo.reason}`, met: undefined },
     );
@@ -207,24 +207,37 @@ export function renderMarkdown(results: RunResults): string {
 
   const demo = results.demo;
   if (demo !== undefined) {
-    out.push('', '#### 5. Demo backup, metrics on vs off (`BACKUPSTATS_DISABLED=1`)', '');
+    out.push('', '#### 5. Demo backup, metrics on vs off (`BACKUPSTATS_DISABLED=true`)', '');
     if (demo.status === 'measured') {
       out.push(
         table(
-          ['metrics', 'wall ms (median)', 'spread (max−min)/median', 'overhead vs off (median)', 'overhead min … max'],
           [
-            ['off', fixed(demo.offMs.median, 0), `${fixed(spreadPercent(demo.offMs), 1)} %`, '–', '–'],
+            'metrics',
+            'process wall ms (median)',
+            'spread (max−min)/median',
+            'overhead vs off, whole process (min … max)',
+            'overhead vs off, start-up taken off (min … max)',
+            'CPU-time overhead (median)',
+          ],
+          [
+            ['off', fixed(demo.offMs.median, 0), `${fixed(spreadPercent(demo.offMs), 1)} %`, '–', '–', '–'],
             [
               'on',
               fixed(demo.onMs.median, 0),
               `${fixed(spreadPercent(demo.onMs), 1)} %`,
-              percent(demo.overheadPercent),
-              `${percent(demo.overheadMinPercent)} … ${percent(demo.overheadMaxPercent)}`,
+              `${percent(demo.overheadPercent)} (${percent(demo.overheadMinPercent)} … ${percent(demo.overheadMaxPercent)})`,
+              `${percent(demo.backupOnlyOverheadPercent)} (${percent(demo.backupOnlyOverheadMinPercent)} … ${percent(demo.backupOnlyOverheadMaxPercent)})`,
+              percent(demo.cpuOverheadPercent),
             ],
           ],
         ),
       );
-      out.push('', `${demo.dataMiB} MiB of generated data, ${demo.rounds} interleaved rounds: \`${demo.command}\``);
+      out.push(
+        '',
+        `${demo.dataMiB} MiB of the demo's generated data, ${demo.rounds} interleaved rounds, each a whole process: \`${demo.command}\`. ` +
+          `Starting the tool alone (\`--help\`, tsx compiling the sources) takes ${fixed(demo.startupMs, 0)} ms of each run; ` +
+          'the last column takes that median off both runs of each round.',
+      );
     } else {
       out.push(`TODO: not measured: ${demo.reason}.`);
     }
