@@ -1,4 +1,10 @@
 import { createServer, type Server } from 'node:net';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import { Component, Implementation, Operation } from 'backupstats';
 import { type StartedBackupStats, startBackupStats } from 'backupstats/setup';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -116,6 +122,37 @@ describe('OTLP export configured from the environment', () => {
     expect(last?.headers['x-api-key']).toBe('k3y');
     expect(readPoints(last?.points ?? [], 'backup_bytes')[0]?.value).toBe(4096);
     expect(readPoints(last?.points ?? [], 'backup_duration_nanoseconds')[0]?.value).toBe(1_500_000);
+  });
+
+  it('readers given in code join the provider built from the environment, and are shut down with it', async () => {
+    const r = await receiver();
+    const memory = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter: memory, exportIntervalMillis: 2 ** 30 });
+    const stats = await startBackupStats({
+      env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_ENDPOINT: r.url },
+      readers: [reader],
+    });
+    stats.backup.scope(READ).timedIncrementBytes(99, 1);
+    await stats.shutdown();
+    const bytes = memory
+      .getMetrics()
+      .flatMap((m) => m.scopeMetrics.flatMap((sm) => sm.metrics))
+      .filter((m) => m.descriptor.name === 'backup.bytes')
+      .flatMap((m) => m.dataPoints.map((p) => p.value));
+    expect(bytes.at(-1)).toBe(99);
+    expect(readPoints(r.exports.at(-1)?.points ?? [], 'backup.bytes')[0]?.value).toBe(99);
+    // Shut down with the provider: a shut-down reader refuses to collect.
+    await expect(reader.collect()).rejects.toThrow();
+  });
+
+  it('readers together with an existing meterProvider are rejected', async () => {
+    const memory = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter: memory, exportIntervalMillis: 2 ** 30 });
+    const provider = new MeterProvider();
+    cleanups.push(() => provider.shutdown());
+    await expect(startBackupStats({ env: {}, meterProvider: provider, readers: [reader] })).rejects.toThrow(
+      /option readers is set together with meterProvider; accepted: /,
+    );
   });
 
   it('OTEL_METRICS_EXPORTER=none builds a provider without readers: nothing is sent', async () => {

@@ -24,8 +24,8 @@ export interface StartBackupStatsOptions extends BackupStatsOptions {
   readonly meterProvider?: MeterProvider | undefined;
   /**
    * Readers added to the provider built from the environment, next to the exporters it asks for: for example an
-   * in-memory reader that a job collects at its end to print a summary of what was exported. Not used when
-   * `meterProvider` is given (add them to that provider).
+   * in-memory reader that a job collects at its end to print a summary of what was exported. Rejected together
+   * with `meterProvider` (add them to that provider).
    */
   readonly readers?: readonly MetricReader[] | undefined;
 }
@@ -61,6 +61,11 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
   const { maxScopes } = resolveOptions(statsOptions(options, fromEnv, options.meterProvider));
 
   if (options.meterProvider !== undefined) {
+    if (options.readers !== undefined && options.readers.length > 0) {
+      throw new TypeError(
+        'backupstats: option readers is set together with meterProvider; accepted: readers only when startBackupStats builds the provider (add them to your own provider instead)',
+      );
+    }
     const provider = options.meterProvider;
     const stats = createStats(options, fromEnv, provider);
     return started(stats, provider, async () => {
