@@ -89,7 +89,7 @@ function demoEnv(metrics: boolean): NodeJS.ProcessEnv {
 export async function runDemo(config: BenchConfig, log: (line: string) => void): Promise<DemoResult> {
   if (!existsSync(CLI)) return { status: 'todo', reason: `the demo's backup tool (${CLI}) is not there` };
   const sizeMiB = config.quick ? 4 : 200;
-  const rounds = config.rounds ?? (config.quick ? 1 : 5);
+  const rounds = config.rounds ?? (config.quick ? 1 : 6);
   const scratch = await mkdtemp(join(tmpdir(), 'backupstats-bench-demo-'));
   let kept: string | undefined;
   try {

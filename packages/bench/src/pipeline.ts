@@ -8,16 +8,17 @@ import { elapsedMs, type Summary, spreadPercent, summarize } from './sample.js';
 import { createStages, type StageStats } from './stages.js';
 
 /**
- * The ways the pipeline is run, in the order each round runs them. The last one runs the same metered
- * wrappers, with their clock reads, on `noopStats`: it separates what timing each chunk costs (which the
- * caller asks for) from what recording it into backupstats adds.
+ * The ways the pipeline is run, in the order even rounds run them (odd rounds run them backwards). `wrappers on
+ * noopStats` runs the same metered wrappers, with their clock reads, recording nothing: it separates what timing
+ * each chunk costs (which the caller asks for) from what recording it into backupstats adds. The cheap modes
+ * sit next to `unmetered`, so each ratio compares runs close in time.
  */
 export const PIPELINE_MODES = [
   'unmetered',
-  'direct OTel',
   'backupstats throttled',
-  'backupstats unthrottled',
   'wrappers on noopStats',
+  'direct OTel',
+  'backupstats unthrottled',
 ] as const;
 export type PipelineMode = (typeof PIPELINE_MODES)[number];
 
@@ -146,11 +147,11 @@ function expectedDigest(data: Buffer, chunk: number, total: number): string {
 
 /**
  * Pushes `total` bytes through source → transform → destination (sha1) at each chunk size in each mode, the
- * modes interleaved within every round (A B C D A B C D …) so that drift in the machine's load hits them alike.
+ * modes interleaved within every round (A B C D E E D C B A …) so that drift in the machine's load hits them alike.
  */
 export async function runPipeline(config: BenchConfig, log: (line: string) => void): Promise<PipelineResult> {
   const total = (config.pipelineMiB ?? (config.quick ? 8 : 1024)) * MiB;
-  const rounds = config.rounds ?? (config.quick ? 1 : 5);
+  const rounds = config.rounds ?? (config.quick ? 1 : 8);
   const chunks = [64 * 1024, 16 * 1024, 4 * 1024];
   const data = randomFillSync(Buffer.allocUnsafe(MiB));
 
@@ -164,7 +165,9 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
     const times = new Map<PipelineMode, Timing[]>(PIPELINE_MODES.map((m) => [m, []]));
     for (let round = 0; round < rounds; round++) {
       const line: string[] = [];
-      for (const mode of PIPELINE_MODES) {
+      // A B C D E, then E D C B A: a load that drifts during a round weighs on every mode alike.
+      const order = round % 2 === 0 ? PIPELINE_MODES : [...PIPELINE_MODES].reverse();
+      for (const mode of order) {
         const timing = await runOnce(mode, data, chunk, total, expected);
         times.get(mode)?.push(timing);
         line.push(`${mode} ${timing.wallMs.toFixed(0)} ms`);
