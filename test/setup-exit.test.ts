@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { shutdownOnExit } from 'backupstats/setup';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // Small child processes that use backupstats/setup with the console exporter, so that what was exported is on
@@ -146,5 +147,22 @@ describe('console exporter and the end of a process', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => hole.close(() => resolve()));
     }
+  });
+});
+
+describe('shutdownOnExit in process', () => {
+  it('rejects a signal that cannot be caught or does not exist, naming it', () => {
+    const target = { shutdown: () => Promise.resolve() };
+    expect(() => shutdownOnExit(target, { signals: ['SIGKILL'] })).toThrow(/signal "SIGKILL" cannot be caught; accepted: /);
+    expect(() => shutdownOnExit(target, { signals: ['SIGNOPE' as NodeJS.Signals] })).toThrow(/signal "SIGNOPE" cannot be caught/);
+  });
+
+  it('adds one listener per signal and for beforeExit, and the returned function removes exactly those', () => {
+    const events = ['SIGTERM', 'SIGINT', 'SIGHUP', 'beforeExit'] as const;
+    const before = events.map((e) => process.listenerCount(e));
+    const uninstall = shutdownOnExit({ shutdown: () => Promise.resolve() }, { signals: ['SIGTERM', 'SIGHUP'] });
+    expect(events.map((e) => process.listenerCount(e))).toEqual([before[0]! + 1, before[1], before[2]! + 1, before[3]! + 1]);
+    uninstall();
+    expect(events.map((e) => process.listenerCount(e))).toEqual(before);
   });
 });
