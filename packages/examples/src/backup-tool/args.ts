@@ -21,6 +21,7 @@ export interface ToolArgs {
   readonly restoreTo: string | undefined;
   readonly keep: boolean;
   readonly serve: boolean;
+  readonly loop: boolean;
   readonly quiet: boolean;
   readonly summaryJson: string | undefined;
   readonly help: boolean;
@@ -43,6 +44,8 @@ Options:
   --keep                  keep the temporary folders
   --serve                 serve the Prometheus endpoint (OTEL_METRICS_EXPORTER=prometheus unless set) and stay
                           up after the run until Ctrl-C, so that it can be scraped
+  --loop                  repeat the backup/restore cycle on the same data until Ctrl-C (live dashboards);
+                          each cycle uses new temporary storage and restore folders
   --summary-json <file>   also write the summary rows as JSON
   --quiet                 no progress output
   -h, --help              this text
@@ -105,8 +108,12 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const [low, high] = LEVELS[compression];
   const sizeText = values.size ?? env.BACKUPSTATS_DEMO_SIZE?.trim();
   const sizeName = values.size !== undefined ? '--size' : 'BACKUPSTATS_DEMO_SIZE';
+  const parsedCommand = command(positionals);
+  if (values.loop && (parsedCommand.kind !== 'demo' || values.storage !== undefined || values['restore-to'] !== undefined)) {
+    throw usage('--loop repeats the round trip in temporary folders: it takes no backup/restore command, --storage or --restore-to');
+  }
   return {
-    command: command(positionals),
+    command: parsedCommand,
     sizeBytes: sizeText ? parseSize(sizeText, sizeName) : 200 * 1024 * 1024,
     files: parseInteger(values.files, '--files', 1, 100_000),
     compression,
@@ -116,6 +123,7 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     restoreTo: values['restore-to'],
     keep: values.keep ?? false,
     serve: values.serve ?? false,
+    loop: values.loop ?? false,
     quiet: values.quiet ?? false,
     summaryJson: values['summary-json'],
     help: values.help ?? false,
@@ -137,6 +145,7 @@ function parse(argv: readonly string[]) {
       'restore-to': { type: 'string' },
       keep: { type: 'boolean' },
       serve: { type: 'boolean' },
+      loop: { type: 'boolean' },
       quiet: { type: 'boolean' },
       'summary-json': { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -12,6 +12,7 @@ import { formatBytes } from './format.js';
 import { createProgress, type Progress, silentProgress } from './progress.js';
 import { restore } from './restore.js';
 import { generateSampleData } from './sample-data.js';
+import { listenForSignals, type Signals } from './signals.js';
 import { formatSummary, summaryRows } from './summary.js';
 import { startTelemetry, type Telemetry } from './telemetry.js';
 import { listTree } from './tree.js';
@@ -19,6 +20,17 @@ import { listTree } from './tree.js';
 const say = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
+
+/** What a run needs besides its arguments. */
+interface Context {
+  readonly args: ToolArgs;
+  readonly telemetry: Telemetry;
+  readonly progress: Progress;
+  /** Folders to remove at the end (unless --keep). */
+  readonly temporary: string[];
+  /** Set in --loop mode: true once a signal asked to stop. */
+  readonly stopRequested: () => boolean;
+}
 
 async function main(): Promise<number> {
   let args: ToolArgs;
@@ -39,15 +51,26 @@ async function main(): Promise<number> {
     // A bad OTEL_* / BACKUPSTATS_* variable: the message names it and what it accepts.
     return fail(new ToolError((error as Error).message, ExitCode.Usage, { cause: error }));
   }
-  // SIGTERM / SIGINT during the run still flush and export what was measured.
-  const removeExitHook = shutdownOnExit(telemetry.stats);
+  // A one-shot run: SIGTERM / SIGINT still flush and export what was measured, then end the process.
+  // --loop and --serve end on a signal by design, so they take the signals themselves and shut down below.
+  const signals: Signals | undefined = args.loop || args.serve ? listenForSignals() : undefined;
+  const removeExitHook = signals === undefined ? shutdownOnExit(telemetry.stats) : () => {};
+  let stop = false;
+  void signals?.next().then(() => {
+    stop = true;
+  });
   if (telemetry.prometheusUrl !== undefined) say(`metrics: Prometheus endpoint ${telemetry.prometheusUrl}`);
 
-  const progress = args.quiet ? silentProgress : createProgress();
+  const context: Context = {
+    args,
+    telemetry,
+    progress: args.quiet ? silentProgress : createProgress(),
+    temporary: [],
+    stopRequested: () => stop,
+  };
   let code: number = ExitCode.Ok;
-  const temporary: string[] = [];
   try {
-    await run(args, telemetry, progress, temporary);
+    await run(context);
   } catch (error) {
     code = fail(error);
   }
@@ -57,27 +80,26 @@ async function main(): Promise<number> {
   say('\nWhat the OpenTelemetry pipeline exported (per scope; throughput = bytes / time spent in that operation):');
   process.stdout.write(formatSummary(rows));
   if (args.summaryJson !== undefined) await writeFile(args.summaryJson, `${JSON.stringify(rows, null, 1)}\n`);
-  if (!args.keep) await Promise.all(temporary.map((dir) => rm(dir, { recursive: true, force: true })));
+  if (!args.keep) await Promise.all(context.temporary.map((dir) => rm(dir, { recursive: true, force: true })));
 
   if (args.serve && telemetry.prometheusUrl !== undefined) {
     say(`serving ${telemetry.prometheusUrl} until Ctrl-C (SIGINT) or SIGTERM`);
-    removeExitHook();
-    await new Promise<void>((done) => {
-      process.once('SIGINT', () => done());
-      process.once('SIGTERM', () => done());
-    });
+    // A signal that came during a one-shot run already asked to end.
+    if (!stop || args.loop) await signals?.next();
   }
+  signals?.close();
   removeExitHook();
   await telemetry.stats.shutdown();
   return code;
 }
 
-async function run(args: ToolArgs, telemetry: Telemetry, progress: Progress, temporary: string[]): Promise<void> {
-  const { stats } = telemetry;
-  const common = { concurrency: args.concurrency, progress };
+async function run(context: Context): Promise<void> {
+  const { args } = context;
+  const stats = context.telemetry.stats;
+  const common = { concurrency: args.concurrency, progress: context.progress, compression: args.compression, level: args.level };
   const command = args.command;
   if (command.kind === 'backup') {
-    const result = await backup({ ...common, source: command.source, storage: command.storage, compression: args.compression, level: args.level, stats: stats.backup });
+    const result = await backup({ ...common, source: command.source, storage: command.storage, stats: stats.backup });
     say(`backup: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} -> ${formatBytes(result.storedBytes)} stored (${args.compression}) in ${command.storage}`);
     reportSkipped(result.skipped);
     return;
@@ -89,7 +111,7 @@ async function run(args: ToolArgs, telemetry: Telemetry, progress: Progress, tem
   }
 
   const work = await mkdtemp(join(tmpdir(), 'backupstats-demo-'));
-  temporary.push(work);
+  context.temporary.push(work);
   let source = command.source;
   if (source === undefined) {
     source = join(work, 'source');
@@ -97,12 +119,31 @@ async function run(args: ToolArgs, telemetry: Telemetry, progress: Progress, tem
     const sample = await generateSampleData(source, args.sizeBytes, args.files);
     say(`generated ${sample.files} files, ${formatBytes(sample.bytes)}`);
   }
-  const storage = resolve(args.storage ?? join(work, 'storage'));
-  const target = resolve(args.restoreTo ?? join(work, 'restored'));
-  const saved = await backup({ ...common, source, storage, compression: args.compression, level: args.level, stats: stats.backup });
+  if (!args.loop) {
+    await roundTrip(context, source, resolve(args.storage ?? join(work, 'storage')), resolve(args.restoreTo ?? join(work, 'restored')));
+    if (args.keep) say(`kept: ${work}`);
+    return;
+  }
+  say('looping: backup, restore, verify, again, until Ctrl-C (SIGINT) or SIGTERM');
+  let cycles = 0;
+  while (!context.stopRequested()) {
+    const storage = join(work, `storage-${cycles}`);
+    const target = join(work, `restored-${cycles}`);
+    await roundTrip(context, source, storage, target);
+    await Promise.all([rm(storage, { recursive: true, force: true }), rm(target, { recursive: true, force: true })]);
+    cycles += 1;
+    say(`cycles: ${cycles}`);
+  }
+}
+
+/** Backs `source` up into `storage`, restores it into `target`, and verifies the restored tree. */
+async function roundTrip(context: Context, source: string, storage: string, target: string): Promise<void> {
+  const { args, telemetry } = context;
+  const common = { concurrency: args.concurrency, progress: context.progress };
+  const saved = await backup({ ...common, source, storage, compression: args.compression, level: args.level, stats: telemetry.stats.backup });
   say(`backup: ${saved.manifest.files.length} files, ${formatBytes(saved.bytes)} -> ${formatBytes(saved.storedBytes)} stored (${args.compression}) in ${storage}`);
   reportSkipped(saved.skipped);
-  const restored = await restore({ ...common, storage, target, stats: stats.restore });
+  const restored = await restore({ ...common, storage, target, stats: telemetry.stats.restore });
   // Each file's size and sha256 were checked while it was written; the tree must also hold nothing else.
   const tree = await listTree(target);
   if (tree.files.length !== restored.manifest.files.length || tree.bytes !== restored.bytes) {
@@ -112,7 +153,6 @@ async function run(args: ToolArgs, telemetry: Telemetry, progress: Progress, tem
     );
   }
   say(`restore: ${tree.files.length} files, ${formatBytes(tree.bytes)} into ${target}; verified: every size and sha256 matches the source`);
-  if (args.keep) say(`kept: ${work}`);
 }
 
 function reportSkipped(skipped: readonly string[]): void {
