@@ -73,14 +73,20 @@ describe('OTLP export configured from the environment', () => {
 });
 
 describe('OTLP receiver down for several export intervals while the job records', () => {
-  const modes: DownMode[] = ['unavailable', 'closed'];
-  for (const mode of modes) {
-    it(`receiver ${mode === 'unavailable' ? 'answering 503' : 'refusing connections'}: the cumulative totals it finally receives are exact`, async () => {
-      const r = await receiver('http');
+  const faults: { transport: 'http' | 'grpc'; mode: DownMode; what: string }[] = [
+    { transport: 'http', mode: 'unavailable', what: 'http/protobuf, receiver answering 503' },
+    { transport: 'http', mode: 'reset', what: 'http/protobuf, receiver dropping connections unanswered' },
+    { transport: 'http', mode: 'closed', what: 'http/protobuf, receiver refusing connections' },
+    { transport: 'grpc', mode: 'unavailable', what: 'grpc, receiver answering UNAVAILABLE' },
+    { transport: 'grpc', mode: 'closed', what: 'grpc, receiver gone' },
+  ];
+  for (const { transport, mode, what } of faults) {
+    it(`${what}: the cumulative totals it finally receives are exact`, async () => {
+      const r = await receiver(transport);
       const child = job({
         OTEL_METRICS_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+        OTEL_EXPORTER_OTLP_PROTOCOL: transport === 'grpc' ? 'grpc' : 'http/protobuf',
         OTEL_METRIC_EXPORT_INTERVAL: '150',
         OTEL_METRIC_EXPORT_TIMEOUT: '100',
         FIXTURE_BATCHES: '1000000000',
@@ -90,7 +96,7 @@ describe('OTLP receiver down for several export intervals while the job records'
       await child.waitForEvent('recording');
       await r.waitFor((x) => x.totals().size > 0, 30_000, 'a first export with data');
       await r.down(mode);
-      if (mode === 'unavailable') {
+      if (mode !== 'closed' && !(transport === 'grpc' && mode === 'reset')) {
         // Each attempt (first tries and the exporter's retries) is turned away and counted.
         await r.waitFor(() => r.rejected >= 4, 30_000, 'four rejected exports');
       } else {
