@@ -84,8 +84,11 @@ async function main(): Promise<number> {
 
   if (args.serve && telemetry.prometheusUrl !== undefined) {
     say(`serving ${telemetry.prometheusUrl} until Ctrl-C (SIGINT) or SIGTERM`);
+    // The endpoint does not hold the event loop open (set-up unrefs it, so that jobs can end): this timer does.
+    const keepAlive = setInterval(() => {}, 1 << 30);
     // A signal that came during a one-shot run already asked to end.
     if (!stop || args.loop) await signals?.next();
+    clearInterval(keepAlive);
   }
   signals?.close();
   removeExitHook();

@@ -41,23 +41,28 @@ function newState(phase: string, totalBytes: number, totalFiles: number): PhaseS
 function barProgress(stream: NodeJS.WriteStream): Progress {
   let bar: SingleBar | undefined;
   let state = newState('', 0, 0);
-  const payload = () => ({
-    phase: state.phase.padEnd(7),
-    done: formatBytes(state.bytes).padStart(9),
-    size: formatBytes(state.totalBytes),
-    speed: formatRate(state.bytes, (performance.now() - state.started) / 1000).padStart(11),
-    files: `${state.files}/${state.totalFiles}`,
-  });
+  const payload = () => {
+    const seconds = (performance.now() - state.started) / 1000;
+    const rate = seconds > 0 ? state.bytes / seconds : 0;
+    return {
+      phase: state.phase.padEnd(7),
+      done: formatBytes(state.bytes).padStart(9),
+      size: formatBytes(state.totalBytes),
+      speed: formatRate(state.bytes, seconds).padStart(11),
+      // From the average so far: steadier than cli-progress's own over the last updates, and '?' before any data.
+      eta: rate > 0 ? formatDuration((state.totalBytes - state.bytes) / rate) : '?',
+      files: `${state.files}/${state.totalFiles}`,
+    };
+  };
   return {
     start(phase, totalBytes, totalFiles) {
       state = newState(phase, totalBytes, totalFiles);
       bar = new SingleBar(
         {
           stream,
-          format: '{phase} {bar} {percentage}% | {done} of {size} | {speed} | ETA {eta_formatted} | {files} files',
+          format: '{phase} {bar} {percentage}% | {done} of {size} | {speed} | ETA {eta} | {files} files',
           hideCursor: true,
           barsize: 30,
-          etaBuffer: 50,
           fps: 10,
         },
         Presets.shades_classic,
