@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { Component, createBackupStats, Implementation, noopStats, Operation, type Stats } from 'backupstats';
+import { createDirectOtelStats } from './direct-otel-stats.js';
+import { createOtelSetup, type OtelSetup } from './otel.js';
+import type { PipelineMode } from './pipeline-modes.js';
+import { elapsedMs } from './sample.js';
+import { createStages, type StageStats } from './stages.js';
+
+const BYTES_METRIC = 'backup.bytes';
+
+const STAGE_LABELS = {
+  source: { component: Component.BackupEngine, implementation: Implementation.Builtin, operation: Operation.SourceRead },
+  transform: { component: Component.BackupEngine, implementation: Implementation.Builtin, operation: Operation.CompressorWrite },
+  destination: { component: Component.BackupStorage, implementation: Implementation.File, operation: Operation.DestinationWrite },
+} as const;
+
+/** Wall and CPU time of one run, ms. */
+export interface Timing {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+/** Scopes the three stage handles from one root handle, as an application would once per backup. */
+function stageStats(root: Stats): StageStats {
+  return {
+    source: root.scope(STAGE_LABELS.source),
+    transform: root.scope(STAGE_LABELS.transform),
+    destination: root.scope(STAGE_LABELS.destination),
+  };
+}
+
+/** What one mode sets up before a run and checks after it. */
+interface ModeRun {
+  readonly stats: StageStats | undefined;
+  /** Ends the run's instrumentation (inside the timed section: a real job flushes before it exits). */
+  finish(): Promise<void>;
+  /** Bytes the OpenTelemetry pipeline received, or undefined when nothing is exported. */
+  exportedBytes(): Promise<number | undefined>;
+  close(): Promise<void>;
+}
+
+const nothing = async (): Promise<undefined> => undefined;
+
+function setUp(mode: PipelineMode): ModeRun {
+  if (mode === 'unmetered') return { stats: undefined, finish: nothing, exportedBytes: nothing, close: nothing };
+  if (mode === 'wrappers on noopStats') return { stats: stageStats(noopStats), finish: nothing, exportedBytes: nothing, close: nothing };
+  const otel: OtelSetup = createOtelSetup();
+  if (mode === 'direct OTel') {
+    return {
+      stats: stageStats(createDirectOtelStats(otel.provider)),
+      finish: nothing,
+      exportedBytes: () => otel.total(BYTES_METRIC),
+      close: () => otel.shutdown(),
+    };
+  }
+  const backupStats = createBackupStats({
+    meterProvider: otel.provider,
+    ...(mode === 'backupstats unthrottled' ? { flushIntervalMillis: 0 } : {}),
+  });
+  return {
+    stats: stageStats(backupStats.backup),
+    finish: () => backupStats.shutdown(),
+    exportedBytes: () => otel.total(BYTES_METRIC),
+    close: () => otel.shutdown(),
+  };
+}
+
+/** 1 MiB of pseudo-random bytes, the same in every process (xorshift32 from a fixed seed). */
+export function sampleData(): Buffer {
+  const data = Buffer.allocUnsafe(1024 * 1024);
+  let x = 0x9e3779b9;
+  for (let i = 0; i < data.length; i += 4) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    data.writeUInt32LE(x >>> 0, i);
+  }
+  return data;
+}
+
+/** The sha1 the destination must see: the same slices the source sends, hashed directly. */
+export function expectedDigest(data: Buffer, chunk: number, total: number): string {
+  const hash = createHash('sha1');
+  let offset = 0;
+  for (let sent = 0; sent < total; sent += chunk) {
+    const size = Math.min(chunk, total - sent);
+    if (offset + size > data.length) offset = 0;
+    hash.update(data.subarray(offset, offset + size));
+    offset += size;
+  }
+  return hash.digest('hex');
+}
+
+/** Runs the pipeline once in `mode` and times it; throws if a byte changed or a metered byte went missing. */
+export async function runOnce(mode: PipelineMode, data: Buffer, chunk: number, total: number, expected: string): Promise<Timing> {
+  // Collect the previous run's garbage now, not inside this run's timing (the process runs with --expose-gc).
+  (globalThis as { gc?: () => void }).gc?.();
+  const run = setUp(mode);
+  const stages = createStages(data, chunk, total, run.stats);
+  const cpuStart = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  await pipeline(stages.source, stages.transform, stages.destination);
+  await run.finish();
+  const wallMs = elapsedMs(start);
+  const cpu = process.cpuUsage(cpuStart);
+  // Checked after the clock stops: every byte arrived unchanged, and every metered stage counted every byte.
+  const digest = stages.digest();
+  if (digest !== expected) throw new Error(`pipeline (${mode}, ${chunk} B chunks) changed the data: sha1 ${digest}, expected ${expected}`);
+  const exported = await run.exportedBytes();
+  if (exported !== undefined && exported !== 3 * total) {
+    throw new Error(`pipeline (${mode}, ${chunk} B chunks) exported ${exported} bytes over 3 stages, expected ${3 * total}`);
+  }
+  await run.close();
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
