@@ -18,19 +18,20 @@ describe('maxScopes', () => {
     }
     const exported = await harness.collect();
     const values = valuesByKey(exported);
-    expect(values.get('backupstats.scopes{backup}')).toBe(maxScopes);
+    // One place is kept for the overflow series: the root handle plus eight op-N handles.
+    expect(values.get('backupstats.scopes{backup}')).toBe(maxScopes - 1);
 
     const series = points(exported).filter((p) => p.name === 'backup.bytes');
-    // The root handle takes one place, so nine op-N series, plus the overflow series.
-    expect(series).toHaveLength(maxScopes);
+    // Eight op-N series (the root recorded nothing) plus the overflow series.
+    expect(series).toHaveLength(maxScopes - 1);
     expect(series.reduce((sum, p) => sum + p.value, 0)).toBe(bytes);
-    expect(values.get('backup.operations{overflow}')).toBe(1000 - (maxScopes - 1));
+    expect(values.get('backup.operations{overflow}')).toBe(1000 - (maxScopes - 2));
     await stats.shutdown();
   });
 
   it('an overflow handle keeps its labels for further scoping and still records into overflow', async () => {
     harness = createHarness();
-    const stats = createBackupStats({ meterProvider: harness.provider, maxScopes: 2 });
+    const stats = createBackupStats({ meterProvider: harness.provider, maxScopes: 3 });
     const kept = stats.backup.scope({ component: 'Kept' });
     const late = stats.backup.scope({ component: 'Late' });
     // Scoping from the overflow handle back to a known label set finds the memoized handle.

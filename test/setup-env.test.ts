@@ -69,7 +69,7 @@ const badValues: BadCase[] = [
   { env: { ...json, BACKUPSTATS_NAMING: 'prometheus' }, variable: 'BACKUPSTATS_NAMING', shown: '"prometheus"', accepted: '"otel" or "vitess"' },
   { env: { ...json, BACKUPSTATS_FLUSH_INTERVAL_MS: '-1' }, variable: 'BACKUPSTATS_FLUSH_INTERVAL_MS', shown: '"-1"', accepted: 'an integer from 0 to 2147483647' },
   { env: { ...json, BACKUPSTATS_FLUSH_INTERVAL_MS: '2.5' }, variable: 'BACKUPSTATS_FLUSH_INTERVAL_MS', shown: '"2.5"', accepted: 'an integer from 0' },
-  { env: { ...json, BACKUPSTATS_MAX_SCOPES: '0' }, variable: 'BACKUPSTATS_MAX_SCOPES', shown: '"0"', accepted: 'an integer from 1' },
+  { env: { ...json, BACKUPSTATS_MAX_SCOPES: '1' }, variable: 'BACKUPSTATS_MAX_SCOPES', shown: '"1"', accepted: 'an integer from 2' },
   { env: { ...json, BACKUPSTATS_METRIC_PREFIX: '9lives_' }, variable: 'BACKUPSTATS_METRIC_PREFIX', shown: '"9lives_"', accepted: 'a letter first' },
 ];
 
@@ -195,7 +195,7 @@ describe('options in code win over the environment', () => {
         BACKUPSTATS_NAMING: 'vitess',
         BACKUPSTATS_METRIC_PREFIX: 'env_',
         BACKUPSTATS_FLUSH_INTERVAL_MS: '1000',
-        BACKUPSTATS_MAX_SCOPES: '1',
+        BACKUPSTATS_MAX_SCOPES: '2',
       },
       meterProvider: harness.provider,
       naming: 'otel',
@@ -206,7 +206,7 @@ describe('options in code win over the environment', () => {
     stats.backup.scope({ operation: 'a' }).timedIncrementBytes(1, 1);
     stats.backup.scope({ operation: 'b' }).timedIncrementBytes(2, 1);
     const values = valuesByKey(await harness.collect());
-    // maxScopes 1 from the variable would have sent both to the overflow series.
+    // maxScopes 2 from the variable would have sent both to the overflow series.
     expect(values.get('code.backup.bytes{-,-,a}')).toBe(1);
     expect(values.get('code.backup.bytes{-,-,b}')).toBe(2);
     expect(values.has('code.backup.bytes{overflow}')).toBe(false);
@@ -216,7 +216,7 @@ describe('options in code win over the environment', () => {
   it('the variables apply where code is silent', async () => {
     harness = createHarness();
     const stats = await startBackupStats({
-      env: { BACKUPSTATS_NAMING: 'VITESS', BACKUPSTATS_MAX_SCOPES: '2' },
+      env: { BACKUPSTATS_NAMING: 'VITESS', BACKUPSTATS_MAX_SCOPES: '3' },
       meterProvider: harness.provider,
     });
     stats.backup.scope({ operation: 'a' }).timedIncrementBytes(1, 1);

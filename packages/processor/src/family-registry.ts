@@ -56,7 +56,9 @@ export class FamilyRegistry {
     const key = labelKey(labels);
     const existing = this.handles.get(key);
     if (existing !== undefined) return existing;
-    if (this.handles.size >= this.maxScopes) {
+    // One series is kept for overflow, so that an instrument never holds more than maxScopes series and
+    // the SDK's own limit (2000 by default) never folds real series into its overflow.
+    if (this.handles.size >= this.maxScopes - 1) {
       this.overflow ??= this.createHandle(labels, OVERFLOW_ATTRIBUTES);
       return new OverflowHandle(this, labels, this.overflow);
     }

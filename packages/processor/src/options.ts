@@ -16,8 +16,9 @@ export interface BackupStatsOptions {
   /** Text put in front of every metric name, for example `vtbackup_`. Default empty. */
   readonly metricPrefix?: string | undefined;
   /**
-   * Most distinct label combinations per family (default 2000). Past it, measurements go to one series with
-   * the attribute `otel.metric.overflow=true`, so totals stay right and memory stays flat.
+   * Most series per instrument (default 2000, the SDK's own default limit), the overflow series included:
+   * each family holds at most `maxScopes - 1` label combinations. Past them, measurements go to one series
+   * with the attribute `otel.metric.overflow=true`, so totals stay right and memory stays flat.
    */
   readonly maxScopes?: number | undefined;
 }
@@ -59,8 +60,8 @@ export function resolveOptions(options: BackupStatsOptions): ResolvedOptions {
   if (typeof metricPrefix !== 'string') {
     throw invalid('metricPrefix', metricPrefix, 'a string');
   }
-  if (!Number.isInteger(maxScopes) || maxScopes < 1) {
-    throw invalid('maxScopes', maxScopes, 'an integer of 1 or more');
+  if (!Number.isInteger(maxScopes) || maxScopes < 2) {
+    throw invalid('maxScopes', maxScopes, 'an integer of 2 or more (the series of the root scope and the overflow series)');
   }
   const provider = options.meterProvider;
   if (provider !== undefined && (typeof provider !== 'object' || provider === null || typeof provider.getMeter !== 'function')) {

@@ -73,7 +73,7 @@ export function readStatsOptions(
     naming: given.naming === undefined ? readChoice(env, 'BACKUPSTATS_NAMING', NAMINGS) : undefined,
     // The prefix is kept verbatim (not trimmed): the core checks that it yields valid metric names.
     metricPrefix: given.metricPrefix === undefined && readString(env, 'BACKUPSTATS_METRIC_PREFIX') !== undefined ? env.BACKUPSTATS_METRIC_PREFIX : undefined,
-    maxScopes: given.maxScopes === undefined ? readInteger(env, 'BACKUPSTATS_MAX_SCOPES', 1, Number.MAX_SAFE_INTEGER, '') : undefined,
+    maxScopes: given.maxScopes === undefined ? readInteger(env, 'BACKUPSTATS_MAX_SCOPES', 2, Number.MAX_SAFE_INTEGER, '') : undefined,
   };
 }
 
