@@ -96,7 +96,8 @@ function parseInteger(text: string | undefined, name: string, min: number, max: 
 export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): ToolArgs {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv);
+    // `pnpm demo -- --size 1GiB` hands the separator on: a leading one is not the end of the options here.
+    parsed = parse(argv[0] === '--' ? argv.slice(1) : argv);
   } catch (error) {
     throw usage((error as Error).message);
   }
