@@ -1,9 +1,10 @@
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { meterTransform, type Stats, timeAsync } from 'backupstats';
 import { createChecksumTap } from './checksum-tap.js';
 import { createCompressor, EXTENSIONS } from './compression.js';
+import { ensureFolder } from './ensure-folder.js';
 import { destinationError, ExitCode, reason, sourceError, ToolError } from './errors.js';
 import { watchFailures } from './failure-origin.js';
 import { type Compression, MANIFEST_NAME, type Manifest, type ManifestEntry } from './manifest.js';
@@ -80,7 +81,7 @@ export async function backup(options: BackupOptions): Promise<BackupResult> {
 
 async function prepareStorage(storage: string): Promise<void> {
   try {
-    await mkdir(storage, { recursive: true });
+    await ensureFolder(storage);
     const present = await readdir(storage);
     if (present.length > 0) {
       throw new ToolError(`storage folder ${storage} is not empty: give an empty or new folder`, ExitCode.Destination);

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { meterReadable, meterTransform, noopStats, type Stats, timeAsync } from 'backupstats';
 import { createChecksumTap } from './checksum-tap.js';
 import { createDecompressor } from './compression.js';
+import { ensureFolder } from './ensure-folder.js';
 import { corruptedError, destinationError, ExitCode, reason, ToolError } from './errors.js';
 import { watchFailures } from './failure-origin.js';
 import { MANIFEST_NAME, type Manifest, type ManifestEntry, parseManifest } from './manifest.js';
@@ -69,7 +70,7 @@ export async function restore(options: RestoreOptions): Promise<RestoreResult> {
 
 async function prepareTarget(target: string): Promise<void> {
   try {
-    await mkdir(target, { recursive: true });
+    await ensureFolder(target);
     if ((await readdir(target)).length > 0) {
       throw new ToolError(`restore folder ${target} is not empty: give an empty or new folder`, ExitCode.Destination);
     }
