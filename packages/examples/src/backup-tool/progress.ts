@@ -40,6 +40,7 @@ function newState(phase: string, totalBytes: number, totalFiles: number): PhaseS
 
 function barProgress(stream: NodeJS.WriteStream): Progress {
   let bar: SingleBar | undefined;
+  let timer: NodeJS.Timeout | undefined;
   let state = newState('', 0, 0);
   const payload = () => {
     const seconds = (performance.now() - state.started) / 1000;
@@ -49,18 +50,19 @@ function barProgress(stream: NodeJS.WriteStream): Progress {
       done: formatBytes(state.bytes).padStart(9),
       size: formatBytes(state.totalBytes),
       speed: formatRate(state.bytes, seconds).padStart(11),
-      // From the average so far: steadier than cli-progress's own over the last updates, and '?' before any data.
-      eta: rate > 0 ? formatDuration((state.totalBytes - state.bytes) / rate) : '?',
+      // From the average so far, '?' before any data (cli-progress's own {eta} token is a bare number).
+      remaining: rate > 0 ? formatDuration((state.totalBytes - state.bytes) / rate) : '?',
       files: `${state.files}/${state.totalFiles}`,
     };
   };
+  const redraw = () => bar?.update(state.bytes, payload());
   return {
     start(phase, totalBytes, totalFiles) {
       state = newState(phase, totalBytes, totalFiles);
       bar = new SingleBar(
         {
           stream,
-          format: '{phase} {bar} {percentage}% | {done} of {size} | {speed} | ETA {eta} | {files} files',
+          format: '{phase} {bar} {percentage}% | {done} of {size} | {speed} | ETA {remaining} | {files} files',
           hideCursor: true,
           barsize: 30,
           fps: 10,
@@ -68,17 +70,19 @@ function barProgress(stream: NodeJS.WriteStream): Progress {
         Presets.shades_classic,
       );
       bar.start(Math.max(totalBytes, 1), 0, payload());
+      // Redrawn on a timer, ten times a second: per-chunk work stays one addition.
+      timer = setInterval(redraw, 100);
+      timer.unref();
     },
     advance(bytes) {
       state.bytes += bytes;
-      bar?.update(state.bytes, payload());
     },
     fileDone() {
       state.files += 1;
-      bar?.update(state.bytes, payload());
     },
     stop() {
-      bar?.update(state.bytes, payload());
+      clearInterval(timer);
+      redraw();
       bar?.stop();
       bar = undefined;
     },
