@@ -65,7 +65,12 @@ function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun
       const ms = elapsedMs(start);
       const cpuMs = Number(/^bench-cpu-ms (\S+)$/m.exec(stderr)?.[1] ?? Number.NaN);
       if (code === 0) resolve({ ms, cpuMs, stdout });
-      else reject(new Error(`demo ${args.join(' ')} exited with ${code ?? signal}: ${stderr.trim().split('\n').slice(-3).join(' / ')}`));
+      else {
+        // The error line, not Node's trailer: the first line naming an error, else the last lines.
+        const lines = stderr.trim().split('\n');
+        const reason = lines.find((line) => /error/i.test(line)) ?? lines.slice(-3).join(' / ');
+        reject(new Error(`demo ${args.join(' ')} exited with ${code ?? signal}: ${reason.trim()}`));
+      }
     });
   });
 }
