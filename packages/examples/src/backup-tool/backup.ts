@@ -1,4 +1,4 @@
-import { readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { meterTransform, type Stats, timeAsync } from 'backupstats';
@@ -127,8 +127,7 @@ async function backupFile(
       if (failedFirst() === 'destination') throw destinationError(objectPath, error);
       throw sourceError(file.absolute, error);
     }
-    const storedSize = (await stat(objectPath)).size;
-    return { path: file.path, object, size: tap.size, sha256: tap.digest(), storedSize };
+    return { path: file.path, object, size: tap.size, sha256: tap.digest(), storedSize: destination.stream.bytesWritten };
   } finally {
     await source.close().catch((error) => {
       throw sourceError(file.absolute, new Error(`closing failed: ${reason(error)}`));
