@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { readSummary, row, runCli, sha256File, startCli } from '../packages/examples/test-support/run-cli.js';
 import { freePort } from './support/free-port.js';
 
@@ -38,6 +38,7 @@ describe('the example backup tool (pnpm demo)', () => {
     expect(result.code).toBe(0);
     const kept = /kept: (.+)/.exec(result.stdout)?.[1];
     expect(kept).toBeDefined();
+    onTestFinished(() => rm(kept as string, { recursive: true, force: true }));
     const source = join(kept as string, 'source');
 
     const original = await checksums(source);
