@@ -38,8 +38,12 @@ const MASK = INPUTS - 1;
 /** Consumed after the run, so no optimizer can treat the floor's sums as dead. */
 let sink = 0;
 
+/** The baseline every ratio is taken against. */
 export const DIRECT_OTEL_CASE = 'direct OTel: 3 × Counter.add (same 3 attributes)';
+/** The case the ≤ 10 ns target is about. */
 export const HELD_HANDLE_CASE = 'backupstats held handle, throttled (default 1000 ms flush)';
+const UNTHROTTLED_CASE = 'backupstats held handle, unthrottled (flushIntervalMillis 0)';
+const SCOPE_EACH_TIME_CASE = 'backupstats scope(labels) on every record (handle not held)';
 
 /**
  * Times one `timedIncrementBytes`-equivalent record in each implementation. Each tinybench iteration runs an
@@ -100,14 +104,14 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
       },
     },
     {
-      name: 'backupstats held handle, unthrottled (flushIntervalMillis 0)',
+      name: UNTHROTTLED_CASE,
       records: slow,
       fn: (n) => {
         for (let i = 0; i < n; i++) heldUnthrottled.timedIncrementBytes(bytes[i & MASK] as number, durations[i & MASK] as number);
       },
     },
     {
-      name: 'backupstats scope(labels) on every record (handle not held)',
+      name: SCOPE_EACH_TIME_CASE,
       records: fast / 10,
       fn: (n) => {
         for (let i = 0; i < n; i++) root.scope(LABELS).timedIncrementBytes(bytes[i & MASK] as number, durations[i & MASK] as number);
@@ -150,10 +154,29 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
     warmupTime: config.quick ? 10 : 300,
     warmupIterations: config.quick ? 2 : 10,
   });
-  for (const c of cases) bench.add(c.name, () => c.fn(c.records));
+  const calls = new Map<string, number>(cases.map((c) => [c.name, 0]));
+  for (const c of cases) {
+    bench.add(c.name, () => {
+      calls.set(c.name, (calls.get(c.name) as number) + 1);
+      c.fn(c.records);
+    });
+  }
   await bench.run();
   sink += floor.count + floor.bytes + floor.durationMs;
   if (!Number.isFinite(sink)) throw new Error('the floor accumulator lost its sum');
+
+  // Every record must have reached OpenTelemetry: proof that no loop was optimized away and no count was lost.
+  const recorded = (name: string): number => (calls.get(name) as number) * ((cases.find((c) => c.name === name)?.records as number) ?? 0);
+  throttled.flush();
+  const checks: Array<[string, number, number]> = [
+    // scope() returns the memoized held handle, so both cases add to the same series.
+    [HELD_HANDLE_CASE, await throttledOtel.total('backup.operations'), recorded(HELD_HANDLE_CASE) + recorded(SCOPE_EACH_TIME_CASE)],
+    [UNTHROTTLED_CASE, await unthrottledOtel.total('backup.operations'), recorded(UNTHROTTLED_CASE)],
+    [DIRECT_OTEL_CASE, await directOtel.total('backup.operations'), recorded(DIRECT_OTEL_CASE)],
+  ];
+  for (const [name, exported, expected] of checks) {
+    if (exported !== expected) throw new Error(`record-cost: "${name}" exported ${exported} operations, expected ${expected}`);
+  }
 
   const measured = bench.tasks.map((task, i) => ({ task, records: (cases[i] as (typeof cases)[number]).records }));
   const nsPerOp = (task: Task, records: number): number => {
