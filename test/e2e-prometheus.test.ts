@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScopeTotal } from './fixtures/workload.mjs';
 import { type FixtureProcess, startFixture } from './support/child.js';
-import { expectedSeries, expectScraped } from './support/e2e-expected.js';
+import { expectedSeries, expectScraped, PROMETHEUS_NAMES } from './support/e2e-expected.js';
 import { freePort } from './support/free-port.js';
 import { prometheusBinary, requireE2E, startPrometheus } from './support/prometheus.js';
 
@@ -53,6 +53,29 @@ describe.skipIf(!prometheusBinary && !requireE2E)('a real Prometheus scraping a 
       await expectConventionalTermination(child);
     });
   }
+
+  it('vitess naming with the README relabel rule: the series keep the exact names Vitess dashboards query', async () => {
+    const { child, port, totals } = await scrapedJob(namings[1].env);
+    // The rule exactly as the README gives it, indented for the scrape job.
+    const prometheus = await startPrometheus([`127.0.0.1:${port}`], {
+      metricRelabelConfigs: [
+        '      - source_labels: [__name__]',
+        "        regex: '(.*_(?:backup|restore)_(?:count|bytes|duration_nanoseconds))_total'",
+        '        target_label: __name__',
+        "        replacement: '$1'",
+      ].join('\n'),
+    });
+    cleanups.push(() => prometheus.stop());
+
+    const vitessNames = Object.fromEntries(
+      Object.keys(PROMETHEUS_NAMES)
+        .filter((name) => name.startsWith('vtbackup_'))
+        .map((name) => [name, name]),
+    );
+    await expectScraped(prometheus, expectedSeries(totals, 'vitess', 'vtbackup_'), vitessNames);
+    expect(await prometheus.query('{__name__=~"vtbackup_.*_total"}')).toEqual([]);
+    await expectConventionalTermination(child);
+  });
 
   it('label values with quotes, backslashes, newlines and non-ASCII text come back unchanged', async () => {
     const odd = {

@@ -81,10 +81,11 @@ function labelsKey(labels: Readonly<Record<string, string | undefined>>): string
 export async function expectScraped(
   prometheus: PrometheusServer,
   expected: readonly ExpectedSeries[],
+  names: Readonly<Record<string, string>> = PROMETHEUS_NAMES,
 ): Promise<Map<string, PromSample[]>> {
   const byName = new Map<string, ExpectedSeries[]>();
   for (const series of expected) {
-    const promName = PROMETHEUS_NAMES[series.metric];
+    const promName = names[series.metric];
     expect(promName, `no Prometheus name known for ${series.metric}`).toBeDefined();
     byName.set(promName as string, [...(byName.get(promName as string) ?? []), series]);
   }

@@ -56,12 +56,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Starts the real Prometheus binary on 127.0.0.1 (free port), scraping `targets` (`host:port`) every
- * `scrapeIntervalSeconds` (default 1), with a temporary storage directory. Resolves once `/-/ready` says so.
+ * `scrapeIntervalSeconds` (default 1), with a temporary storage directory. `metricRelabelConfigs` is YAML
+ * (list items indented by six spaces) put under the scrape job's `metric_relabel_configs`. Resolves once `/-/ready` says so.
  * Throws, saying that Prometheus is missing, when there is no binary.
  */
 export async function startPrometheus(
   targets: readonly string[],
-  options: { scrapeIntervalSeconds?: number } = {},
+  options: { scrapeIntervalSeconds?: number; metricRelabelConfigs?: string } = {},
 ): Promise<PrometheusServer> {
   if (prometheusBinary === undefined) {
     throw new Error(
@@ -80,6 +81,7 @@ export async function startPrometheus(
     '  - job_name: backupstats',
     '    static_configs:',
     `      - targets: [${targets.map((t) => JSON.stringify(t)).join(', ')}]`,
+    ...(options.metricRelabelConfigs === undefined ? [] : ['    metric_relabel_configs:', options.metricRelabelConfigs]),
     '',
   ].join('\n');
   await writeFile(join(dir, 'prometheus.yml'), config);
