@@ -3,7 +3,7 @@
 // class of their mode, as in an application, instead of the four classes of a shared process (which would
 // make them megamorphic and slow every metered mode down).
 import { isPipelineMode } from './pipeline-modes.js';
-import { expectedDigest, runOnce, sampleData } from './pipeline-run.js';
+import { expectedDigest, runOnce, sampleData, setUpMode } from './pipeline-run.js';
 
 /** A request from the parent: push `total` bytes in `chunk`-byte chunks once. */
 interface RunRequest {
@@ -17,6 +17,7 @@ const send = process.send?.bind(process);
 if (send === undefined) throw new Error('pipeline-child: start it with child_process.fork');
 
 const data = sampleData();
+const setup = setUpMode(mode);
 const digests = new Map<string, string>();
 
 process.on('message', (message: RunRequest) => {
@@ -26,7 +27,7 @@ process.on('message', (message: RunRequest) => {
     expected = expectedDigest(data, message.chunk, message.total);
     digests.set(key, expected);
   }
-  runOnce(mode, data, message.chunk, message.total, expected).then(
+  runOnce(setup, data, message.chunk, message.total, expected).then(
     (timing) => send({ ok: true, timing }),
     (error: unknown) => send({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
   );

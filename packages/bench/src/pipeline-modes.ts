@@ -1,8 +1,7 @@
 /**
- * The ways the pipeline is run, in the order even rounds run them (odd rounds run them backwards). `wrappers on
+ * The ways the pipeline is run, in the order the first round runs them (later rounds rotate it). `wrappers on
  * noopStats` runs the same metered wrappers, with their clock reads, recording nothing: it separates what timing
- * each chunk costs (which the caller asks for) from what recording it into backupstats adds. The cheap modes
- * sit next to `unmetered`, so each ratio compares runs close in time.
+ * each chunk costs (which the caller asks for) from what recording it into backupstats adds.
  */
 export const PIPELINE_MODES = [
   'unmetered',

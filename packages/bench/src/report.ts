@@ -161,7 +161,8 @@ export function renderMarkdown(results: RunResults): string {
       'Every run uses the same three streams, metered in place by `meterReadable`, `meterTransform` and `meterWritable` ' +
         '(except `unmetered`). *direct OTel*: each chunk written straight into three OTel counters. *wrappers on noopStats*: the same ' +
         'wrappers and clock reads recording nothing, which separates the cost of timing each chunk from the cost of recording it. ' +
-        'Rounds run the modes in this order, then backwards. Overheads are medians of per-round ratios to the same round’s ' +
+        'Each mode runs in a process of its own; rounds run the modes in this order, then rotated (B C D E A, …), so every ' +
+        'mode takes every place equally often. Overheads are medians of per-round ratios to the same round’s ' +
         'unmetered run; CPU time (user + system) is a cross-check that is less sensitive to other processes taking the cores.',
     );
   }
