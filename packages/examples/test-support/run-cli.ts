@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SummaryRow } from '../src/backup-tool/summary.js';
 
 /** The examples package (tsx resolves from there). */
 export const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,16 +74,8 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
   });
 }
 
-/** One row of the tool's `--summary-json`. */
-export interface SummaryRow {
-  readonly family: 'backup' | 'restore';
-  readonly component: string;
-  readonly implementation: string;
-  readonly operation: string;
-  readonly operations: number;
-  readonly bytes: number;
-  readonly seconds: number;
-}
+/** One row of the tool's `--summary-json`: the tool's own type. */
+export type { SummaryRow };
 
 /** Reads a `--summary-json` file. */
 export async function readSummary(path: string): Promise<SummaryRow[]> {
