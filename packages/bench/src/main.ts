@@ -1,6 +1,6 @@
 // `pnpm bench [--quick] [--only=record,pipeline,flush,memory,demo] [--pipeline-mib=N] [--rounds=N]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr),
-// writes bench-results/<date>.json, and after a full run the results section of docs/readme-parts/performance.md.
+// writes bench-results/<date>.json, and after a full run the results section of README.md.
 // Exits non-zero only when a benchmark crashed: timings never fail a run.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { renderJson, renderMarkdown } from './report.js';
 import type { RunResults } from './results.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const DOC = `${ROOT}docs/readme-parts/performance.md`;
+const DOC = `${ROOT}README.md`;
 const BEGIN = '<!-- bench:results:begin -->';
 const END = '<!-- bench:results:end -->';
 
