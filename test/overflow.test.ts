@@ -1,9 +1,19 @@
-import { createBackupStats } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  PeriodicExportingMetricReader,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
+import { type BackupStats, createBackupStats, type Stats } from 'backupstats';
+import { startBackupStats } from 'backupstats/setup';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createHarness, type Harness, points, valuesByKey } from './support/harness.js';
 
-let harness: Harness;
-afterEach(() => harness.shutdown());
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.shutdown();
+  harness = undefined;
+});
 
 describe('maxScopes', () => {
   it('past the bound, records land in one overflow series: totals stay exact and handles stay bounded', async () => {
@@ -43,5 +53,48 @@ describe('maxScopes', () => {
     expect(values.get('backup.operations{overflow}')).toBe(2);
     expect(values.get('backup.bytes{overflow}')).toBe(5);
     await stats.shutdown();
+  });
+});
+
+/**
+ * Records once on each of `distinct` handles, the ones past the bound first so that the stats' overflow series
+ * is the first series of the collection window, then checks that the SDK folded nothing: every held scope
+ * exported its own series and the overflow series holds exactly the records made past the bound.
+ */
+async function expectNothingFoldedBySdk(stats: BackupStats, collect: () => Promise<ResourceMetrics>, distinct: number): Promise<void> {
+  const handles: Stats[] = [stats.backup];
+  for (let i = 1; i < distinct; i++) handles.push(stats.backup.scope({ component: `c${i}` }));
+  for (const handle of [...handles].reverse()) handle.timedIncrement(1);
+  const exported = await collect();
+  const held = valuesByKey(exported).get('backupstats.scopes{backup}') ?? 0;
+  expect(held).toBeGreaterThan(1);
+  expect(held).toBeLessThan(distinct);
+  const operations = points(exported).filter((p) => p.name === 'backup.operations');
+  const regular = operations.filter((p) => p.attributes['otel.metric.overflow'] === undefined);
+  const overflow = operations.filter((p) => p.attributes['otel.metric.overflow'] === true);
+  expect(regular).toHaveLength(held);
+  expect(regular.every((p) => p.value === 1)).toBe(true);
+  expect(overflow.map((p) => p.value)).toEqual([distinct - held]);
+}
+
+describe('the bound against the SDK own cardinality limit (real SDK)', () => {
+  it('default maxScopes on a provider the user built with the stock limit: the SDK folds no held scope into its overflow', async () => {
+    const { provider, collect } = (harness = createHarness());
+    const stats = createBackupStats({ meterProvider: provider });
+    await expectNothingFoldedBySdk(stats, () => collect(), 2500);
+    await stats.shutdown();
+  });
+
+  it.each([undefined, 3000])('maxScopes %s on the provider startBackupStats builds: the SDK folds no held scope into its overflow', async (maxScopes) => {
+    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 2 ** 30 });
+    const stats = await startBackupStats({ env: { OTEL_METRICS_EXPORTER: 'none' }, readers: [reader], maxScopes });
+    onTestFinished(() => stats.shutdown());
+    const collect = async (): Promise<ResourceMetrics> => {
+      exporter.reset();
+      await reader.forceFlush();
+      return exporter.getMetrics().at(-1) as ResourceMetrics;
+    };
+    await expectNothingFoldedBySdk(stats, collect, (maxScopes ?? 2000) + 500);
   });
 });

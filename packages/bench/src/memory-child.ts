@@ -51,7 +51,7 @@ async function records(total: number): Promise<Record<string, number>> {
 
 async function scopes(total: number, bound: number): Promise<Record<string, number>> {
   const otel = createOtelSetup();
-  const stats = createBackupStats({ meterProvider: otel.provider }); // default maxScopes (2000)
+  const stats = createBackupStats({ meterProvider: otel.provider }); // default maxScopes (1999)
   const request = (from: number, to: number): void => {
     for (let i = from; i < to; i++) {
       stats.backup.scope({ component: Component.BackupStorage, implementation: Implementation.S3, operation: `Op:${i}` }).timedIncrementBytes(1, 0.01);
@@ -85,6 +85,6 @@ const total = Number(count);
 if (!Number.isSafeInteger(total) || total < 1) throw new Error(`memory-child: count "${count}" is not a whole number of 1 or more`);
 let result: Record<string, number>;
 if (scenario === 'records') result = await records(total);
-else if (scenario === 'scopes') result = await scopes(total, Math.min(total, 2000));
+else if (scenario === 'scopes') result = await scopes(total, Math.min(total, 1999));
 else throw new Error(`memory-child: scenario "${scenario}"; accepted: records, scopes`);
 console.log(JSON.stringify(result));

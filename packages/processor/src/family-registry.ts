@@ -56,8 +56,7 @@ export class FamilyRegistry {
     const key = labelKey(labels);
     const existing = this.handles.get(key);
     if (existing !== undefined) return existing;
-    // One series is kept for overflow, so that an instrument never holds more than maxScopes series and
-    // the SDK's own limit (2000 by default) never folds real series into its overflow.
+    // One series is kept for overflow: see cardinality.ts for how the bound fits the SDK's own limit.
     if (this.handles.size >= this.maxScopes - 1) {
       this.overflow ??= this.createHandle(labels, OVERFLOW_ATTRIBUTES);
       return new OverflowHandle(this, labels, this.overflow);

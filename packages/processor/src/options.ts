@@ -1,4 +1,5 @@
 import type { MeterProvider } from '@opentelemetry/api';
+import { DEFAULT_MAX_SCOPES } from './cardinality.js';
 import { NAMINGS, type Naming } from './naming.js';
 
 /** Options of {@link createBackupStats}. */
@@ -16,9 +17,11 @@ export interface BackupStatsOptions {
   /** Text put in front of every metric name, for example `vtbackup_`. Default empty. */
   readonly metricPrefix?: string | undefined;
   /**
-   * Most series per instrument (default 2000, the SDK's own default limit), the overflow series included:
-   * each family holds at most `maxScopes - 1` label combinations. Past them, measurements go to one series
-   * with the attribute `otel.metric.overflow=true`, so totals stay right and memory stays flat.
+   * Most series per instrument, the overflow series included: each family holds at most `maxScopes - 1` label
+   * combinations. Past them, measurements go to one series with the attribute `otel.metric.overflow=true`, so
+   * totals stay right and memory stays flat. Default 1999, the most a MeterProvider with the SDK's stock
+   * cardinality limit (2000) keeps without folding any into its own overflow; above it, the provider's
+   * `aggregationCardinalityLimit` must be at least `maxScopes + 1` (`startBackupStats` sets it).
    */
   readonly maxScopes?: number | undefined;
 }
@@ -50,7 +53,7 @@ export function resolveOptions(options: BackupStatsOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`backupstats: options must be an object, got ${describe(options)}`);
   }
-  const { flushIntervalMillis = 1000, naming = 'otel', metricPrefix = '', maxScopes = 2000 } = options;
+  const { flushIntervalMillis = 1000, naming = 'otel', metricPrefix = '', maxScopes = DEFAULT_MAX_SCOPES } = options;
   if (!Number.isInteger(flushIntervalMillis) || flushIntervalMillis < 0 || flushIntervalMillis > MAX_INTERVAL) {
     throw invalid('flushIntervalMillis', flushIntervalMillis, `an integer from 0 to ${MAX_INTERVAL} (milliseconds)`);
   }

@@ -3,7 +3,7 @@ import type { FamilyRegistry } from './family-registry.js';
 import type { Stats } from './stats.js';
 
 /**
- * What `scope()` returns once a family holds `maxScopes` handles: it keeps its labels, so scoping from it
+ * What `scope()` returns once a family holds `maxScopes - 1` handles: it keeps its labels, so scoping from it
  * still works, but records into the family's single overflow series. It is not memoized, so memory stays
  * flat however many distinct labels arrive.
  */

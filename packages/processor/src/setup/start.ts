@@ -2,6 +2,7 @@ import type { MeterProvider } from '@opentelemetry/api';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from '../backup-stats.js';
 import { createNoopBackupStats } from '../noop-stats.js';
+import { cardinalityLimitFor } from '../cardinality.js';
 import { type BackupStatsOptions, resolveOptions } from '../options.js';
 import type { BackupStats } from '../stats.js';
 import { METER_NAME } from '../version.js';
@@ -83,10 +84,7 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
   const provider = new sdk.MeterProvider({
     resource: buildResource(resources, settings.resourceAttributes),
     readers: [...readers, ...(options.readers ?? [])],
-    // The SDK keeps at most 2000 series per instrument by default (one of them its own overflow series); the
-    // stats bound their series themselves, so the SDK must hold every one of them: the scopes, the root handle,
-    // and the stats' overflow series.
-    views: [{ meterName: METER_NAME, aggregationCardinalityLimit: Math.max(2000, maxScopes + 3) }],
+    views: [{ meterName: METER_NAME, aggregationCardinalityLimit: cardinalityLimitFor(maxScopes) }],
   });
   let stats: BackupStats | undefined;
   try {
