@@ -1,4 +1,4 @@
-import { type BatchObservableResult, diag, metrics, ValueType } from '@opentelemetry/api';
+import { type BatchObservableResult, metrics, ValueType } from '@opentelemetry/api';
 import { Diagnostics } from './diagnostics.js';
 import { FamilyRegistry } from './family-registry.js';
 import { familySpec, INSTRUMENT_NAME } from './naming.js';
@@ -29,9 +29,27 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
   }) as [FamilyRegistry, FamilyRegistry];
   const [backup, restore] = families;
 
+  // Every family is flushed even when the other one's instruments throw; the first error is thrown after.
   const flush = (): void => {
-    backup.flush();
-    restore.flush();
+    let failure: { error: unknown } | undefined;
+    for (const registry of families) {
+      try {
+        registry.flush();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure !== undefined) throw failure.error;
+    diagnostics.flushSucceeded();
+  };
+  // The automatic triggers (timer, collection) report a failure through diag instead: an exception escaping a
+  // timer would end the user's process, and one escaping a callback would be the SDK's to log, once per export.
+  const flushReporting = (): void => {
+    try {
+      flush();
+    } catch (error) {
+      diagnostics.flushFailed(error);
+    }
   };
 
   // Self-metrics. The batch callback that reports them also drains pending measurements: the SDK runs
@@ -49,7 +67,7 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
   });
   const familyAttributes = families.map((registry) => Object.freeze({ family: registry.family }));
   const collect = (result: BatchObservableResult): void => {
-    flush();
+    flushReporting();
     families.forEach((registry, i) => {
       result.observe(invalid, registry.invalidCount, familyAttributes[i]);
       result.observe(scopes, registry.scopeCount, familyAttributes[i]);
@@ -59,31 +77,35 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
 
   let timer: NodeJS.Timeout | undefined;
   if (!direct) {
-    timer = setInterval(() => {
-      // An exception escaping a timer would end the user's process; report it and retry next tick.
-      try {
-        flush();
-      } catch (error) {
-        diag.error('backupstats: flushing to the OpenTelemetry instruments failed', error);
-      }
-    }, resolved.flushIntervalMillis);
+    timer = setInterval(flushReporting, resolved.flushIntervalMillis);
     // A backup job must be free to end: the timer never holds the event loop open.
     timer.unref();
   }
 
-  let closed = false;
+  // Closes everything even when an instrument or the Meter throws, and reports the first error by rejecting.
+  const close = (): Promise<void> => {
+    if (timer !== undefined) clearInterval(timer);
+    let failure: { error: unknown } | undefined;
+    const attempt = (step: () => void): void => {
+      try {
+        step();
+      } catch (error) {
+        failure ??= { error };
+      }
+    };
+    attempt(() => backup.close());
+    attempt(() => restore.close());
+    attempt(() => meter.removeBatchObservableCallback(collect, [invalid, scopes]));
+    return failure === undefined ? Promise.resolve() : Promise.reject(failure.error);
+  };
+  let closing: Promise<void> | undefined;
   return {
     backup: backup.root,
     restore: restore.root,
     flush,
     shutdown(): Promise<void> {
-      if (closed) return Promise.resolve();
-      closed = true;
-      if (timer !== undefined) clearInterval(timer);
-      backup.close();
-      restore.close();
-      meter.removeBatchObservableCallback(collect, [invalid, scopes]);
-      return Promise.resolve();
+      closing ??= close();
+      return closing;
     },
   };
 }

@@ -1,12 +1,14 @@
 import { diag } from '@opentelemetry/api';
 
 /**
- * Reports each kind of misuse once through OpenTelemetry's `diag`, so that a loop recording bad values
- * does not flood the log; the self-metrics carry the counts.
+ * Reports each kind of misuse or failure once through OpenTelemetry's `diag`, so that a loop recording bad
+ * values or a timer meeting a broken instrument does not flood the log; the self-metrics carry the counts.
  */
 export class Diagnostics {
   private invalidReported = false;
   private closedReported = false;
+  /** True from a failed flush to the next one that succeeds: one message per run of failures. */
+  private failing = false;
 
   invalidMeasurement(family: string): void {
     if (this.invalidReported) return;
@@ -21,5 +23,25 @@ export class Diagnostics {
     if (this.closedReported) return;
     this.closedReported = true;
     diag.warn(`backupstats: a ${family} measurement was recorded after shutdown() and is ignored, as are any later ones`);
+  }
+
+  flushFailed(error: unknown): void {
+    if (this.failing) return;
+    this.failing = true;
+    diag.error(
+      'backupstats: an OpenTelemetry instrument threw while measurements were added to it; what it did not take stays pending and is retried on the next flush',
+      error,
+    );
+  }
+
+  flushSucceeded(): void {
+    this.failing = false;
+  }
+
+  lostAtShutdown(family: string, scopes: number, error: unknown): void {
+    diag.error(
+      `backupstats: shutdown() could not add the pending ${family} measurements of ${scopes} scope(s) to the OpenTelemetry instruments; they are lost`,
+      error,
+    );
   }
 }

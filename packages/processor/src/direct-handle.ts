@@ -1,14 +1,21 @@
 import type { Attributes } from '@opentelemetry/api';
+import type { FamilyRegistry } from './family-registry.js';
 import type { ResolvedLabels, ScopeLabels } from './labels.js';
 import { isValidAmount } from './measurement.js';
-import type { FamilyRegistry } from './family-registry.js';
+import type { Pending } from './pending.js';
 import type { Stats } from './stats.js';
 
 /**
  * A handle that adds every measurement to the instruments at once (`flushIntervalMillis: 0`): the
- * unthrottled mode, which costs one OpenTelemetry call per instrument per record.
+ * unthrottled mode, which costs one OpenTelemetry call per instrument per record. What an instrument refuses
+ * stays pending for the next flush, as on a throttled handle.
  */
-export class DirectHandle implements Stats {
+export class DirectHandle implements Stats, Pending {
+  count = 0;
+  bytes = 0;
+  durationMs = 0;
+  dirty = false;
+
   constructor(
     readonly registry: FamilyRegistry,
     readonly labels: ResolvedLabels,
@@ -24,7 +31,9 @@ export class DirectHandle implements Stats {
       this.registry.reject();
       return;
     }
-    this.registry.emitNow(this.attributes, 0, durationMs);
+    this.count += 1;
+    this.durationMs += durationMs;
+    this.registry.flushNow(this);
   }
 
   timedIncrementBytes(bytes: number, durationMs: number): void {
@@ -32,6 +41,9 @@ export class DirectHandle implements Stats {
       this.registry.reject();
       return;
     }
-    this.registry.emitNow(this.attributes, bytes, durationMs);
+    this.count += 1;
+    this.bytes += bytes;
+    this.durationMs += durationMs;
+    this.registry.flushNow(this);
   }
 }

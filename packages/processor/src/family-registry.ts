@@ -4,6 +4,7 @@ import { DirectHandle } from './direct-handle.js';
 import { labelKey, mergeLabels, ROOT_LABELS, type ResolvedLabels, type ScopeLabels } from './labels.js';
 import type { Family, FamilySpec } from './naming.js';
 import { OverflowHandle } from './overflow-handle.js';
+import type { Pending } from './pending.js';
 import { ScopeHandle } from './scope-handle.js';
 import type { Stats } from './stats.js';
 
@@ -20,7 +21,7 @@ export class FamilyRegistry {
   /** Measurements dropped as invalid, for the self-metric. */
   invalidCount = 0;
   private readonly handles = new Map<string, Handle>();
-  private readonly dirty: ScopeHandle[] = [];
+  private readonly dirty: Pending[] = [];
   private readonly operations: Counter;
   private readonly bytes: Counter;
   private readonly time: Counter;
@@ -76,7 +77,7 @@ export class FamilyRegistry {
   }
 
   /** Called by a handle on its first measurement since the last flush. */
-  markDirty(handle: ScopeHandle): void {
+  markDirty(handle: Pending): void {
     handle.dirty = true;
     if (this.closed) {
       this.diagnostics.recordedAfterShutdown(this.family);
@@ -91,44 +92,76 @@ export class FamilyRegistry {
     this.diagnostics.invalidMeasurement(this.family);
   }
 
-  /** Adds one operation straight to the instruments (direct mode). */
-  emitNow(attributes: Attributes, bytes: number, durationMs: number): void {
+  /**
+   * Adds an unthrottled handle's numbers to the instruments now. Recording never throws: what an instrument
+   * refuses stays pending for the next flush, and the failure is reported through `diag`.
+   */
+  flushNow(handle: Pending): void {
     if (this.closed) {
+      handle.count = 0;
+      handle.bytes = 0;
+      handle.durationMs = 0;
       this.diagnostics.recordedAfterShutdown(this.family);
       return;
     }
-    this.emit(attributes, 1, bytes, durationMs);
-  }
-
-  private emit(attributes: Attributes, count: number, bytes: number, durationMs: number): void {
-    this.operations.add(count, attributes);
-    if (bytes > 0) this.bytes.add(bytes, attributes);
-    this.time.add(this.fromMillis(durationMs), attributes);
-  }
-
-  /** Adds every pending measurement to the instruments and resets the handles that held them. */
-  flush(): void {
-    const dirty = this.dirty;
-    let done = 0;
     try {
-      for (; done < dirty.length; done++) {
-        const handle = dirty[done] as ScopeHandle;
-        this.emit(handle.attributes, handle.count, handle.bytes, handle.durationMs);
-        handle.count = 0;
-        handle.bytes = 0;
-        handle.durationMs = 0;
-        handle.dirty = false;
-      }
-    } finally {
-      // If an instrument threw, keep the handles not yet flushed for the next attempt.
-      if (done === dirty.length) dirty.length = 0;
-      else dirty.splice(0, done);
+      this.drain(handle);
+    } catch (error) {
+      if (!handle.dirty) this.markDirty(handle);
+      this.diagnostics.flushFailed(error);
     }
   }
 
-  /** Flushes for the last time; later measurements are ignored. */
+  /**
+   * Adds one handle's pending numbers to the instruments. Each number is zeroed as soon as its instrument has
+   * taken it, so that when an instrument throws, the retry adds only what is still pending: never twice.
+   */
+  private drain(handle: Pending): void {
+    const attributes = handle.attributes;
+    if (handle.count > 0) {
+      this.operations.add(handle.count, attributes);
+      handle.count = 0;
+    }
+    if (handle.bytes > 0) {
+      this.bytes.add(handle.bytes, attributes);
+      handle.bytes = 0;
+    }
+    // Added even when zero, so that every series with operations has a time series too.
+    this.time.add(this.fromMillis(handle.durationMs), attributes);
+    handle.durationMs = 0;
+  }
+
+  /**
+   * Adds every pending measurement to the instruments. A handle whose instrument throws keeps what is left for
+   * the next flush; the others are flushed all the same, then the first error is thrown.
+   */
+  flush(): void {
+    const dirty = this.dirty;
+    let kept = 0;
+    let failure: { error: unknown } | undefined;
+    for (let i = 0; i < dirty.length; i++) {
+      const handle = dirty[i] as Pending;
+      try {
+        this.drain(handle);
+        handle.dirty = false;
+      } catch (error) {
+        failure ??= { error };
+        dirty[kept++] = handle;
+      }
+    }
+    dirty.length = kept;
+    if (failure !== undefined) throw failure.error;
+  }
+
+  /** Flushes for the last time; later measurements are ignored. Throws what {@link flush} throws, closed all the same. */
   close(): void {
-    this.flush();
-    this.closed = true;
+    try {
+      this.flush();
+    } catch (error) {
+      this.diagnostics.lostAtShutdown(this.family, this.dirty.length, error);
+      throw error;
+    } finally {
+      this.closed = true;
+    }
   }
 }

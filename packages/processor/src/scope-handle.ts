@@ -1,18 +1,18 @@
 import type { Attributes } from '@opentelemetry/api';
+import type { FamilyRegistry } from './family-registry.js';
 import type { ResolvedLabels, ScopeLabels } from './labels.js';
 import { isValidAmount } from './measurement.js';
-import type { FamilyRegistry } from './family-registry.js';
+import type { Pending } from './pending.js';
 import type { Stats } from './stats.js';
 
 /**
  * A handle that accumulates its measurements in plain numbers until the registry flushes them.
  * Every field is set in the constructor so that all handles share one hidden class.
  */
-export class ScopeHandle implements Stats {
+export class ScopeHandle implements Stats, Pending {
   count = 0;
   bytes = 0;
   durationMs = 0;
-  /** True while the handle sits in the registry's dirty list (or after shutdown, for good). */
   dirty = false;
 
   constructor(

@@ -24,11 +24,18 @@ export interface BackupStats {
   readonly backup: Stats;
   /** Measurements of restores. */
   readonly restore: Stats;
-  /** Adds every pending measurement to the OpenTelemetry instruments now. */
+  /**
+   * Adds every pending measurement to the OpenTelemetry instruments now.
+   *
+   * @throws the first error an instrument threw. Each number is added at most once: what an instrument did not
+   *   take stays pending for the next flush, and the other scopes are flushed all the same.
+   */
   flush(): void;
   /**
    * Flushes, stops the timer and detaches from the Meter. Recording afterwards is ignored (reported once
-   * through `diag`). Does not shut down the MeterProvider, which belongs to the caller.
+   * through `diag`). Does not shut down the MeterProvider, which belongs to the caller. Never throws: if an
+   * instrument throws, it still closes everything and rejects with that error (what could not be added is
+   * lost, and reported through `diag`). Calling it again returns the same promise.
    */
   shutdown(): Promise<void>;
 }
