@@ -1,8 +1,9 @@
-import { type BatchObservableResult, metrics, ValueType } from '@opentelemetry/api';
+import { metrics } from '@opentelemetry/api';
 import { Diagnostics } from './diagnostics.js';
 import { FamilyRegistry } from './family-registry.js';
 import { familySpec, INSTRUMENT_NAME } from './naming.js';
 import { type BackupStatsOptions, checkMetricName, resolveOptions } from './options.js';
+import { type Member, selfMetricsOf } from './self-metrics.js';
 import type { BackupStats } from './stats.js';
 import { METER_NAME, VERSION } from './version.js';
 
@@ -52,28 +53,9 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
     }
   };
 
-  // Self-metrics. The batch callback that reports them also drains pending measurements: the SDK runs
-  // observable callbacks before it collects the synchronous counters of the same Meter, so no collection
-  // ever exports stale totals (pinned by test/collection-order.test.ts).
-  const invalid = meter.createObservableCounter('backupstats.invalid_measurements', {
-    description: 'Measurements dropped because a byte count or duration was negative, NaN, infinite or not a number.',
-    unit: '{measurement}',
-    valueType: ValueType.INT,
-  });
-  const scopes = meter.createObservableUpDownCounter('backupstats.scopes', {
-    description: 'Distinct label combinations held in memory (the overflow series is not counted).',
-    unit: '{scope}',
-    valueType: ValueType.INT,
-  });
-  const familyAttributes = families.map((registry) => Object.freeze({ family: registry.family }));
-  const collect = (result: BatchObservableResult): void => {
-    flushReporting();
-    families.forEach((registry, i) => {
-      result.observe(invalid, registry.invalidCount, familyAttributes[i]);
-      result.observe(scopes, registry.scopeCount, familyAttributes[i]);
-    });
-  };
-  meter.addBatchObservableCallback(collect, [invalid, scopes]);
+  const selfMetrics = selfMetricsOf(provider, meter);
+  const member: Member = { families, flushBeforeCollection: flushReporting };
+  selfMetrics.join(member);
 
   let timer: NodeJS.Timeout | undefined;
   if (!direct) {
@@ -95,7 +77,7 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
     };
     attempt(() => backup.close());
     attempt(() => restore.close());
-    attempt(() => meter.removeBatchObservableCallback(collect, [invalid, scopes]));
+    attempt(() => selfMetrics.leave(member));
     return failure === undefined ? Promise.resolve() : Promise.reject(failure.error);
   };
   let closing: Promise<void> | undefined;
