@@ -1,23 +1,28 @@
-import { metrics } from '@opentelemetry/api';
+import { createNoopMeter, type Meter, type MeterProvider, metrics } from '@opentelemetry/api';
 import { Diagnostics } from './diagnostics.js';
 import { FamilyRegistry } from './family-registry.js';
 import { familySpec, INSTRUMENT_NAME } from './naming.js';
-import { type BackupStatsOptions, checkMetricName, resolveOptions } from './options.js';
-import { type Member, selfMetricsOf } from './self-metrics.js';
+import { type BackupStatsOptions, checkMetricName, DEFAULT_FLUSH_INTERVAL_MILLIS, resolveOptions } from './options.js';
+import { type Member, type SelfMetrics, selfMetricsOf } from './self-metrics.js';
 import type { BackupStats } from './stats.js';
 import { METER_NAME, VERSION } from './version.js';
+
+/** What the API's no-op MeterProvider (the global one until an SDK registers) hands out. */
+const NOOP_METER = createNoopMeter();
 
 /**
  * Creates backup and restore stats whose measurements are aggregated in process and added to OpenTelemetry
  * counters on a timer, on {@link BackupStats.flush}, before every collection by a MetricReader, and on
  * {@link BackupStats.shutdown}.
  *
+ * Without `meterProvider`, the stats use the global MeterProvider; created before the application registers
+ * one, they keep every measurement pending and move to the global provider as soon as a flush finds it
+ * registered, so nothing recorded before is lost.
+ *
  * @throws TypeError naming the option, its value and what is accepted, when an option is invalid.
  */
 export function createBackupStats(options: BackupStatsOptions = {}): BackupStats {
   const resolved = resolveOptions(options);
-  const provider = options.meterProvider ?? metrics.getMeterProvider();
-  const meter = provider.getMeter(METER_NAME, VERSION);
   const diagnostics = new Diagnostics();
   const direct = resolved.flushIntervalMillis === 0;
 
@@ -26,12 +31,12 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
     for (const counter of [spec.operations, spec.bytes, spec.time]) {
       checkMetricName(counter.name, resolved.metricPrefix, INSTRUMENT_NAME);
     }
-    return new FamilyRegistry(family, meter, spec, resolved.maxScopes, direct, diagnostics);
+    return new FamilyRegistry(family, spec, resolved.maxScopes, direct, diagnostics);
   }) as [FamilyRegistry, FamilyRegistry];
   const [backup, restore] = families;
 
   // Every family is flushed even when the other one's instruments throw; the first error is thrown after.
-  const flush = (): void => {
+  const flushFamilies = (): void => {
     let failure: { error: unknown } | undefined;
     for (const registry of families) {
       try {
@@ -47,19 +52,55 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
   // timer would end the user's process, and one escaping a callback would be the SDK's to log, once per export.
   const flushReporting = (): void => {
     try {
-      flush();
+      flushFamilies();
     } catch (error) {
       diagnostics.flushFailed(error);
     }
   };
 
-  const selfMetrics = selfMetricsOf(provider, meter);
   const member: Member = { families, flushBeforeCollection: flushReporting };
-  selfMetrics.join(member);
+  let selfMetrics: SelfMetrics | undefined;
+  let closed = false;
+  const bind = (provider: MeterProvider, meter: Meter): void => {
+    for (const registry of families) registry.bind(meter);
+    selfMetrics = selfMetricsOf(provider, meter);
+    selfMetrics.join(member);
+  };
+  // The API has no proxy MeterProvider for metrics: instruments taken from the global provider before an SDK
+  // registers are no-ops for good. So the stats take none until the global provider is a real one.
+  const bindGlobal = (): boolean => {
+    const provider = metrics.getMeterProvider();
+    const meter = provider.getMeter(METER_NAME, VERSION);
+    if (meter === NOOP_METER) return false;
+    bind(provider, meter);
+    return true;
+  };
+  /** True once the stats have instruments; until then, looks for a global provider registered since. */
+  const follow = (): boolean => {
+    if (selfMetrics !== undefined) return true;
+    if (closed || !bindGlobal()) return false;
+    diagnostics.followedGlobalProvider();
+    return true;
+  };
+  if (options.meterProvider !== undefined) {
+    const meter = options.meterProvider.getMeter(METER_NAME, VERSION);
+    if (meter === NOOP_METER) diagnostics.noopProviderGiven();
+    bind(options.meterProvider, meter);
+  } else if (!bindGlobal()) {
+    diagnostics.waitingForGlobalProvider();
+  }
 
   let timer: NodeJS.Timeout | undefined;
-  if (!direct) {
-    timer = setInterval(flushReporting, resolved.flushIntervalMillis);
+  // Unthrottled stats need the timer only to find a global provider registered after them.
+  if (!direct || selfMetrics === undefined) {
+    timer = setInterval(
+      () => {
+        if (!follow()) return;
+        flushReporting();
+        if (direct) clearInterval(timer);
+      },
+      direct ? DEFAULT_FLUSH_INTERVAL_MILLIS : resolved.flushIntervalMillis,
+    );
     // A backup job must be free to end: the timer never holds the event loop open.
     timer.unref();
   }
@@ -67,6 +108,9 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
   // Closes everything even when an instrument or the Meter throws, and reports the first error by rejecting.
   const close = (): Promise<void> => {
     if (timer !== undefined) clearInterval(timer);
+    follow();
+    closed = true;
+    const lost = selfMetrics === undefined ? backup.pendingOperations + restore.pendingOperations : 0;
     let failure: { error: unknown } | undefined;
     const attempt = (step: () => void): void => {
       try {
@@ -77,14 +121,17 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
     };
     attempt(() => backup.close());
     attempt(() => restore.close());
-    attempt(() => selfMetrics.leave(member));
+    attempt(() => selfMetrics?.leave(member));
+    if (selfMetrics === undefined) diagnostics.neverExported(lost);
     return failure === undefined ? Promise.resolve() : Promise.reject(failure.error);
   };
   let closing: Promise<void> | undefined;
   return {
     backup: backup.root,
     restore: restore.root,
-    flush,
+    flush(): void {
+      if (follow()) flushFamilies();
+    },
     shutdown(): Promise<void> {
       closing ??= close();
       return closing;

@@ -38,6 +38,27 @@ export class Diagnostics {
     this.failing = false;
   }
 
+  waitingForGlobalProvider(): void {
+    diag.info(
+      'backupstats: no global MeterProvider is registered yet; measurements are kept and go to it once it is (looked for on every flush)',
+    );
+  }
+
+  followedGlobalProvider(): void {
+    diag.info('backupstats: a global MeterProvider was registered after the stats were created; they export to it now, earlier measurements included');
+  }
+
+  noopProviderGiven(): void {
+    diag.warn(
+      "backupstats: the meterProvider given is @opentelemetry/api's no-op provider (taken before an SDK registered?); nothing will be exported. " +
+        'Leave the option out to follow the global provider once it is registered',
+    );
+  }
+
+  neverExported(operations: number): void {
+    diag.warn(`backupstats: shutdown() before any global MeterProvider was registered: ${operations} operations recorded were never exported`);
+  }
+
   lostAtShutdown(family: string, scopes: number, error: unknown): void {
     diag.error(
       `backupstats: shutdown() could not add the pending ${family} measurements of ${scopes} scope(s) to the OpenTelemetry instruments; they are lost`,

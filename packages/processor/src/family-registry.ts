@@ -13,6 +13,12 @@ const OVERFLOW_ATTRIBUTES: Attributes = Object.freeze({ 'otel.metric.overflow': 
 
 type Handle = ScopeHandle | DirectHandle;
 
+interface Instruments {
+  readonly operations: Counter;
+  readonly bytes: Counter;
+  readonly time: Counter;
+}
+
 /**
  * Owns the handles, instruments and pending measurements of one family (backup or restore).
  * Flushing costs one pass over the handles recorded on since the last flush.
@@ -22,9 +28,8 @@ export class FamilyRegistry {
   invalidCount = 0;
   private readonly handles = new Map<string, Handle>();
   private readonly dirty: Pending[] = [];
-  private readonly operations: Counter;
-  private readonly bytes: Counter;
-  private readonly time: Counter;
+  /** Created by {@link bind}; until then measurements stay pending. */
+  private instruments: Instruments | undefined;
   private readonly fromMillis: (durationMs: number) => number;
   private overflow: Handle | undefined;
   private closed = false;
@@ -33,17 +38,30 @@ export class FamilyRegistry {
 
   constructor(
     readonly family: Family,
-    meter: Meter,
-    spec: FamilySpec,
+    private readonly spec: FamilySpec,
     private readonly maxScopes: number,
     private readonly direct: boolean,
     private readonly diagnostics: Diagnostics,
   ) {
-    this.operations = meter.createCounter(spec.operations.name, spec.operations);
-    this.bytes = meter.createCounter(spec.bytes.name, spec.bytes);
-    this.time = meter.createCounter(spec.time.name, spec.time);
     this.fromMillis = spec.fromMillis;
     this.root = this.scope(ROOT_LABELS, undefined);
+  }
+
+  /** Creates the instruments on `meter`: from now on flushes add the pending measurements to them. */
+  bind(meter: Meter): void {
+    const { operations, bytes, time } = this.spec;
+    this.instruments = {
+      operations: meter.createCounter(operations.name, operations),
+      bytes: meter.createCounter(bytes.name, bytes),
+      time: meter.createCounter(time.name, time),
+    };
+  }
+
+  /** Operations recorded and not yet added to the instruments. */
+  get pendingOperations(): number {
+    let count = 0;
+    for (const handle of this.dirty) count += handle.count;
+    return count;
   }
 
   /** Number of memoized handles, for the self-metric. */
@@ -104,8 +122,12 @@ export class FamilyRegistry {
       this.diagnostics.recordedAfterShutdown(this.family);
       return;
     }
+    if (this.instruments === undefined) {
+      if (!handle.dirty) this.markDirty(handle);
+      return;
+    }
     try {
-      this.drain(handle);
+      this.drain(this.instruments, handle);
     } catch (error) {
       if (!handle.dirty) this.markDirty(handle);
       this.diagnostics.flushFailed(error);
@@ -116,18 +138,18 @@ export class FamilyRegistry {
    * Adds one handle's pending numbers to the instruments. Each number is zeroed as soon as its instrument has
    * taken it, so that when an instrument throws, the retry adds only what is still pending: never twice.
    */
-  private drain(handle: Pending): void {
+  private drain(instruments: Instruments, handle: Pending): void {
     const attributes = handle.attributes;
     if (handle.count > 0) {
-      this.operations.add(handle.count, attributes);
+      instruments.operations.add(handle.count, attributes);
       handle.count = 0;
     }
     if (handle.bytes > 0) {
-      this.bytes.add(handle.bytes, attributes);
+      instruments.bytes.add(handle.bytes, attributes);
       handle.bytes = 0;
     }
     // Added even when zero, so that every series with operations has a time series too.
-    this.time.add(this.fromMillis(handle.durationMs), attributes);
+    instruments.time.add(this.fromMillis(handle.durationMs), attributes);
     handle.durationMs = 0;
   }
 
@@ -136,13 +158,16 @@ export class FamilyRegistry {
    * the next flush; the others are flushed all the same, then the first error is thrown.
    */
   flush(): void {
+    const instruments = this.instruments;
+    // Never into a no-op: with no instruments yet, everything stays pending.
+    if (instruments === undefined) return;
     const dirty = this.dirty;
     let kept = 0;
     let failure: { error: unknown } | undefined;
     for (let i = 0; i < dirty.length; i++) {
       const handle = dirty[i] as Pending;
       try {
-        this.drain(handle);
+        this.drain(instruments, handle);
         handle.dirty = false;
       } catch (error) {
         failure ??= { error };

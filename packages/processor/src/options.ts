@@ -4,7 +4,10 @@ import { NAMINGS, type Naming } from './naming.js';
 
 /** Options of {@link createBackupStats}. */
 export interface BackupStatsOptions {
-  /** The MeterProvider to create instruments in. Default: the global one from `@opentelemetry/api`. */
+  /**
+   * The MeterProvider to create instruments in. Default: the global one from `@opentelemetry/api`, followed
+   * when it is registered after the stats are created (measurements wait until then, none is lost).
+   */
   readonly meterProvider?: MeterProvider | undefined;
   /**
    * How often pending measurements are added to the instruments, in milliseconds. Default 1000. `0` adds
@@ -34,6 +37,9 @@ export interface ResolvedOptions {
   readonly maxScopes: number;
 }
 
+/** The default `flushIntervalMillis`. */
+export const DEFAULT_FLUSH_INTERVAL_MILLIS = 1000;
+
 /** Longest interval `setInterval` honours (2^31 - 1 ms). */
 const MAX_INTERVAL = 2_147_483_647;
 
@@ -53,7 +59,7 @@ export function resolveOptions(options: BackupStatsOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`backupstats: options must be an object, got ${describe(options)}`);
   }
-  const { flushIntervalMillis = 1000, naming = 'otel', metricPrefix = '', maxScopes = DEFAULT_MAX_SCOPES } = options;
+  const { flushIntervalMillis = DEFAULT_FLUSH_INTERVAL_MILLIS, naming = 'otel', metricPrefix = '', maxScopes = DEFAULT_MAX_SCOPES } = options;
   if (!Number.isInteger(flushIntervalMillis) || flushIntervalMillis < 0 || flushIntervalMillis > MAX_INTERVAL) {
     throw invalid('flushIntervalMillis', flushIntervalMillis, `an integer from 0 to ${MAX_INTERVAL} (milliseconds)`);
   }
