@@ -74,3 +74,44 @@ describe('values at the edges', () => {
     await stats.shutdown();
   });
 });
+
+describe.each([1000, 0])('pending sums (flushIntervalMillis %i)', (flushIntervalMillis) => {
+  it('never overflow: values each finite but past the largest safe amount are dropped and counted', async () => {
+    harness = createHarness();
+    diagnostics = captureDiag();
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
+    const handle = stats.backup.scope({ operation: 'O' });
+    handle.timedIncrement(1e308);
+    handle.timedIncrement(1e308);
+    stats.flush();
+    handle.timedIncrement(5);
+    stats.flush();
+    const values = valuesByKey(await harness.collect());
+    expect(values.get('backup.operations{-,-,O}')).toBe(1);
+    expect(values.get('backup.time{-,-,O}')).toBeCloseTo(0.005, 12);
+    expect(values.get('backupstats.invalid_measurements{backup}')).toBe(2);
+    await stats.shutdown();
+  });
+
+  it('a record that would carry its pending sum past Number.MAX_SAFE_INTEGER is dropped and counted', async () => {
+    harness = createHarness();
+    diagnostics = captureDiag();
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: flushIntervalMillis === 0 ? 0 : 2 ** 30 });
+    const handle = stats.restore.scope({ operation: 'O' });
+    const big = Number.MAX_SAFE_INTEGER - 10;
+    handle.timedIncrementBytes(big, 1);
+    handle.timedIncrementBytes(11, 1); // pending would be MAX_SAFE_INTEGER + 1 (unthrottled: nothing pending)
+    handle.timedIncrementBytes(10, 1); // pending exactly MAX_SAFE_INTEGER
+    stats.flush();
+    handle.timedIncrementBytes(11, 1); // a new pending sum
+    handle.timedIncrement(Number.MAX_SAFE_INTEGER);
+    handle.timedIncrement(1); // duration sum past the bound
+    const values = valuesByKey(await harness.collect());
+    const dropped = flushIntervalMillis === 0 ? 0 : 2;
+    expect(values.get('restore.operations{-,-,O}')).toBe(6 - dropped);
+    expect(values.get('restore.bytes{-,-,O}')).toBe(big + (flushIntervalMillis === 0 ? 32 : 21));
+    expect(Number.isFinite(values.get('restore.time{-,-,O}'))).toBe(true);
+    expect(values.get('backupstats.invalid_measurements{restore}')).toBe(dropped);
+    await stats.shutdown();
+  });
+});

@@ -97,3 +97,23 @@ describe('exported totals equal what was recorded', () => {
     await stats.shutdown();
   });
 });
+
+describe.each([1000, 0])('fractional byte counts (flushIntervalMillis %i)', (flushIntervalMillis) => {
+  it('export the whole part of their sum, whatever the flush timing', async () => {
+    harness = createHarness();
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: flushIntervalMillis === 0 ? 0 : 2 ** 30 });
+    const flushedEach = stats.backup.scope({ operation: 'each' });
+    const flushedOnce = stats.backup.scope({ operation: 'once' });
+    const amounts = [...Array<number>(10).fill(0.5), 0.25, 0.25, 0.25, 0.5];
+    for (const bytes of amounts) {
+      flushedEach.timedIncrementBytes(bytes, 1);
+      stats.flush();
+    }
+    for (const bytes of amounts) flushedOnce.timedIncrementBytes(bytes, 1);
+    stats.flush();
+    const values = valuesByKey(await harness.collect());
+    expect(values.get('backup.bytes{-,-,each}')).toBe(6);
+    expect(values.get('backup.bytes{-,-,once}')).toBe(6);
+    await stats.shutdown();
+  });
+});

@@ -14,7 +14,7 @@ export class Diagnostics {
     if (this.invalidReported) return;
     this.invalidReported = true;
     diag.warn(
-      `backupstats: dropped an invalid ${family} measurement (bytes and durations must be finite numbers of 0 or more); ` +
+      `backupstats: dropped an invalid ${family} measurement (bytes and durations must be numbers from 0 to Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush); ` +
         'further ones are counted in backupstats.invalid_measurements without a message',
     );
   }

@@ -144,9 +144,12 @@ export class FamilyRegistry {
       instruments.operations.add(handle.count, attributes);
       handle.count = 0;
     }
-    if (handle.bytes > 0) {
-      instruments.bytes.add(handle.bytes, attributes);
-      handle.bytes = 0;
+    // The bytes counter is an integer one, which truncates every add: whole bytes go out and the fraction
+    // waits for the next flush, so the exported total is the whole part of the sum whatever the timing.
+    const wholeBytes = Math.trunc(handle.bytes);
+    if (wholeBytes > 0) {
+      instruments.bytes.add(wholeBytes, attributes);
+      handle.bytes -= wholeBytes;
     }
     // Added even when zero, so that every series with operations has a time series too.
     instruments.time.add(this.fromMillis(handle.durationMs), attributes);

@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { FamilyRegistry } from './family-registry.js';
 import type { ResolvedLabels, ScopeLabels } from './labels.js';
-import { isValidAmount } from './measurement.js';
+import { addAmount } from './measurement.js';
 import type { Pending } from './pending.js';
 import type { Stats } from './stats.js';
 
@@ -26,23 +26,26 @@ export class ScopeHandle implements Stats, Pending {
   }
 
   timedIncrement(durationMs: number): void {
-    if (!isValidAmount(durationMs)) {
+    const pendingMs = addAmount(this.durationMs, durationMs);
+    if (pendingMs < 0) {
       this.registry.reject();
       return;
     }
     this.count += 1;
-    this.durationMs += durationMs;
+    this.durationMs = pendingMs;
     if (!this.dirty) this.registry.markDirty(this);
   }
 
   timedIncrementBytes(bytes: number, durationMs: number): void {
-    if (!isValidAmount(bytes) || !isValidAmount(durationMs)) {
+    const pendingBytes = addAmount(this.bytes, bytes);
+    const pendingMs = addAmount(this.durationMs, durationMs);
+    if (pendingBytes < 0 || pendingMs < 0) {
       this.registry.reject();
       return;
     }
     this.count += 1;
-    this.bytes += bytes;
-    this.durationMs += durationMs;
+    this.bytes = pendingBytes;
+    this.durationMs = pendingMs;
     if (!this.dirty) this.registry.markDirty(this);
   }
 }
