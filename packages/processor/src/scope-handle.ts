@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { FamilyRegistry } from './family-registry.js';
 import type { ResolvedLabels, ScopeLabels } from './labels.js';
-import { addAmount } from './measurement.js';
+import { isAmount, MAX_PENDING } from './measurement.js';
 import type { Pending } from './pending.js';
 import type { Stats } from './stats.js';
 
@@ -26,26 +26,30 @@ export class ScopeHandle implements Stats, Pending {
   }
 
   timedIncrement(durationMs: number): void {
-    const pendingMs = addAmount(this.durationMs, durationMs);
-    if (pendingMs < 0) {
-      this.registry.reject();
-      return;
+    if (isAmount(durationMs)) {
+      const pendingMs = this.durationMs + durationMs;
+      if (pendingMs <= MAX_PENDING) {
+        this.count += 1;
+        this.durationMs = pendingMs;
+        if (!this.dirty) this.registry.markDirty(this);
+        return;
+      }
     }
-    this.count += 1;
-    this.durationMs = pendingMs;
-    if (!this.dirty) this.registry.markDirty(this);
+    this.registry.reject();
   }
 
   timedIncrementBytes(bytes: number, durationMs: number): void {
-    const pendingBytes = addAmount(this.bytes, bytes);
-    const pendingMs = addAmount(this.durationMs, durationMs);
-    if (pendingBytes < 0 || pendingMs < 0) {
-      this.registry.reject();
-      return;
+    if (isAmount(bytes) && isAmount(durationMs)) {
+      const pendingBytes = this.bytes + bytes;
+      const pendingMs = this.durationMs + durationMs;
+      if (pendingBytes <= MAX_PENDING && pendingMs <= MAX_PENDING) {
+        this.count += 1;
+        this.bytes = pendingBytes;
+        this.durationMs = pendingMs;
+        if (!this.dirty) this.registry.markDirty(this);
+        return;
+      }
     }
-    this.count += 1;
-    this.bytes = pendingBytes;
-    this.durationMs = pendingMs;
-    if (!this.dirty) this.registry.markDirty(this);
+    this.registry.reject();
   }
 }
