@@ -170,6 +170,24 @@ describe('metered streams pass every byte through unchanged', () => {
     expect(stats.totals({ operation: 'read' })).toMatchObject({ count: 2, bytes: 9 });
     expect(stats.totals({ operation: 'write' })).toMatchObject({ count: 2, bytes: 9 });
   });
+
+  it.each([
+    ['hex', 'ffffffff'],
+    ['latin1', 'ééé'],
+    ['base64', 'aGVsbG8gd29ybGQ='],
+    ['utf16le', 'hé'],
+    ['utf8', 'héllo'],
+  ] as const)('meterReadable counts a string pushed without an encoding in the stream\'s defaultEncoding (%s)', async (defaultEncoding, text) => {
+    const stats = createRecordingStats();
+    const source = meterReadable(new Readable({ defaultEncoding, read() {} }), stats);
+    source.push(text);
+    source.push('é', 'utf8'); // an explicit encoding still wins
+    source.push(null);
+    let received = 0;
+    for await (const chunk of source) received += (chunk as Buffer).length;
+    expect(received).toBe(Buffer.byteLength(text, defaultEncoding) + 2);
+    expect(stats.totals()).toMatchObject({ count: 2, bytes: received });
+  });
 });
 
 describe('errors and destroy() pass through', () => {

@@ -16,6 +16,11 @@ import { byteLengthOf } from './byte-length.js';
 export function meterReadable<T extends Readable>(stream: T, stats: Stats): T {
   const read = stream._read;
   const push = stream.push;
+  // A string pushed without an encoding is encoded with the stream's `defaultEncoding` (hex, latin1, base64…),
+  // which Node keeps only in its internal state; it cannot change after construction. Object mode keeps strings.
+  const state = (stream as { _readableState?: { defaultEncoding?: unknown; objectMode?: unknown } })._readableState;
+  const defaultEncoding =
+    state !== undefined && state.objectMode !== true && typeof state.defaultEncoding === 'string' ? (state.defaultEncoding as BufferEncoding) : undefined;
   let start = performance.now();
   stream._read = function meteredRead(this: Readable, size: number): void {
     start = performance.now();
@@ -25,7 +30,7 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats): T {
     if (chunk !== null && chunk !== undefined) {
       // One clock read ends this chunk's wait and starts the next one's.
       const now = performance.now();
-      stats.timedIncrementBytes(byteLengthOf(chunk, encoding), now - start);
+      stats.timedIncrementBytes(byteLengthOf(chunk, encoding || defaultEncoding), now - start);
       start = now;
     }
     return push.call(this, chunk, encoding);
