@@ -122,7 +122,7 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
     attempt(() => backup.close());
     attempt(() => restore.close());
     attempt(() => selfMetrics?.leave(member));
-    if (selfMetrics === undefined) diagnostics.neverExported(lost);
+    if (lost > 0) diagnostics.neverExported(lost);
     return failure === undefined ? Promise.resolve() : Promise.reject(failure.error);
   };
   let closing: Promise<void> | undefined;
