@@ -179,7 +179,10 @@ describe('metered streams pass every byte through unchanged', () => {
     ['utf8', 'héllo'],
   ] as const)('meterReadable counts a string pushed without an encoding in the stream\'s defaultEncoding (%s)', async (defaultEncoding, text) => {
     const stats = createRecordingStats();
-    const source = meterReadable(new Readable({ defaultEncoding, read() {} }), stats);
+    // Node's Readable takes `defaultEncoding` (a Duplex or Transform passes it to both sides); @types/node
+    // declares it only for writables, hence the options object outside the call.
+    const options = { defaultEncoding, read() {} };
+    const source = meterReadable(new Readable(options), stats);
     source.push(text);
     source.push('é', 'utf8'); // an explicit encoding still wins
     source.push(null);
