@@ -19,6 +19,8 @@ export interface FixtureProcess {
   waitForEvent(name: string, timeoutMs?: number): Promise<FixtureEvent>;
   /** Resolves when the process ends, with its exit code or the signal that ended it; throws after `timeoutMs`. */
   exited(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Everything written to stdout so far (JSON event lines and any other text). */
+  stdout(): string;
   /** Everything written to stderr so far, to explain a failure. */
   stderr(): string;
   /** SIGKILLs the process if still running. */
@@ -46,12 +48,14 @@ export function startFixture(
   });
   const events: FixtureEvent[] = [];
   const listeners = new Set<() => void>();
+  let stdout = '';
   let stderr = '';
   let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+    stdout += `${line}\n`;
     try {
       events.push(JSON.parse(line) as FixtureEvent);
     } catch {
@@ -102,6 +106,7 @@ export function startFixture(
     waitForEvent: (name, timeoutMs = 30_000) =>
       waitUntil(() => events.find((e) => e.event === name), timeoutMs, `"${name}" event`),
     exited: (timeoutMs = 30_000) => waitUntil(() => ended, timeoutMs, 'exit'),
+    stdout: () => stdout,
     stderr: () => stderr,
     async kill() {
       if (ended === undefined) {
