@@ -110,7 +110,17 @@ async function loadOtlp(otlp: OtlpSettings, exportersSource: string): Promise<()
   const { Metadata } = await loadPeer('@grpc/grpc-js', `${askedBy} and OTLP headers`, () => import('@grpc/grpc-js'));
   return () => {
     const metadata = new Metadata();
-    for (const [key, value] of entries) metadata.set(key, value);
+    for (const [key, value] of entries) {
+      try {
+        metadata.set(key, value);
+      } catch {
+        // The headers were checked against grpc-js's own rules; should a grpc-js release tighten them, its error
+        // quotes the value, so it is neither shown nor kept as the cause.
+        throw new TypeError(
+          'backupstats: OTEL_EXPORTER_OTLP_HEADERS / OTEL_EXPORTER_OTLP_METRICS_HEADERS is <redacted> (@grpc/grpc-js refused one of the headers as gRPC metadata; the text is not shown because it may hold secrets); accepted: lower-case keys of letters, digits, "_", "." and "-" with printable ASCII values',
+        );
+      }
+    }
     return new OTLPMetricExporter({ url: config.url, metadata, temporalityPreference });
   };
 }

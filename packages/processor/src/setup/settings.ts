@@ -1,6 +1,6 @@
 import { NAMINGS, type Naming } from '../naming.js';
 import { type Env, envError, listChoices, quote, readBoolean, readChoice, readInteger, readString } from './env.js';
-import { ATTRIBUTE_RULE, HEADER_RULE, readPairs } from './pairs.js';
+import { ATTRIBUTE_RULE, GRPC_HEADER_RULE, HEADER_RULE, readPairs } from './pairs.js';
 
 /** The exporters `OTEL_METRICS_EXPORTER` can name, besides `none`. */
 export type ExporterName = 'otlp' | 'prometheus' | 'console';
@@ -152,9 +152,10 @@ function readOtlp(env: Env): OtlpSettings {
 
   // Signal-specific headers win key by key, as in the OpenTelemetry exporters. Names are compared in lower case
   // (HTTP header names are case-insensitive, gRPC metadata keys are lower case).
+  const rule = grpc ? GRPC_HEADER_RULE : HEADER_RULE;
   const headers = {
-    ...lowerCaseKeys(readPairs(env, 'OTEL_EXPORTER_OTLP_HEADERS', HEADER_RULE)),
-    ...lowerCaseKeys(readPairs(env, 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', HEADER_RULE)),
+    ...lowerCaseKeys(readPairs(env, 'OTEL_EXPORTER_OTLP_HEADERS', rule)),
+    ...lowerCaseKeys(readPairs(env, 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', rule)),
   };
   const temporality = readChoice(env, 'OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE', TEMPORALITIES) ?? 'cumulative';
   return { protocol, protocolSource, url, headers, temporality };
