@@ -1,43 +1,53 @@
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { type DeliveryWatch, watchDelivery } from './delivery.js';
 import { loadPeer } from './load.js';
 import type { ExportSettings, OtlpSettings, PrometheusSettings } from './settings.js';
 
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
 
-/** The readers of the MeterProvider that set-up builds, and how to start the ones that listen. */
+/** The readers of the MeterProvider that set-up builds, and how to start and stop the ones that listen. */
 export interface Readers {
   readonly readers: MetricReader[];
+  /** One per push exporter, to say at shutdown what did not reach its backend. */
+  readonly deliveries: readonly DeliveryWatch[];
   /**
    * Resolves once every endpoint listens (the Prometheus one), or rejects with a clear error such as
    * EADDRINUSE. Called after the MeterProvider exists, so that a failure can shut everything down.
    */
   listen(): Promise<void>;
+  /** Closes the endpoints, giving scrapes being answered at most `graceMillis`. */
+  close(graceMillis: number): Promise<void>;
 }
 
 /**
  * Loads the exporter packages the settings ask for (all of them first, so that a missing package fails before
- * anything starts), then builds one reader per exporter. Every exporter gets its endpoint, headers and
- * temporality explicitly, so that the exporter packages' own reading of `process.env` cannot contradict the
+ * anything starts), then builds one reader per exporter. Every exporter gets its endpoint, headers, temporality
+ * and timeout explicitly, so that the exporter packages' own reading of `process.env` cannot contradict the
  * settings (which may come from a caller's `env`).
  */
 export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics): Promise<Readers> {
   const factories: Array<() => MetricReader> = [];
+  const deliveries: DeliveryWatch[] = [];
   let prometheus: { exporter: PrometheusExporter; settings: PrometheusSettings } | undefined;
 
-  const periodic = (exporter: PushMetricExporter): MetricReader =>
-    new sdk.PeriodicExportingMetricReader({
-      exporter,
+  const periodic = (exporter: PushMetricExporter, label: string): MetricReader => {
+    const watch = watchDelivery(exporter, label);
+    deliveries.push(watch);
+    return new sdk.PeriodicExportingMetricReader({
+      exporter: watch.exporter,
       exportIntervalMillis: settings.intervalMillis,
       exportTimeoutMillis: settings.timeoutMillis,
     });
+  };
 
   for (const name of settings.exporters) {
     if (name === 'console') {
-      factories.push(() => periodic(new sdk.ConsoleMetricExporter()));
+      factories.push(() => periodic(new sdk.ConsoleMetricExporter(), 'console exporter'));
     } else if (name === 'otlp' && settings.otlp !== undefined) {
-      const create = await loadOtlp(settings.otlp, settings.exportersSource);
-      factories.push(() => periodic(create()));
+      const otlp = settings.otlp;
+      const create = await loadOtlp(otlp, settings.exportersSource);
+      factories.push(() => periodic(create(), `OTLP exporter (${otlp.protocol}, ${showUrl(otlp.url)})`));
     } else if (name === 'prometheus' && settings.prometheus !== undefined) {
       const { PrometheusExporter } = await loadPeer(
         '@opentelemetry/exporter-prometheus',
@@ -58,6 +68,7 @@ export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics): P
 
   return {
     readers: factories.map((create) => create()),
+    deliveries,
     async listen() {
       if (prometheus === undefined) return;
       const { exporter, settings: where } = prometheus;
@@ -72,13 +83,26 @@ export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics): P
         );
       }
     },
+    async close() {
+      // The Prometheus exporter's server closes with the provider's shutdown.
+    },
   };
+}
+
+/** The URL for a message: without user information or query, which may hold credentials. */
+function showUrl(url: string): string {
+  const shown = new URL(url);
+  shown.username = '';
+  shown.password = '';
+  shown.search = '';
+  return shown.href;
 }
 
 type OtlpConfig = {
   url: string;
   headers: Record<string, string>;
   temporalityPreference: number;
+  timeoutMillis: number;
 };
 
 /** Loads the OTLP exporter package of the protocol and returns a factory of configured exporters. */
@@ -87,7 +111,8 @@ async function loadOtlp(otlp: OtlpSettings, exportersSource: string): Promise<()
   // The enum lives in the HTTP package, which the proto and gRPC packages depend on; its values are fixed
   // (DELTA 0, CUMULATIVE 1, LOWMEMORY 2) and the same in the 0.2xx and 0.3xx lines.
   const temporalityPreference = { delta: 0, cumulative: 1, lowmemory: 2 }[otlp.temporality];
-  const config: OtlpConfig = { url: otlp.url, headers: { ...otlp.headers }, temporalityPreference };
+  const { url, timeoutMillis } = otlp;
+  const config: OtlpConfig = { url, headers: { ...otlp.headers }, temporalityPreference, timeoutMillis };
 
   if (otlp.protocol === 'http/protobuf') {
     const name = '@opentelemetry/exporter-metrics-otlp-proto';
@@ -103,7 +128,7 @@ async function loadOtlp(otlp: OtlpSettings, exportersSource: string): Promise<()
   const { OTLPMetricExporter } = await loadPeer(name, askedBy, () => import('@opentelemetry/exporter-metrics-otlp-grpc'));
   const entries = Object.entries(otlp.headers);
   if (entries.length === 0) {
-    return () => new OTLPMetricExporter({ url: config.url, temporalityPreference });
+    return () => new OTLPMetricExporter({ url, temporalityPreference, timeoutMillis });
   }
   // gRPC takes headers as grpc-js Metadata. @grpc/grpc-js is already installed under the gRPC exporter, but a
   // strict layout (pnpm) lets only a direct dependency import it.
@@ -121,6 +146,6 @@ async function loadOtlp(otlp: OtlpSettings, exportersSource: string): Promise<()
         );
       }
     }
-    return new OTLPMetricExporter({ url: config.url, metadata, temporalityPreference });
+    return new OTLPMetricExporter({ url, metadata, temporalityPreference, timeoutMillis });
   };
 }

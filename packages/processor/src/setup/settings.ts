@@ -23,6 +23,13 @@ export interface OtlpSettings {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly temporality: TemporalityPreference;
+  /**
+   * How long one export may take, retries included: `OTEL_EXPORTER_OTLP_METRICS_TIMEOUT`, else
+   * `OTEL_EXPORTER_OTLP_TIMEOUT`, else the specification's 10 s, and never more than the export timeout, so that
+   * no export outlives the reader's deadline (an abandoned one would keep retrying on timers that hold the
+   * process).
+   */
+  readonly timeoutMillis: number;
 }
 
 /** Where the Prometheus endpoint listens. */
@@ -37,6 +44,7 @@ export interface ExportSettings {
   /** The variable (and value) that chose the exporters, for an error about a missing package. */
   readonly exportersSource: string;
   readonly intervalMillis: number;
+  /** `OTEL_METRIC_EXPORT_TIMEOUT`: the deadline of every export, the final one at shutdown included. */
   readonly timeoutMillis: number;
   readonly otlp: OtlpSettings | undefined;
   readonly prometheus: PrometheusSettings | undefined;
@@ -100,7 +108,7 @@ export function readExportSettings(env: Env): ExportSettings {
     exportersSource,
     intervalMillis,
     timeoutMillis,
-    otlp: exporters.includes('otlp') ? readOtlp(env) : undefined,
+    otlp: exporters.includes('otlp') ? readOtlp(env, timeoutMillis) : undefined,
     prometheus: exporters.includes('prometheus') ? readPrometheus(env) : undefined,
     resourceAttributes,
   };
@@ -129,7 +137,7 @@ function readExporters(env: Env): { exporters: ExporterName[]; exportersSource: 
   return { exporters: [...names] as ExporterName[], exportersSource: `${name}=${quote(raw)}` };
 }
 
-function readOtlp(env: Env): OtlpSettings {
+function readOtlp(env: Env, exportTimeoutMillis: number): OtlpSettings {
   const specificProtocol = readChoice(env, 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', PROTOCOLS);
   const generalProtocol = readChoice(env, 'OTEL_EXPORTER_OTLP_PROTOCOL', PROTOCOLS);
   const protocol = specificProtocol ?? generalProtocol ?? 'http/protobuf';
@@ -158,7 +166,10 @@ function readOtlp(env: Env): OtlpSettings {
     ...lowerCaseKeys(readPairs(env, 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', rule)),
   };
   const temporality = readChoice(env, 'OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE', TEMPORALITIES) ?? 'cumulative';
-  return { protocol, protocolSource, url, headers, temporality };
+  const specificTimeout = readInteger(env, 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT', 1, MAX_MILLIS, ' (milliseconds)');
+  const generalTimeout = readInteger(env, 'OTEL_EXPORTER_OTLP_TIMEOUT', 1, MAX_MILLIS, ' (milliseconds)');
+  const timeoutMillis = Math.min(specificTimeout ?? generalTimeout ?? 10_000, exportTimeoutMillis);
+  return { protocol, protocolSource, url, headers, temporality, timeoutMillis };
 }
 
 function lowerCaseKeys(pairs: Record<string, string> | undefined): Record<string, string> {

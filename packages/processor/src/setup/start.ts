@@ -1,4 +1,4 @@
-import type { MeterProvider } from '@opentelemetry/api';
+import { diag, type MeterProvider } from '@opentelemetry/api';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from '../backup-stats.js';
 import { createNoopBackupStats } from '../noop-stats.js';
@@ -6,9 +6,10 @@ import { cardinalityLimitFor } from '../cardinality.js';
 import { type BackupStatsOptions, resolveOptions } from '../options.js';
 import type { BackupStats } from '../stats.js';
 import { METER_NAME } from '../version.js';
+import { LATE, within } from './deadline.js';
 import type { Env } from './env.js';
 import { loadPeer } from './load.js';
-import { buildReaders } from './readers.js';
+import { buildReaders, type Readers } from './readers.js';
 import { buildResource } from './resource.js';
 import { type EnvStatsOptions, readDisabled, readExportSettings, readStatsOptions } from './settings.js';
 
@@ -40,9 +41,23 @@ export interface StartedBackupStats extends BackupStats {
   /**
    * Flushes, exports one last time and shuts down the provider that was built (closing the Prometheus endpoint).
    * A provider that was given is only flushed, never shut down. Calling it again returns the same promise.
+   *
+   * It has a deadline, whatever the backend does: after `OTEL_METRIC_EXPORT_TIMEOUT` (30 s for a given
+   * provider) it gives up on what is still under way, says through the OpenTelemetry diag logger which exporter
+   * did not deliver what, and resolves. A backend that fails or does not answer never makes it reject.
    */
   shutdown(): Promise<void>;
+  /**
+   * The longest {@link shutdown} takes: its deadline plus a margin of one second. {@link shutdownOnExit} and
+   * {@link exitAfterShutdown} end the process after this long at the latest.
+   */
+  readonly shutdownTimeoutMillis: number;
 }
+
+/** Time allowed beyond an export deadline for the rest of a shutdown (closing servers and clients). */
+const SHUTDOWN_MARGIN_MILLIS = 1000;
+/** The SDK's default export timeout, for a provider built elsewhere whose readers' timeout is unknown here. */
+const GIVEN_PROVIDER_TIMEOUT_MILLIS = 30_000;
 
 /**
  * Builds a MeterProvider with the readers and exporters that the environment asks for (OpenTelemetry's `OTEL_*`
@@ -69,9 +84,12 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
     }
     const provider = options.meterProvider;
     const stats = createStats(options, fromEnv, provider);
-    return started(stats, provider, async () => {
+    const deadline = GIVEN_PROVIDER_TIMEOUT_MILLIS;
+    return started(stats, provider, deadline, async () => {
       await stats.shutdown();
-      await forceFlushIfAble(provider);
+      if ((await within(forceFlushIfAble(provider), deadline)) === LATE) {
+        diag.error(`backupstats: the given MeterProvider's forceFlush did not finish within ${deadline} ms; what it had not exported is lost`);
+      }
     });
   }
 
@@ -80,27 +98,48 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
     loadPeer('@opentelemetry/sdk-metrics', 'startBackupStats', () => import('@opentelemetry/sdk-metrics')),
     loadPeer('@opentelemetry/resources', 'startBackupStats', () => import('@opentelemetry/resources')),
   ]);
-  const { readers, listen } = await buildReaders(settings, sdk);
+  const built = await buildReaders(settings, sdk);
   const provider = new sdk.MeterProvider({
     resource: buildResource(resources, settings.resourceAttributes),
-    readers: [...readers, ...(options.readers ?? [])],
+    readers: [...built.readers, ...(options.readers ?? [])],
     views: [{ meterName: METER_NAME, aggregationCardinalityLimit: cardinalityLimitFor(maxScopes) }],
   });
   let stats: BackupStats | undefined;
   try {
     stats = createStats(options, fromEnv, provider);
-    await listen();
+    await built.listen();
   } catch (error) {
     await stats?.shutdown();
     await provider.shutdown().catch(() => {});
+    await built.close(0);
     throw error;
   }
   const owned = stats;
-  return started(owned, provider, async () => {
+  const deadline = settings.timeoutMillis;
+  return started(owned, provider, deadline + SHUTDOWN_MARGIN_MILLIS, async () => {
     await owned.shutdown();
-    // The provider's shutdown collects and exports one last time, then stops the readers and their servers.
-    await provider.shutdown();
+    await shutdownBuilt(provider, built, deadline);
   });
+}
+
+/**
+ * Shuts down a provider built here within `deadline`: the provider's shutdown collects and exports one last
+ * time and stops the readers, while the endpoints close. What is still under way at the deadline is left
+ * behind (the exporters' own timeouts are no longer than the deadline, so it ends by itself) and reported.
+ */
+async function shutdownBuilt(provider: { shutdown(): Promise<void> }, built: Readers, deadline: number): Promise<void> {
+  const [outcome] = await Promise.all([within(provider.shutdown(), deadline), built.close(deadline)]);
+  let reported = false;
+  for (const delivery of built.deliveries) {
+    const undelivered = delivery.undelivered(deadline);
+    if (undelivered === undefined) continue;
+    diag.error(undelivered);
+    reported = true;
+  }
+  if (outcome === LATE && !reported) {
+    // A reader given in `readers` (or the SDK itself) held the shutdown: no exporter of ours is to blame.
+    diag.error(`backupstats: the MeterProvider's shutdown did not finish within ${deadline} ms (OTEL_METRIC_EXPORT_TIMEOUT); it was left behind`);
+  }
 }
 
 /** Creates the stats; an option that came from a variable and that the core rejects is blamed on the variable. */
@@ -130,12 +169,13 @@ function statsOptions(options: BackupStatsOptions, fromEnv: EnvStatsOptions, pro
   };
 }
 
-function started(stats: BackupStats, provider: MeterProvider, close: () => Promise<void>): StartedBackupStats {
+function started(stats: BackupStats, provider: MeterProvider, shutdownTimeoutMillis: number, close: () => Promise<void>): StartedBackupStats {
   let closing: Promise<void> | undefined;
   return Object.freeze({
     backup: stats.backup,
     restore: stats.restore,
     meterProvider: provider,
+    shutdownTimeoutMillis,
     flush: () => stats.flush(),
     async forceFlush() {
       stats.flush();
@@ -152,6 +192,7 @@ function disabledStats(): StartedBackupStats {
   return Object.freeze({
     ...createNoopBackupStats(),
     meterProvider: undefined,
+    shutdownTimeoutMillis: SHUTDOWN_MARGIN_MILLIS,
     forceFlush: () => Promise.resolve(),
   });
 }
