@@ -1,7 +1,7 @@
-import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
 import { loadPeer } from './load.js';
+import { createPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.js';
 import type { ExportSettings, OtlpSettings, PrometheusSettings } from './settings.js';
 
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
@@ -29,7 +29,7 @@ export interface Readers {
 export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics): Promise<Readers> {
   const factories: Array<() => MetricReader> = [];
   const deliveries: DeliveryWatch[] = [];
-  let prometheus: { exporter: PrometheusExporter; settings: PrometheusSettings } | undefined;
+  let prometheus: { endpoint: PrometheusEndpoint; settings: PrometheusSettings } | undefined;
 
   const periodic = (exporter: PushMetricExporter, label: string): MetricReader => {
     const watch = watchDelivery(exporter, label);
@@ -56,11 +56,11 @@ export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics): P
       );
       const where = settings.prometheus;
       factories.push(() => {
-        // The server starts in listen(), where its outcome can be awaited; host and port are passed explicitly
-        // because exporter 0.2xx would otherwise read OTEL_EXPORTER_PROMETHEUS_* from process.env, and its
-        // default host is every interface rather than the specification's localhost.
+        // The exporter's own server never starts: set-up serves its scrapes (see createPrometheusEndpoint). Host
+        // and port are still passed so that exporter 0.2xx does not read OTEL_EXPORTER_PROMETHEUS_* from
+        // process.env.
         const exporter = new PrometheusExporter({ host: where.host, port: where.port, preventServerStart: true });
-        prometheus = { exporter, settings: where };
+        prometheus = { endpoint: createPrometheusEndpoint(exporter, where.host, where.port), settings: where };
         return exporter;
       });
     }
@@ -71,9 +71,9 @@ export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics): P
     deliveries,
     async listen() {
       if (prometheus === undefined) return;
-      const { exporter, settings: where } = prometheus;
+      const { endpoint, settings: where } = prometheus;
       try {
-        await exporter.startServer();
+        await endpoint.listen();
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new Error(
@@ -83,8 +83,8 @@ export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics): P
         );
       }
     },
-    async close() {
-      // The Prometheus exporter's server closes with the provider's shutdown.
+    async close(graceMillis) {
+      await prometheus?.endpoint.close(graceMillis);
     },
   };
 }
