@@ -1,38 +1,55 @@
 import { constants } from 'node:os';
 import { diag } from '@opentelemetry/api';
+import { LATE, within } from './deadline.js';
+import { exitCoordinator } from './exit-coordinator.js';
 
 /** Anything with an asynchronous `shutdown()`, such as the stats {@link startBackupStats} returns. */
 export interface ShutdownTarget {
   shutdown(): Promise<void>;
+  /**
+   * The longest its shutdown may take; after that the process ends without waiting any more. The stats of
+   * {@link startBackupStats} set it to `OTEL_METRIC_EXPORT_TIMEOUT` plus one second.
+   */
+  readonly shutdownTimeoutMillis?: number | undefined;
 }
 
 /** Options of {@link shutdownOnExit}. */
 export interface ShutdownOnExitOptions {
-  /** The signals that shut down and then end the process. Default `['SIGTERM', 'SIGINT']`. */
+  /** The signals that shut down and then end the process. Default `['SIGTERM', 'SIGINT']`; `[]` for none. */
   readonly signals?: readonly NodeJS.Signals[] | undefined;
+  /** How long the shutdown may take. Default: the target's `shutdownTimeoutMillis`, else 31 000 ms. */
+  readonly timeoutMillis?: number | undefined;
 }
 
 const UNCATCHABLE = new Set(['SIGKILL', 'SIGSTOP']);
+/** The SDK's default export timeout (30 s) plus the margin startBackupStats gives its own shutdown. */
+const DEFAULT_TIMEOUT_MILLIS = 31_000;
+/** Longest delay `setTimeout` honours. */
+const MAX_MILLIS = 2_147_483_647;
 
 /**
- * Makes the end of the process run `target.shutdown()` once (flush and final export) before it ends:
+ * Makes the end of the process run `target.shutdown()` once (flush and final export) before it ends, within
+ * its deadline (`timeoutMillis`):
  *
- * - a normal end of the event loop (`beforeExit`): shutdown, then the process ends with its usual exit code;
- * - SIGTERM or SIGINT: shutdown, then, if no other listener is registered for that signal, the signal is raised
- *   again so that the process dies by it (a shell sees 128 + the signal's number). If the program has its own
- *   listeners, they run as usual and the process is not ended here: they decide.
- * - the same or another of these signals during the shutdown ends the process at once by that signal (unless the
- *   program has its own listeners for it).
+ * - a normal end of the event loop (`beforeExit`): shutdown, then the process ends with its usual exit code (if
+ *   the shutdown reached its deadline, `process.exit` with that code ends it, whatever was left behind);
+ * - SIGTERM or SIGINT: shutdown, then the process ends by the signal, raised again (a shell sees 128 + its
+ *   number), unless other listeners of the signal (the program's own, another library) end it first; they have
+ *   until the deadline, counted from the signal.
+ * - another of these signals after the first ends the process at once (Ctrl-C twice).
+ *
+ * Every registration in the process, from any copy of backupstats, shares one listener per signal: two stats
+ * with their own `shutdownOnExit` both shut down on one signal, and never wait for each other. A program whose
+ * own listener needs longer than the deadline passes `signals: []` and awaits `stats.shutdown()` in it.
  *
  * `process.exit()` skips `beforeExit`, so a program that calls it loses what was not exported: call
- * `await stats.shutdown()` first, or {@link exitAfterShutdown}. The shutdown takes at most about
- * `OTEL_METRIC_EXPORT_TIMEOUT` when an exporter's receiver does not answer.
+ * `await stats.shutdown()` first, or {@link exitAfterShutdown}.
  *
- * @returns a function that removes the listeners again.
- * @throws TypeError when a signal cannot be caught or does not exist.
+ * @returns a function that removes the registration again.
+ * @throws TypeError when a signal cannot be caught or does not exist, or the timeout is not a positive integer.
  */
 export function shutdownOnExit(target: ShutdownTarget, options: ShutdownOnExitOptions = {}): () => void {
-  const signals = [...new Set(options.signals ?? (['SIGTERM', 'SIGINT'] as const))];
+  const signals = new Set(options.signals ?? (['SIGTERM', 'SIGINT'] as const));
   for (const signal of signals) {
     if (!(signal in constants.signals) || UNCATCHABLE.has(signal)) {
       throw new TypeError(
@@ -40,71 +57,36 @@ export function shutdownOnExit(target: ShutdownTarget, options: ShutdownOnExitOp
       );
     }
   }
-
+  const timeoutMillis = checkTimeout('shutdownOnExit', options.timeoutMillis ?? target.shutdownTimeoutMillis ?? DEFAULT_TIMEOUT_MILLIS);
   let closing: Promise<void> | undefined;
-  const shutdownOnce = (): Promise<void> => {
-    if (closing === undefined) {
-      // An export can wait on handles that do not hold the event loop open (unref'd sockets and servers): this
-      // timer keeps the process alive until the shutdown has finished.
-      const keepAlive = setInterval(() => {}, 1 << 30);
-      closing = target
-        .shutdown()
-        .catch((error: unknown) => diag.error('backupstats: shutdown at exit failed', error))
-        .finally(() => clearInterval(keepAlive));
-    }
+  const shutdown = (): Promise<void> => {
+    closing ??= target.shutdown();
     return closing;
   };
-
-  // Every listener but ours belongs to the program (or another library) and keeps the signal from ending it here.
-  const othersListen = (signal: NodeJS.Signals): boolean => process.listeners(signal).some((l) => l !== onSignal);
-
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (closing !== undefined) {
-      if (!othersListen(signal)) raise(signal);
-      return;
-    }
-    void shutdownOnce().then(() => {
-      if (!othersListen(signal)) raise(signal);
-    });
-  };
-
-  const onBeforeExit = (): void => {
-    // beforeExit comes again once the shutdown's own work is done; then there is nothing left to do.
-    if (closing !== undefined) return;
-    void shutdownOnce().then(uninstall);
-  };
-
-  const uninstall = (): void => {
-    for (const signal of signals) process.removeListener(signal, onSignal);
-    process.removeListener('beforeExit', onBeforeExit);
-  };
-
-  /** Ends the process by `signal` as if nobody had caught it. */
-  const raise = (signal: NodeJS.Signals): void => {
-    uninstall();
-    // With no listener left, Node restores the default action, so the process dies by the signal.
-    process.kill(process.pid, signal);
-    // Should the signal be ignored (inherited SIG_IGN), end with the status a shell would show for it.
-    setTimeout(() => process.exit(128 + (constants.signals[signal] ?? 0)), 1000);
-  };
-
-  for (const signal of signals) process.on(signal, onSignal);
-  process.on('beforeExit', onBeforeExit);
-  return uninstall;
+  return exitCoordinator().register({ shutdown, timeoutMillis, signals });
 }
 
 /**
- * Shuts `target` down (flush and final export), then calls `process.exit(code)`. Use it where a program would
- * call `process.exit()` directly, which skips `beforeExit` and so the shutdown. A failed shutdown is reported
- * through the OpenTelemetry diag logger and does not change the exit code.
+ * Shuts `target` down (flush and final export) within its deadline (`target.shutdownTimeoutMillis`, else
+ * 31 000 ms), then calls `process.exit(code)`. Use it where a program would call `process.exit()` directly,
+ * which skips `beforeExit` and so the shutdown. A failed or late shutdown is reported through the OpenTelemetry
+ * diag logger and does not change the exit code.
  *
  * @param code the exit code; default `process.exitCode`, else 0.
  */
 export async function exitAfterShutdown(target: ShutdownTarget, code?: number): Promise<never> {
+  const timeoutMillis = checkTimeout('exitAfterShutdown', target.shutdownTimeoutMillis ?? DEFAULT_TIMEOUT_MILLIS);
   try {
-    await target.shutdown();
+    if ((await within(target.shutdown(), timeoutMillis)) === LATE) {
+      diag.error(`backupstats: shutdown before exit did not finish within ${timeoutMillis} ms; the process ends without it`);
+    }
   } catch (error) {
     diag.error('backupstats: shutdown before exit failed', error);
   }
   return process.exit(code ?? process.exitCode ?? 0);
+}
+
+function checkTimeout(where: string, value: number): number {
+  if (Number.isSafeInteger(value) && value >= 1 && value <= MAX_MILLIS) return value;
+  throw new TypeError(`backupstats: ${where} timeoutMillis is ${String(value)}; accepted: an integer from 1 to ${MAX_MILLIS} (milliseconds)`);
 }
