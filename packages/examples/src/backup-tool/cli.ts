@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The backup tool of the examples: backs up a folder into a file storage folder, restores it and verifies it,
 // metering every stage with backupstats, then prints what the OpenTelemetry pipeline exported.
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -51,10 +52,20 @@ async function main(): Promise<number> {
     // A bad OTEL_* / BACKUPSTATS_* variable: the message names it and what it accepts.
     return fail(new ToolError((error as Error).message, ExitCode.Usage, { cause: error }));
   }
-  // A one-shot run: SIGTERM / SIGINT still flush and export what was measured, then end the process.
+  const temporary: string[] = [];
+  // A one-shot run: SIGTERM / SIGINT still flush and export what was measured, remove the temporary folders, then
+  // end the process. The removal is synchronous and comes last: the run is still writing into the folders, and
+  // from there to the end of the process no I/O callback of the run can see them gone or create them again.
   // --loop and --serve end on a signal by design, so they take the signals themselves and shut down below.
   const signals: Signals | undefined = args.loop || args.serve ? listenForSignals() : undefined;
-  const removeExitHook = signals === undefined ? shutdownOnExit(telemetry.stats) : () => {};
+  const atSignal = {
+    shutdown: async () => {
+      await telemetry.stats.shutdown();
+      if (!args.keep) for (const dir of temporary) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    },
+    shutdownTimeoutMillis: telemetry.stats.shutdownTimeoutMillis + 10_000,
+  };
+  const removeExitHook = signals === undefined ? shutdownOnExit(atSignal) : () => {};
   let stop = false;
   void signals?.next().then(() => {
     stop = true;
@@ -65,7 +76,7 @@ async function main(): Promise<number> {
     args,
     telemetry,
     progress: args.quiet ? silentProgress : createProgress(),
-    temporary: [],
+    temporary,
     stopRequested: () => stop,
   };
   let code: number = ExitCode.Ok;
@@ -80,7 +91,7 @@ async function main(): Promise<number> {
   say('\nWhat the OpenTelemetry pipeline exported (per scope; throughput = bytes / time spent in that operation):');
   process.stdout.write(formatSummary(rows));
   if (args.summaryJson !== undefined) await writeFile(args.summaryJson, `${JSON.stringify(rows, null, 1)}\n`);
-  if (!args.keep) await Promise.all(context.temporary.map((dir) => rm(dir, { recursive: true, force: true })));
+  if (!args.keep) await Promise.all(temporary.map((dir) => rm(dir, { recursive: true, force: true })));
 
   if (args.serve && telemetry.prometheusUrl !== undefined) {
     say(`serving ${telemetry.prometheusUrl} until Ctrl-C (SIGINT) or SIGTERM`);

@@ -19,7 +19,7 @@ export interface Telemetry {
   readonly stats: StartedBackupStats;
   /** Where Prometheus can scrape, when the Prometheus exporter is on. */
   readonly prometheusUrl: string | undefined;
-  /** Collects the provider's current metrics (undefined when metrics are disabled). */
+  /** Collects the provider's current metrics (undefined when metrics are disabled or already shut down). */
   collect(): Promise<ResourceMetrics | undefined>;
 }
 
@@ -45,8 +45,9 @@ export async function startTelemetry(env: NodeJS.ProcessEnv, serve: boolean): Pr
     async collect() {
       if (stats.meterProvider === undefined) return undefined;
       stats.flush();
-      const { resourceMetrics } = await reader.collect();
-      return resourceMetrics;
+      // A signal may have shut everything down while the run went on: its summary then has nothing to show.
+      const collected = await reader.collect().catch(() => undefined);
+      return collected?.resourceMetrics;
     },
   };
 }

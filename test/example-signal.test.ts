@@ -1,0 +1,70 @@
+// Ctrl-C (SIGINT) or SIGTERM in the middle of `pnpm demo`: the final totals are still exported, the exit status
+// says which signal ended it, and the temporary storage and restore folders are gone.
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { startCli } from '../packages/examples/test-support/run-cli.js';
+import { startOtlpReceiver } from './support/otlp-receiver.js';
+
+/** Exit codes a shell reports for a process ended by the signal (128 + its number). */
+const SHELL_CODE = { SIGTERM: 143, SIGINT: 130 } as const;
+
+/** The demo's temporary folders under `root` (its TMPDIR); tsx keeps its own cache there too. */
+async function demoFolders(root: string): Promise<string[]> {
+  return (await readdir(root)).filter((name) => name.startsWith('backupstats-demo-'));
+}
+
+/** Objects written so far into the demo's temporary storage folder. */
+async function storedObjects(root: string): Promise<number> {
+  const [work] = await demoFolders(root);
+  if (work === undefined) return 0;
+  return (await readdir(join(root, work, 'storage')).catch(() => [])).length;
+}
+
+describe('a signal in the middle of pnpm demo', () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} mid-backup: the final totals are exported, the exit says ${signal}, and no temporary folder is left`, async () => {
+      const root = await mkdtemp(join(tmpdir(), 'backupstats-signal-'));
+      onTestFinished(() => rm(root, { recursive: true, force: true }));
+      const receiver = await startOtlpReceiver('http');
+      onTestFinished(() => receiver.stop());
+
+      // Large enough that the backup is still running when the signal comes; the export interval is beyond the
+      // test, so only the final export at the signal can deliver anything.
+      const child = startCli(['--quiet', '--size', '256MiB', '--files', '64'], {
+        env: {
+          TMPDIR: root,
+          OTEL_METRICS_EXPORTER: 'otlp',
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_METRIC_EXPORT_INTERVAL: '600000',
+        },
+      });
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.once('exit', (code, sig) => resolve({ code, signal: sig })),
+      );
+      onTestFinished(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      });
+      let output = '';
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+      });
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+      });
+
+      // Mid-backup: the first objects are in the temporary storage folder, and the backup goes on.
+      await expect.poll(() => storedObjects(root), { timeout: 50_000, interval: 50 }).toBeGreaterThan(0);
+      expect(output).not.toMatch(/^backup: /m);
+      child.kill(signal);
+
+      const end = await exited;
+      expect(end.signal === signal || end.code === SHELL_CODE[signal], `${JSON.stringify(end)}\n${output}`).toBe(true);
+      const key = 'backup.bytes{"component":"BackupEngine","implementation":"Builtin","operation":"Source:Read"}';
+      expect(receiver.totals().get(key), output).toBeGreaterThan(0);
+      expect(await demoFolders(root)).toEqual([]);
+    });
+  }
+});
