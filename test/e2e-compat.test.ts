@@ -11,9 +11,11 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ScopeTotal } from './fixtures/workload.mjs';
 import { type FixtureProcess, startFixture } from './support/child.js';
+import { refusingCollector, startStalledCollector } from './support/dead-collector.js';
 import { expectedSeries, expectScraped, mismatches } from './support/e2e-expected.js';
 import { freePort } from './support/free-port.js';
 import { startOtlpReceiver } from './support/otlp-receiver.js';
@@ -39,12 +41,23 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function job(env: Record<string, string>): FixtureProcess {
+function job(env: Record<string, string>, script = fixture): FixtureProcess {
   if (!haveNode22) throw new Error(`Node 22 is missing: no binary at ${node22} (run pnpm install on Linux x64)`);
-  const child = startFixture(fixture, { FIXTURE_REPORT_VERSIONS: '1', ...env }, { node: node22, cwd: runDir });
+  const child = startFixture(script, { FIXTURE_REPORT_VERSIONS: '1', ...env }, { node: node22, cwd: runDir });
   cleanups.push(() => child.kill());
   return child;
 }
+
+/** The end-of-job fixture of exit-deadline.test.ts and its siblings, run the same way. */
+function exitJob(env: Record<string, string>): FixtureProcess {
+  return job(env, join(runDir, 'exit-job.mjs'));
+}
+
+/**
+ * How long an end-of-job case waits for the child to end: the deadline under test is 1 s; a broken end holds the
+ * child 600 s or forever. A hang detector with room for a loaded machine, not a timing measurement.
+ */
+const HANG_MS = 20_000;
 
 async function expectNode22WithSdk3(child: FixtureProcess): Promise<void> {
   const versions = await child.waitForEvent('versions');
@@ -60,7 +73,7 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
     const installed = join(runDir, 'node_modules', 'backupstats');
     await cp(join(root, 'packages', 'processor', 'package.json'), join(installed, 'package.json'));
     await cp(dist, join(installed, 'dist'), { recursive: true });
-    for (const file of ['record-job.mjs', 'workload.mjs']) await cp(join(root, 'test', 'fixtures', file), join(runDir, file));
+    for (const file of ['record-job.mjs', 'workload.mjs', 'exit-job.mjs']) await cp(join(root, 'test', 'fixtures', file), join(runDir, file));
     fixture = join(runDir, 'record-job.mjs');
   });
   afterAll(async () => {
@@ -118,6 +131,60 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
       expect(mismatches(expectedSeries(recorded.totals as ScopeTotal[], 'vitess'), receiver.totals())).toEqual([]);
     });
   }
+
+  describe('the end of a job keeps its deadline whatever the backend does', () => {
+    for (const protocol of ['http/protobuf', 'grpc'] as const) {
+      it(`${protocol}, stalled collector, SIGTERM: dies by SIGTERM within OTEL_METRIC_EXPORT_TIMEOUT and says what it could not deliver`, async () => {
+        const dead = await startStalledCollector();
+        cleanups.push(() => dead.stop());
+        const child = exitJob({
+          OTEL_METRICS_EXPORTER: 'otlp',
+          OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+          OTEL_EXPORTER_OTLP_ENDPOINT: dead.url,
+          OTEL_METRIC_EXPORT_INTERVAL: '600000',
+          OTEL_METRIC_EXPORT_TIMEOUT: '1000',
+          OTEL_EXPORTER_OTLP_TIMEOUT: '600000',
+          FIXTURE_END: 'signal',
+        });
+        await child.waitForEvent('ready');
+        child.child.kill('SIGTERM');
+        expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
+        expect(child.stderr()).toMatch(/did not deliver the final export \(it was still under way when the shutdown's deadline of 1000 ms/);
+      });
+    }
+
+    it('interval 100 ms, refusing collector: the finished job exits 0', async () => {
+      const dead = await refusingCollector();
+      const child = exitJob({
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: dead.url,
+        OTEL_METRIC_EXPORT_INTERVAL: '100',
+        FIXTURE_END: 'bare',
+        FIXTURE_JOB_MS: '2500',
+      });
+      expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
+    });
+
+    it('a Prometheus client stuck mid-request: SIGTERM still ends the job', async () => {
+      const port = await freePort();
+      const child = exitJob({
+        OTEL_METRICS_EXPORTER: 'prometheus',
+        OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+        OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+        FIXTURE_END: 'signal',
+      });
+      await child.waitForEvent('ready');
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      cleanups.push(async () => {
+        socket.destroy();
+      });
+      await new Promise<void>((resolve) => socket.once('connect', resolve));
+      await new Promise<void>((resolve) => socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n', () => resolve()));
+      child.child.kill('SIGTERM');
+      expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
+    });
+  });
 
   describe.skipIf(!prometheusBinary && !requireE2E)('scraped by a real Prometheus', () => {
     const namings = [

@@ -13,8 +13,9 @@ export interface DeliveryWatch {
   undelivered(deadlineMillis: number): string | undefined;
 }
 
-/** The result code of a delivered export (`ExportResultCode.SUCCESS` in @opentelemetry/core). */
+/** Export result codes (`ExportResultCode` in @opentelemetry/core, the same in 2.x and 3.x). */
 const SUCCESS = 0;
+const FAILED = 1;
 
 /**
  * Wraps `exporter` to follow its exports. `label` names it in messages, e.g. `OTLP exporter (grpc,
@@ -44,7 +45,7 @@ export function watchDelivery(exporter: PushMetricExporter, label: string): Deli
           done(result);
         });
       } catch (error) {
-        settle({ code: SUCCESS + 1, error: error instanceof Error ? error : new Error(String(error)) });
+        settle({ code: FAILED, error: error instanceof Error ? error : new Error(String(error)) });
         throw error;
       }
     },

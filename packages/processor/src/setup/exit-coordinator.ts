@@ -103,6 +103,8 @@ function createCoordinator(): ExitCoordinator {
       for (const entry of chosen) entries.delete(entry);
       sync();
       if (late) process.exit();
+      // Done: a registration made from here on starts afresh.
+      started = false;
     });
   };
 
