@@ -1,3 +1,11 @@
+import type { MeterProvider as ApiMeterProvider, Counter, Meter } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
 import { startBackupStats } from 'backupstats/setup';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { captureDiag } from './support/diag-capture.js';
@@ -223,6 +231,45 @@ describe('an existing MeterProvider', () => {
     expect(values.get('vtbackup_backup_bytes{BackupStorage,File,File:Write}')).toBe(4096);
     expect(values.get('vtbackup_backup_duration_nanoseconds{BackupStorage,File,File:Write}')).toBe(2_000_000);
     expect(points(exported).find((p) => p.name === 'alive')?.value).toBe(1);
+  });
+});
+
+describe('an instrument that throws at shutdown', () => {
+  it("rejects the stats' shutdown, and the given provider is still asked to export what it holds", async () => {
+    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const real = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 2 ** 30 })] });
+    onTestFinished(() => real.shutdown());
+    // A provider in front of the real one whose backup.bytes counter always throws (a guard or a bug).
+    const guarded: ApiMeterProvider & { forceFlush(): Promise<void> } = {
+      forceFlush: () => real.forceFlush(),
+      getMeter(name, version, options) {
+        const meter = real.getMeter(name, version, options);
+        return new Proxy(meter, {
+          get(target, property: keyof Meter) {
+            const value = (target[property] as (...args: unknown[]) => unknown).bind(target);
+            if (property !== 'createCounter') return value;
+            return (counterName: string, counterOptions: object): Counter => {
+              const counter = target.createCounter(counterName, counterOptions);
+              if (counterName !== 'backup.bytes') return counter;
+              return {
+                add() {
+                  throw new Error('guarded');
+                },
+              };
+            };
+          },
+        });
+      },
+    };
+    const diagnostics = captureDiag();
+    onTestFinished(() => diagnostics.restore());
+    const stats = await startBackupStats({ env: {}, meterProvider: guarded, flushIntervalMillis: 2 ** 30 });
+    stats.backup.timedIncrementBytes(10, 1);
+    await expect(stats.shutdown()).rejects.toThrow('guarded');
+    // The export came from the shutdown's forceFlush: nothing else asks this reader to export.
+    const exported = exporter.getMetrics().at(-1);
+    expect(exported).toBeDefined();
+    expect(valuesByKey(exported as ResourceMetrics).get('backup.operations{-,-,-}')).toBe(1);
   });
 });
 

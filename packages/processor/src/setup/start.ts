@@ -86,10 +86,11 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
     const stats = createStats(options, fromEnv, provider);
     const deadline = GIVEN_PROVIDER_TIMEOUT_MILLIS;
     return started(stats, provider, deadline, async () => {
-      await stats.shutdown();
+      const closed = await settle(stats.shutdown());
       if ((await within(forceFlushIfAble(provider), deadline)) === LATE) {
         diag.error(`backupstats: the given MeterProvider's forceFlush did not finish within ${deadline} ms; what it had not exported is lost`);
       }
+      if (closed !== undefined) throw closed.error;
     });
   }
 
@@ -117,9 +118,21 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
   const owned = stats;
   const deadline = settings.timeoutMillis;
   return started(owned, provider, deadline + SHUTDOWN_MARGIN_MILLIS, async () => {
-    await owned.shutdown();
+    const closed = await settle(owned.shutdown());
     await shutdownBuilt(provider, built, deadline);
+    if (closed !== undefined) throw closed.error;
   });
+}
+
+/**
+ * Undefined once `closing` resolved, else its error. The stats' shutdown rejects when an instrument failed (what
+ * it did not take is lost and said through diag); the provider is still shut down and exports what it holds.
+ */
+function settle(closing: Promise<void>): Promise<{ error: unknown } | undefined> {
+  return closing.then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
 }
 
 /**
