@@ -3,7 +3,7 @@
 // the periodic exports. Each case runs the job as a child process against a collector of the test's own on
 // 127.0.0.1 that accepts connections and never answers, or that refuses them.
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, it } from 'vitest';
 import { type FixtureProcess, startFixture } from './support/child.js';
 import { type DeadCollector, refusingCollector, startStalledCollector } from './support/dead-collector.js';
 import { startOtlpReceiver } from './support/otlp-receiver.js';
@@ -26,15 +26,18 @@ const SLOW_EXPORTER = { OTEL_EXPORTER_OTLP_TIMEOUT: '600000' };
 const PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
 const UNDELIVERED = /backupstats: the OTLP exporter \(.+\) did not deliver the final export/;
 
-async function collector(kind: 'stalled' | 'refusing'): Promise<DeadCollector> {
+/** The test context's onTestFinished (the tests run concurrently, so each registers on its own context). */
+type Cleanup = (fn: () => Promise<void>) => void;
+
+async function collector(kind: 'stalled' | 'refusing', cleanup: Cleanup): Promise<DeadCollector> {
   const dead = kind === 'stalled' ? await startStalledCollector() : await refusingCollector();
-  onTestFinished(() => dead.stop());
+  cleanup(() => dead.stop());
   return dead;
 }
 
-function job(env: Record<string, string>): FixtureProcess {
+function job(env: Record<string, string>, cleanup: Cleanup): FixtureProcess {
   const child = startFixture(fixture, env);
-  onTestFinished(() => child.kill());
+  cleanup(() => child.kill());
   return child;
 }
 
@@ -42,13 +45,14 @@ function otlp(dead: DeadCollector, protocol: string, extra: Record<string, strin
   return { OTEL_METRICS_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_EXPORTER_OTLP_ENDPOINT: dead.url, ...extra };
 }
 
-describe('OTEL_METRIC_EXPORT_TIMEOUT bounds the final export, over every OTLP protocol', () => {
+// The cases wait on the deadline, not on the CPU: they run side by side.
+describe.concurrent('OTEL_METRIC_EXPORT_TIMEOUT bounds the final export, over every OTLP protocol', () => {
   const deadline = { OTEL_METRIC_EXPORT_TIMEOUT: '1000', OTEL_METRIC_EXPORT_INTERVAL: '600000', ...SLOW_EXPORTER };
 
   for (const protocol of PROTOCOLS) {
-    it(`${protocol}, stalled collector, SIGTERM: the job dies by SIGTERM within the deadline and says what it could not deliver`, async () => {
-      const dead = await collector('stalled');
-      const child = job({ ...otlp(dead, protocol, deadline), FIXTURE_END: 'signal' });
+    it(`${protocol}, stalled collector, SIGTERM: the job dies by SIGTERM within the deadline and says what it could not deliver`, async ({ expect, onTestFinished }) => {
+      const dead = await collector('stalled', onTestFinished);
+      const child = job({ ...otlp(dead, protocol, deadline), FIXTURE_END: 'signal' }, onTestFinished);
       await child.waitForEvent('ready');
       child.child.kill('SIGTERM');
       expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
@@ -59,22 +63,22 @@ describe('OTEL_METRIC_EXPORT_TIMEOUT bounds the final export, over every OTLP pr
   }
 
   for (const protocol of ['http/protobuf', 'grpc'] as const) {
-    it(`${protocol}, stalled collector: exitAfterShutdown exits with its code within the deadline`, async () => {
-      const dead = await collector('stalled');
-      const child = job({ ...otlp(dead, protocol, deadline), FIXTURE_END: 'exit-after' });
+    it(`${protocol}, stalled collector: exitAfterShutdown exits with its code within the deadline`, async ({ expect, onTestFinished }) => {
+      const dead = await collector('stalled', onTestFinished);
+      const child = job({ ...otlp(dead, protocol, deadline), FIXTURE_END: 'exit-after' }, onTestFinished);
       expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 7, signal: null });
       expect(child.stderr()).toMatch(UNDELIVERED);
     });
   }
 
-  it('http/protobuf, stalled collector, the job returns: shutdownOnExit ends it with code 0 within the deadline', async () => {
-    const dead = await collector('stalled');
-    const child = job({ ...otlp(dead, 'http/protobuf', deadline), FIXTURE_END: 'return' });
+  it('http/protobuf, stalled collector, the job returns: shutdownOnExit ends it with code 0 within the deadline', async ({ expect, onTestFinished }) => {
+    const dead = await collector('stalled', onTestFinished);
+    const child = job({ ...otlp(dead, 'http/protobuf', deadline), FIXTURE_END: 'return' }, onTestFinished);
     expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
     expect(child.stderr()).toMatch(UNDELIVERED);
   });
 
-  it('a collector that answers gets the final export and nothing is reported undelivered', async () => {
+  it('a collector that answers gets the final export and nothing is reported undelivered', async ({ expect, onTestFinished }) => {
     // The same deadline and the same slow exporter default: the deadline costs nothing when the backend is up.
     const receiver = await startOtlpReceiver('http');
     onTestFinished(() => receiver.stop());
@@ -84,7 +88,7 @@ describe('OTEL_METRIC_EXPORT_TIMEOUT bounds the final export, over every OTLP pr
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       ...deadline,
       FIXTURE_END: 'signal',
-    });
+    }, onTestFinished);
     await child.waitForEvent('ready');
     child.child.kill('SIGTERM');
     expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
@@ -93,7 +97,8 @@ describe('OTEL_METRIC_EXPORT_TIMEOUT bounds the final export, over every OTLP pr
   });
 });
 
-describe('a finished job exits while the collector is down, whatever the export interval', () => {
+// The cases wait on timers, not on the CPU: they run side by side.
+describe.concurrent('a finished job exits while the collector is down, whatever the export interval', () => {
   // The default export timeout shrinks to a short interval; the exporters' own default (10 s) is left as is.
   const cases = [
     { protocol: 'http/protobuf', interval: '1000', down: 'stalled' },
@@ -104,18 +109,23 @@ describe('a finished job exits while the collector is down, whatever the export 
     { protocol: 'grpc', interval: '100', down: 'refusing' },
   ] as const;
   for (const { protocol, interval, down } of cases) {
-    it(`${protocol}, interval ${interval} ms, ${down} collector: the job without shutdownOnExit exits 0 after a few exports`, async () => {
-      const dead = await collector(down);
-      // The job lasts a few intervals, so that periodic exports have started, failed and been retried.
-      const child = job({ ...otlp(dead, protocol, { OTEL_METRIC_EXPORT_INTERVAL: interval }), FIXTURE_END: 'bare', FIXTURE_JOB_MS: '2500' });
+    it(`${protocol}, interval ${interval} ms, ${down} collector: the job without shutdownOnExit exits 0 after a few exports`, async ({ expect, onTestFinished }) => {
+      const dead = await collector(down, onTestFinished);
+      // The job lasts over two intervals, so that periodic exports have started, failed and been retried.
+      const env = { ...otlp(dead, protocol, { OTEL_METRIC_EXPORT_INTERVAL: interval }), FIXTURE_END: 'bare', FIXTURE_JOB_MS: '2500' };
+      const child = job(env, onTestFinished);
       expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
       if (down === 'stalled') expect(dead.connections).toBeGreaterThan(0);
     });
   }
 
-  it('http/protobuf, interval 100 ms, stalled collector, shutdownOnExit: the final export gives up at the deadline and the job exits 0', async () => {
-    const dead = await collector('stalled');
-    const child = job({ ...otlp(dead, 'http/protobuf', { OTEL_METRIC_EXPORT_INTERVAL: '100' }), FIXTURE_END: 'return', FIXTURE_JOB_MS: '1000' });
+  it('http/protobuf, interval 100 ms, stalled collector, shutdownOnExit: the final export gives up at the deadline and the job exits 0', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const dead = await collector('stalled', onTestFinished);
+    const env = { ...otlp(dead, 'http/protobuf', { OTEL_METRIC_EXPORT_INTERVAL: '100' }), FIXTURE_END: 'return', FIXTURE_JOB_MS: '1000' };
+    const child = job(env, onTestFinished);
     expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
     expect(child.stderr()).toMatch(UNDELIVERED);
   });

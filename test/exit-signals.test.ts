@@ -18,16 +18,16 @@ const HANG_MS = 20_000;
 const CONSOLE = { OTEL_METRICS_EXPORTER: 'console', OTEL_METRIC_EXPORT_INTERVAL: '600000', OTEL_METRIC_EXPORT_TIMEOUT: '1000' };
 const SHELL_CODE = { SIGTERM: 143, SIGINT: 130 } as const;
 
-function job(env: Record<string, string>): FixtureProcess {
+function job(env: Record<string, string>, cleanup: (fn: () => Promise<void>) => void = onTestFinished): FixtureProcess {
   const child = startFixture(fixture, env);
-  onTestFinished(() => child.kill());
+  cleanup(() => child.kill());
   return child;
 }
 
 /** Both stats' final numbers were printed by their console exporters. */
-function expectBothExported(child: FixtureProcess): void {
-  expect(child.stdout()).toContain("implementation: 'Part1'");
-  expect(child.stdout()).toContain("implementation: 'Part2'");
+function expectBothExported(child: FixtureProcess, check: typeof expect = expect): void {
+  check(child.stdout()).toContain("implementation: 'Part1'");
+  check(child.stdout()).toContain("implementation: 'Part2'");
 }
 
 describe('two shutdownOnExit registrations in one process', () => {
@@ -49,16 +49,20 @@ describe('two shutdownOnExit registrations in one process', () => {
 });
 
 describe('another library listens to the same signals', () => {
+  // These wait for the deadline, not on the CPU: they run side by side.
   for (const foreign of ['silent', 'polite'] as const) {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      it(`a ${foreign} listener and ${signal}: its listener runs, the stats export, and the process still ends by ${signal}`, async () => {
-        const child = job({ ...CONSOLE, FIXTURE_STATS: '2', FIXTURE_END: 'signal', FIXTURE_FOREIGN: foreign });
+      it.concurrent(`a ${foreign} listener and ${signal}: its listener runs, the stats export, and the process still ends by ${signal}`, async ({
+        expect,
+        onTestFinished,
+      }) => {
+        const child = job({ ...CONSOLE, FIXTURE_STATS: '2', FIXTURE_END: 'signal', FIXTURE_FOREIGN: foreign }, onTestFinished);
         await child.waitForEvent('ready');
         child.child.kill(signal);
         const end = await child.exited(HANG_MS);
         expect(end.signal === signal || end.code === SHELL_CODE[signal], `${JSON.stringify(end)}\n${child.stderr()}`).toBe(true);
         expect(await child.waitForEvent('foreign')).toMatchObject({ signal });
-        expectBothExported(child);
+        expectBothExported(child, expect);
       });
     }
   }
