@@ -157,6 +157,25 @@ describe('shutdownOnExit in process', () => {
     expect(() => shutdownOnExit(target, { signals: ['SIGNOPE' as NodeJS.Signals] })).toThrow(/signal "SIGNOPE" cannot be caught/);
   });
 
+  it('rejects a timeout that is not a positive integer of milliseconds, naming it', () => {
+    const target = { shutdown: () => Promise.resolve() };
+    for (const timeoutMillis of [0, -1, 1.5, Number.NaN, 2 ** 31]) {
+      expect(() => shutdownOnExit(target, { timeoutMillis })).toThrow(/shutdownOnExit timeoutMillis is .+; accepted: an integer from 1 to 2147483647/);
+    }
+  });
+
+  it('two registrations share one listener per signal; each removes only itself', () => {
+    const events = ['SIGTERM', 'SIGINT', 'beforeExit'] as const;
+    const before = events.map((e) => process.listenerCount(e));
+    const first = shutdownOnExit({ shutdown: () => Promise.resolve() });
+    const second = shutdownOnExit({ shutdown: () => Promise.resolve() });
+    expect(events.map((e) => process.listenerCount(e))).toEqual(before.map((n) => n + 1));
+    first();
+    expect(events.map((e) => process.listenerCount(e))).toEqual(before.map((n) => n + 1));
+    second();
+    expect(events.map((e) => process.listenerCount(e))).toEqual(before);
+  });
+
   it('adds one listener per signal and for beforeExit, and the returned function removes exactly those', () => {
     const events = ['SIGTERM', 'SIGINT', 'SIGHUP', 'beforeExit'] as const;
     const before = events.map((e) => process.listenerCount(e));
