@@ -15,8 +15,13 @@ type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
  * and `destroy()` are the stream's own. Works inside `stream.pipeline`. Per write it costs two clock reads
  * and one record; the callback handed to the stream is made once, not per write (Node runs one write at a
  * time per stream).
+ *
+ * @throws TypeError when `stream` is not a `stream.Writable` (`http.ClientRequest` and `ServerResponse` are
+ * typed as one but never call `_write` / `_writev`, so metering them in place would record nothing).
  */
 export function meterWritable<T extends Writable>(stream: T, stats: Stats): T {
+  // Writable's own instanceof check looks for the writable state that _write / _writev run from.
+  if (!(stream instanceof Writable)) throw notWritable(stream);
   let start = 0;
   let bytes = 0;
   let callback: WriteCallback = noop;
@@ -55,3 +60,14 @@ export function meterWritable<T extends Writable>(stream: T, stats: Stats): T {
 }
 
 function noop(): void {}
+
+function notWritable(stream: unknown): TypeError {
+  const name = (stream as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  const what = name === 'ClientRequest' ? 'http.ClientRequest' : typeof name === 'string' && name !== '' ? name : typeof stream;
+  return new TypeError(
+    `meterWritable: ${what} is not a stream.Writable and never calls _write / _writev, so metering it in place ` +
+      'would record nothing (http.ClientRequest and ServerResponse are such streams). Meter the data on its way ' +
+      'in instead: pipe it through meterTransform(new PassThrough(), stats), or meter the source with ' +
+      "meterReadable; for S3 uploads with the AWS SDK, use meterS3Client from 'backupstats/s3'.",
+  );
+}
