@@ -61,6 +61,29 @@ describe('package layout', () => {
     },
   );
 
+  it.each(['dist/s3/index.js', 'dist/s3/index.cjs'])('the S3 entry (%s) loads no package: the AWS SDK is only in its types', (file) => {
+    const { eager, lazy } = imports(file);
+    expect(external(eager)).toEqual([]);
+    expect(external(lazy)).toEqual([]);
+  });
+
+  it.each(['dist/s3/index.d.ts', 'dist/s3/index.d.cts'])('the S3 entry\'s types (%s) name @aws-sdk/client-s3, an optional peer', (file) => {
+    const { eager } = imports(file);
+    expect(external(eager).filter((name) => !name.startsWith('.'))).toEqual(['@aws-sdk/client-s3']);
+    expect(pkg.peerDependencies['@aws-sdk/client-s3']).toBeDefined();
+    expect(pkg.peerDependenciesMeta['@aws-sdk/client-s3']?.optional).toBe(true);
+  });
+
+  it('"backupstats/s3" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./s3']).toEqual({
+      import: { types: './dist/s3/index.d.ts', default: './dist/s3/index.js' },
+      require: { types: './dist/s3/index.d.cts', default: './dist/s3/index.cjs' },
+    });
+    const esm = await import('backupstats/s3');
+    const cjs = require('backupstats/s3') as typeof esm;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['S3Operation', 'meterS3Client']);
+  });
+
   it('"backupstats/setup" resolves for import and require, with types', async () => {
     expect(pkg.exports['./setup']).toEqual({
       import: { types: './dist/setup/index.d.ts', default: './dist/setup/index.js' },
@@ -93,6 +116,9 @@ describe('an install with only some of the optional peers', () => {
         join(dir, 'run.mjs'),
         `import { createBackupStats } from 'backupstats';
 import { startBackupStats } from 'backupstats/setup';
+// Loads without any AWS package: the S3 entry only calls the middleware stack of the client it is given.
+import { meterS3Client } from 'backupstats/s3';
+if (typeof meterS3Client !== 'function') throw new Error('backupstats/s3 did not load');
 createBackupStats().shutdown();
 for (const env of JSON.parse(process.argv[2])) {
   try {
