@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { LEVELS } from './compression.js';
 import { ExitCode, ToolError } from './errors.js';
 import { COMPRESSIONS, type Compression } from './manifest.js';
+import { isS3Url, parseS3Location } from './s3-location.js';
 
 /** What the command line asks for. */
 export type Command =
@@ -28,10 +29,15 @@ export interface ToolArgs {
 }
 
 export const USAGE = `Usage:
-  backup-demo [options]                     generate sample data, back it up, restore it, verify it
+  backup-demo [options]                     generate sample data, back it up into S3 (an S3 server started here
+                                            on 127.0.0.1), restore it, verify it
   backup-demo [options] <folder>            back up <folder>, restore it into a new folder, verify it
   backup-demo [options] backup <folder> <storage>
   backup-demo [options] restore <storage> <folder>
+
+  <storage> is a folder, or s3://bucket/prefix for any S3 or S3-compatible storage, reached with AWS's own
+  variables: AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL (an S3-compatible server; path-style addressing),
+  AWS_REGION, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or AWS_PROFILE.
 
 Options:
   --size <size>           sample data size, e.g. 200MiB, 4MiB, 1GiB (default 200MiB; env BACKUPSTATS_DEMO_SIZE)
@@ -39,20 +45,23 @@ Options:
   --compression <name>    gzip or brotli (default gzip)
   --level <n>             compression level: gzip 1-9, brotli 0-11 (default: gzip 6, brotli 5)
   --concurrency <n>       files processed at once, 1-64 (default 2)
-  --storage <folder>      storage folder for the round trip (default: a new temporary folder)
+  --storage <storage>     storage for the round trip: a folder or s3://bucket/prefix (default: a bucket on an
+                          S3 server started on 127.0.0.1 for the run, its data in a temporary folder)
   --restore-to <folder>   restore folder for the round trip (default: a new temporary folder)
   --keep                  keep the temporary folders
   --serve                 serve the Prometheus endpoint (OTEL_METRICS_EXPORTER=prometheus unless set) and stay
                           up after the run until Ctrl-C, so that it can be scraped
   --loop                  repeat the backup/restore cycle on the same data until Ctrl-C (live dashboards);
-                          each cycle uses new temporary storage and restore folders
+                          each cycle uses new storage (a new prefix under an s3:// --storage) and a new
+                          temporary restore folder, removed after the cycle
   --summary-json <file>   also write the summary rows as JSON
   --quiet                 no progress output
   -h, --help              this text
 
 Metrics: every OTEL_* and BACKUPSTATS_* variable of backupstats/setup applies (OTEL_METRICS_EXPORTER defaults to
 none here). Exit codes: 0 ok, 2 bad command line, 3 source unreadable, 4 destination not writable or full,
-5 backup damaged or checksum mismatch, 1 anything else.`;
+5 backup damaged or checksum mismatch, 6 S3 endpoint unreachable, 7 S3 bucket missing, 8 S3 access denied,
+1 anything else.`;
 
 function usage(message: string): ToolError {
   return new ToolError(`${message}\n\n${USAGE}`, ExitCode.Usage);
@@ -110,9 +119,12 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const sizeText = values.size ?? env.BACKUPSTATS_DEMO_SIZE?.trim();
   const sizeName = values.size !== undefined ? '--size' : 'BACKUPSTATS_DEMO_SIZE';
   const parsedCommand = command(positionals);
-  if (values.loop && (parsedCommand.kind !== 'demo' || values.storage !== undefined || values['restore-to'] !== undefined)) {
-    throw usage('--loop repeats the round trip in temporary folders: it takes no backup/restore command, --storage or --restore-to');
+  if (values.loop && (parsedCommand.kind !== 'demo' || (values.storage !== undefined && !isS3Url(values.storage)) || values['restore-to'] !== undefined)) {
+    throw usage('--loop repeats the round trip in temporary folders: it takes no backup/restore command, --restore-to or folder --storage (an s3:// one is fine)');
   }
+  // A malformed s3:// location is a usage error now, not a failure half-way.
+  if (values.storage !== undefined && isS3Url(values.storage)) parseS3Location(values.storage, '--storage');
+  if (parsedCommand.kind !== 'demo' && isS3Url(parsedCommand.storage)) parseS3Location(parsedCommand.storage, `${parsedCommand.kind} <storage>`);
   return {
     command: parsedCommand,
     sizeBytes: sizeText ? parseSize(sizeText, sizeName) : 200 * 1024 * 1024,

@@ -1,24 +1,22 @@
-import { readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { meterTransform, type Stats, timeAsync } from 'backupstats';
 import { createChecksumTap } from './checksum-tap.js';
 import { createCompressor, EXTENSIONS } from './compression.js';
-import { ensureFolder } from './ensure-folder.js';
-import { destinationError, ExitCode, reason, sourceError, ToolError } from './errors.js';
+import { reason, sourceError } from './errors.js';
 import { watchFailures } from './failure-origin.js';
-import { type Compression, MANIFEST_NAME, type Manifest, type ManifestEntry } from './manifest.js';
-import { openForReading, openForWriting } from './metered-file.js';
+import type { Compression, Manifest, ManifestEntry } from './manifest.js';
+import { openForReading } from './metered-file.js';
 import { runPool } from './pool.js';
 import type { Progress } from './progress.js';
 import { backupScopes } from './scopes.js';
+import type { BackupTarget } from './storage.js';
 import { listTree, type SourceFile } from './tree.js';
 
 /** What to back up, where, and how. */
 export interface BackupOptions {
   readonly source: string;
-  /** The storage folder: created if missing, must hold no backup yet. */
-  readonly storage: string;
+  /** Where the backup goes (a folder or S3): must hold no backup yet. */
+  readonly target: BackupTarget;
   readonly compression: Compression;
   readonly level?: number | undefined;
   readonly concurrency: number;
@@ -35,10 +33,9 @@ export interface BackupResult {
 }
 
 /**
- * Backs up every regular file under `source` into the `storage` folder as one compressed object per file, then
- * writes the manifest (sizes, sha256). Every stage is metered: Source:Open/Read/Close and Compressor:Write/Close
- * under BackupEngine/Builtin, Destination:Open/Write/Close and File:Write (manifest) under BackupStorage/File,
- * and the whole Backup.
+ * Backs up every regular file under `source` into the target as one compressed object per file, then writes
+ * the manifest (sizes, sha256). Every stage is metered: Source:Open/Read/Close and Compressor:Write/Close under
+ * BackupEngine/Builtin, the storage under BackupStorage (the target meters itself), and the whole Backup.
  */
 export async function backup(options: BackupOptions): Promise<BackupResult> {
   const scopes = backupScopes(options.stats);
@@ -46,7 +43,7 @@ export async function backup(options: BackupOptions): Promise<BackupResult> {
     scopes.backup,
     async () => {
       const tree = await listTree(options.source);
-      await prepareStorage(options.storage);
+      await options.target.prepare();
       options.progress.start('backup', tree.bytes, tree.files.length);
       const entries: ManifestEntry[] = new Array(tree.files.length);
       try {
@@ -63,32 +60,12 @@ export async function backup(options: BackupOptions): Promise<BackupResult> {
         compression: options.compression,
         files: entries,
       };
-      const manifestPath = join(options.storage, MANIFEST_NAME);
-      const text = `${JSON.stringify(manifest, null, 1)}\n`;
-      try {
-        await timeAsync(scopes.manifestWrite, () => writeFile(manifestPath, text, { flag: 'wx' }), {
-          bytes: Buffer.byteLength(text),
-        });
-      } catch (error) {
-        throw destinationError(manifestPath, error);
-      }
+      await options.target.writeManifest(`${JSON.stringify(manifest, null, 1)}\n`);
       return { manifest, bytes: tree.bytes, storedBytes: entries.reduce((n, e) => n + e.storedSize, 0), skipped: tree.skipped };
     },
     // The whole Backup carries the bytes backed up, so its throughput is the job's.
     { bytes: (result) => result.bytes },
   );
-}
-
-async function prepareStorage(storage: string): Promise<void> {
-  try {
-    await ensureFolder(storage);
-    const present = await readdir(storage);
-    if (present.length > 0) {
-      throw new ToolError(`storage folder ${storage} is not empty: give an empty or new folder`, ExitCode.Destination);
-    }
-  } catch (error) {
-    throw destinationError(storage, error);
-  }
 }
 
 async function backupFile(
@@ -99,7 +76,7 @@ async function backupFile(
   signal: AbortSignal,
 ): Promise<ManifestEntry> {
   const object = `${String(index).padStart(6, '0')}.${EXTENSIONS[options.compression]}`;
-  const objectPath = join(options.storage, object);
+  const target = options.target;
   let source: Awaited<ReturnType<typeof openForReading>>;
   try {
     source = await openForReading(file.absolute, scopes.source);
@@ -107,11 +84,11 @@ async function backupFile(
     throw sourceError(file.absolute, error);
   }
   try {
-    let destination: Awaited<ReturnType<typeof openForWriting>>;
+    let destination: Awaited<ReturnType<BackupTarget['create']>>;
     try {
-      destination = await openForWriting(objectPath, scopes.destination);
+      destination = await target.create(object);
     } catch (error) {
-      throw destinationError(objectPath, error);
+      throw target.writeError(object, error);
     }
     const tap = createChecksumTap(options.progress);
     const compressor = meterTransform(createCompressor(options.compression, options.level), scopes.compressorWrite, {
@@ -120,14 +97,19 @@ async function backupFile(
     const failedFirst = watchFailures({ source: source.stream, compressor, destination: destination.stream });
     try {
       await pipeline(source.stream, tap, compressor, destination.stream, { signal });
-      await destination.close();
     } catch (error) {
-      await destination.close().catch(() => {});
-      await rm(objectPath, { force: true }).catch(() => {});
-      if (failedFirst() === 'destination') throw destinationError(objectPath, error);
+      await destination.abort();
+      if (failedFirst() === 'destination') throw target.writeError(object, error);
       throw sourceError(file.absolute, error);
     }
-    return { path: file.path, object, size: tap.size, sha256: tap.digest(), storedSize: destination.stream.bytesWritten };
+    let storedSize: number;
+    try {
+      storedSize = await destination.finish();
+    } catch (error) {
+      await destination.abort();
+      throw target.writeError(object, error);
+    }
+    return { path: file.path, object, size: tap.size, sha256: tap.digest(), storedSize };
   } finally {
     await source.close().catch((error) => {
       throw sourceError(file.absolute, new Error(`closing failed: ${reason(error)}`));

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The backup tool of the examples: backs up a folder into a file storage folder, restores it and verifies it,
-// metering every stage with backupstats, then prints what the OpenTelemetry pipeline exported.
+// The backup tool of the examples: backs up a folder into S3 (by default an S3 server it starts on 127.0.0.1) or a
+// storage folder, restores it and verifies it, metering every stage with backupstats, then prints what the
+// OpenTelemetry pipeline exported.
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { createProgress, type Progress, silentProgress } from './progress.js';
 import { restore } from './restore.js';
 import { generateSampleData } from './sample-data.js';
 import { listenForSignals, type Signals } from './signals.js';
+import { describeStorage, removeStorage, type StorageLocation, storageBelow, storageLocation, withBackupTarget, withRestoreSource } from './storage-location.js';
 import { formatSummary, summaryRows } from './summary.js';
 import { startTelemetry, type Telemetry } from './telemetry.js';
 import { listTree } from './tree.js';
@@ -113,13 +115,15 @@ async function run(context: Context): Promise<void> {
   const common = { concurrency: args.concurrency, progress: context.progress, compression: args.compression, level: args.level };
   const command = args.command;
   if (command.kind === 'backup') {
-    const result = await backup({ ...common, source: command.source, storage: command.storage, stats: stats.backup });
-    say(`backup: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} -> ${formatBytes(result.storedBytes)} stored (${args.compression}) in ${command.storage}`);
+    const where = storageLocation(command.storage, 'backup <storage>', process.env);
+    const result = await withBackupTarget(where, stats.backup, (target) => backup({ ...common, source: command.source, target, stats: stats.backup }));
+    say(`backup: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} -> ${formatBytes(result.storedBytes)} stored (${args.compression}) in ${describeStorage(where)}`);
     reportSkipped(result.skipped);
     return;
   }
   if (command.kind === 'restore') {
-    const result = await restore({ ...common, storage: command.storage, target: command.target, stats: stats.restore });
+    const where = storageLocation(command.storage, 'restore <storage>', process.env);
+    const result = await withRestoreSource(where, stats.restore, (source) => restore({ ...common, source, target: command.target, stats: stats.restore }));
     say(`restore: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} into ${command.target}; every size and sha256 matches the manifest`);
     return;
   }
@@ -133,31 +137,45 @@ async function run(context: Context): Promise<void> {
     const sample = await generateSampleData(source, args.sizeBytes, args.files);
     say(`generated ${sample.files} files, ${formatBytes(sample.bytes)}`);
   }
-  if (!args.loop) {
-    await roundTrip(context, source, resolve(args.storage ?? join(work, 'storage')), resolve(args.restoreTo ?? join(work, 'restored')));
-    if (args.keep) say(`kept: ${work}`);
-    return;
-  }
-  say('looping: backup, restore, verify, again, until Ctrl-C (SIGINT) or SIGTERM');
-  let cycles = 0;
-  while (!context.stopRequested()) {
-    const storage = join(work, `storage-${cycles}`);
-    const target = join(work, `restored-${cycles}`);
-    await roundTrip(context, source, storage, target);
-    await Promise.all([rm(storage, { recursive: true, force: true }), rm(target, { recursive: true, force: true })]);
-    cycles += 1;
-    say(`cycles: ${cycles}`);
+  // Without --storage, the round trip goes to a bucket on an S3 server started here, its objects under `work`.
+  const embedded = args.storage === undefined ? await (await import('./s3-server.js')).startEmbeddedS3(join(work, 's3')) : undefined;
+  try {
+    const storage: StorageLocation =
+      embedded === undefined
+        ? storageLocation(args.storage as string, '--storage', process.env)
+        : { kind: 's3', location: { bucket: embedded.bucket, prefix: 'backup/' }, connection: embedded.connection };
+    if (embedded !== undefined) say(`S3 server (s3rver) on ${embedded.connection.endpoint}, bucket ${embedded.bucket}`);
+    if (!args.loop) {
+      await roundTrip(context, source, storage, resolve(args.restoreTo ?? join(work, 'restored')));
+      if (args.keep) say(`kept: ${work}`);
+      return;
+    }
+    say('looping: backup, restore, verify, again, until Ctrl-C (SIGINT) or SIGTERM');
+    let cycles = 0;
+    while (!context.stopRequested()) {
+      const cycle = storageBelow(storage, `cycle-${cycles}`);
+      const target = join(work, `restored-${cycles}`);
+      await roundTrip(context, source, cycle, target);
+      await Promise.all([removeStorage(cycle), rm(target, { recursive: true, force: true })]);
+      cycles += 1;
+      say(`cycles: ${cycles}`);
+    }
+  } finally {
+    await embedded?.close();
   }
 }
 
 /** Backs `source` up into `storage`, restores it into `target`, and verifies the restored tree. */
-async function roundTrip(context: Context, source: string, storage: string, target: string): Promise<void> {
+async function roundTrip(context: Context, source: string, storage: StorageLocation, target: string): Promise<void> {
   const { args, telemetry } = context;
+  const { backup: backupStats, restore: restoreStats } = telemetry.stats;
   const common = { concurrency: args.concurrency, progress: context.progress };
-  const saved = await backup({ ...common, source, storage, compression: args.compression, level: args.level, stats: telemetry.stats.backup });
-  say(`backup: ${saved.manifest.files.length} files, ${formatBytes(saved.bytes)} -> ${formatBytes(saved.storedBytes)} stored (${args.compression}) in ${storage}`);
+  const saved = await withBackupTarget(storage, backupStats, (into) =>
+    backup({ ...common, source, target: into, compression: args.compression, level: args.level, stats: backupStats }),
+  );
+  say(`backup: ${saved.manifest.files.length} files, ${formatBytes(saved.bytes)} -> ${formatBytes(saved.storedBytes)} stored (${args.compression}) in ${describeStorage(storage)}`);
   reportSkipped(saved.skipped);
-  const restored = await restore({ ...common, storage, target, stats: telemetry.stats.restore });
+  const restored = await withRestoreSource(storage, restoreStats, (from) => restore({ ...common, source: from, target, stats: restoreStats }));
   // Each file's size and sha256 were checked while it was written; the tree must also hold nothing else.
   const tree = await listTree(target);
   if (tree.files.length !== restored.manifest.files.length || tree.bytes !== restored.bytes) {

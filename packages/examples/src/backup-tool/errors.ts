@@ -12,6 +12,12 @@ export const ExitCode = Object.freeze({
   Destination: 4,
   /** The backup is damaged: unreadable manifest, corrupted or missing archive, checksum mismatch. */
   Corrupted: 5,
+  /** The S3 endpoint cannot be reached (connection refused, unknown host, time-out). */
+  StorageUnreachable: 6,
+  /** The S3 bucket does not exist. */
+  BucketMissing: 7,
+  /** S3 denied access (wrong or missing credentials, no permission). */
+  AccessDenied: 8,
 } as const);
 
 /** An error the tool explains itself: one line naming the file, and the exit code to end with. */

@@ -1,21 +1,22 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { meterReadable, meterTransform, noopStats, type Stats, timeAsync } from 'backupstats';
 import { createChecksumTap } from './checksum-tap.js';
 import { createDecompressor } from './compression.js';
 import { ensureFolder } from './ensure-folder.js';
-import { corruptedError, destinationError, ExitCode, reason, ToolError } from './errors.js';
+import { destinationError, ExitCode, reason, ToolError } from './errors.js';
 import { watchFailures } from './failure-origin.js';
-import { MANIFEST_NAME, type Manifest, type ManifestEntry, parseManifest } from './manifest.js';
-import { openForReading, openForWriting } from './metered-file.js';
+import { type Manifest, type ManifestEntry, parseManifest } from './manifest.js';
+import { openForWriting } from './metered-file.js';
 import { runPool } from './pool.js';
 import type { Progress } from './progress.js';
 import { restoreScopes } from './scopes.js';
+import type { RestoreSource } from './storage.js';
 
 /** Where to restore from and to. */
 export interface RestoreOptions {
-  readonly storage: string;
+  readonly source: RestoreSource;
   /** The folder to restore into: created if missing, must be empty. */
   readonly target: string;
   readonly concurrency: number;
@@ -30,8 +31,8 @@ export interface RestoreResult {
 }
 
 /**
- * Restores the backup in `storage` into `target` and checks every file's size and sha256 against the
- * manifest as it is written. Metered: Source:Open/Read/Close and File:Read (manifest) under BackupStorage/File,
+ * Restores the backup in `source` into `target` and checks every file's size and sha256 against the
+ * manifest as it is written. Metered: the storage under BackupStorage (the source meters itself),
  * Decompressor:Read/Close and Destination:Open/Write/Close under BackupEngine/Builtin, and the whole Restore.
  */
 export async function restore(options: RestoreOptions): Promise<RestoreResult> {
@@ -39,18 +40,20 @@ export async function restore(options: RestoreOptions): Promise<RestoreResult> {
   return timeAsync(
     scopes.restore,
     async () => {
-      const manifestPath = join(options.storage, MANIFEST_NAME);
+      const storage = options.source;
       let text: string;
       try {
-        text = await timeAsync(scopes.manifestRead, () => readFile(manifestPath, 'utf8'), { bytes: (t) => Buffer.byteLength(t) });
+        text = await storage.readManifest();
       } catch (error) {
+        const explained = storage.readError(undefined, error);
+        if (explained.exitCode !== ExitCode.Corrupted) throw explained;
         throw new ToolError(
-          `cannot restore from ${options.storage}: no readable manifest ${manifestPath} (${reason(error)}); is it a finished backup?`,
+          `cannot restore from ${storage.location}: no readable manifest ${storage.manifestName} (${reason(error)}); is it a finished backup?`,
           ExitCode.Corrupted,
           { cause: error },
         );
       }
-      const manifest = parseManifest(text, manifestPath);
+      const manifest = parseManifest(text, storage.manifestName);
       await prepareTarget(options.target);
       const bytes = manifest.files.reduce((n, f) => n + f.size, 0);
       options.progress.start('restore', bytes, manifest.files.length);
@@ -86,13 +89,13 @@ async function restoreFile(
   scopes: ReturnType<typeof restoreScopes>,
   signal: AbortSignal,
 ): Promise<void> {
-  const objectPath = join(options.storage, entry.object);
+  const storage = options.source;
   const targetPath = join(options.target, ...entry.path.split('/'));
-  let source: Awaited<ReturnType<typeof openForReading>>;
+  let source: Awaited<ReturnType<RestoreSource['open']>>;
   try {
-    source = await openForReading(objectPath, scopes.source);
+    source = await storage.open(entry.object);
   } catch (error) {
-    throw corruptedError(objectPath, error);
+    throw storage.readError(entry.object, error);
   }
   try {
     let destination: Awaited<ReturnType<typeof openForWriting>>;
@@ -116,11 +119,11 @@ async function restoreFile(
     } catch (error) {
       await destination.close().catch(() => {});
       if (failedFirst() === 'destination') throw destinationError(targetPath, error);
-      throw corruptedError(objectPath, error);
+      throw storage.readError(entry.object, error);
     }
     if (tap.size !== entry.size || tap.digest() !== entry.sha256) {
       throw new ToolError(
-        `cannot restore ${entry.path}: its archive ${objectPath} gives data that does not match the manifest ` +
+        `cannot restore ${entry.path}: its archive ${storage.nameOf(entry.object)} gives data that does not match the manifest ` +
           `(${tap.size} bytes; expected ${entry.size} bytes with sha256 ${entry.sha256})`,
         ExitCode.Corrupted,
       );

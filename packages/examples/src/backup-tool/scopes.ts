@@ -7,27 +7,19 @@ export interface FileScopes {
   readonly close: Stats;
 }
 
-/** Every handle a backup records on, taken once and held (recording on a held handle costs nanoseconds). */
+/** Every handle the backup engine records on, taken once and held (recording on a held handle costs nanoseconds). */
 export interface BackupScopes {
   /** BackupEngine/Builtin: reading the files to back up. */
   readonly source: FileScopes;
   /** BackupEngine/Builtin: Compressor:Write per chunk, Compressor:Close for the final block. */
   readonly compressorWrite: Stats;
   readonly compressorClose: Stats;
-  /** BackupStorage/File: writing the compressed objects. */
-  readonly destination: FileScopes;
-  /** BackupStorage/File: File:Write of the manifest. */
-  readonly manifestWrite: Stats;
   /** BackupEngine/Builtin: the whole Backup, with the bytes backed up. */
   readonly backup: Stats;
 }
 
-/** Every handle a restore records on. */
+/** Every handle the restore engine records on. */
 export interface RestoreScopes {
-  /** BackupStorage/File: reading the compressed objects. */
-  readonly source: FileScopes;
-  /** BackupStorage/File: File:Read of the manifest. */
-  readonly manifestRead: Stats;
   /** BackupEngine/Builtin: Decompressor:Read per decompressed chunk, Decompressor:Close for the end check. */
   readonly decompressorRead: Stats;
   readonly decompressorClose: Stats;
@@ -35,6 +27,12 @@ export interface RestoreScopes {
   readonly destination: FileScopes;
   /** BackupEngine/Builtin: the whole Restore, with the bytes restored. */
   readonly restore: Stats;
+}
+
+/** The handles of a storage folder: its objects, and File:Write / File:Read of the manifest. */
+export interface FileStorageScopes {
+  readonly file: FileScopes;
+  readonly manifest: Stats;
 }
 
 function fileScopes(stats: Stats, side: 'Source' | 'Destination'): FileScopes {
@@ -46,30 +44,37 @@ function fileScopes(stats: Stats, side: 'Source' | 'Destination'): FileScopes {
   };
 }
 
-/** The backup handles, under BackupEngine/Builtin and BackupStorage/File as Vitess names them. */
+function engine(stats: Stats): Stats {
+  return stats.scope({ component: Component.BackupEngine, implementation: Implementation.Builtin });
+}
+
+/** The backup engine's handles, under BackupEngine/Builtin as Vitess names them. */
 export function backupScopes(backup: Stats): BackupScopes {
-  const engine = backup.scope({ component: Component.BackupEngine, implementation: Implementation.Builtin });
-  const storage = backup.scope({ component: Component.BackupStorage, implementation: Implementation.File });
+  const builtin = engine(backup);
   return {
-    source: fileScopes(engine, 'Source'),
-    compressorWrite: engine.scope({ operation: Operation.CompressorWrite }),
-    compressorClose: engine.scope({ operation: Operation.CompressorClose }),
-    destination: fileScopes(storage, 'Destination'),
-    manifestWrite: storage.scope({ operation: Operation.FileWrite }),
-    backup: engine.scope({ operation: Operation.Backup }),
+    source: fileScopes(builtin, 'Source'),
+    compressorWrite: builtin.scope({ operation: Operation.CompressorWrite }),
+    compressorClose: builtin.scope({ operation: Operation.CompressorClose }),
+    backup: builtin.scope({ operation: Operation.Backup }),
   };
 }
 
-/** The restore handles. */
+/** The restore engine's handles. */
 export function restoreScopes(restore: Stats): RestoreScopes {
-  const engine = restore.scope({ component: Component.BackupEngine, implementation: Implementation.Builtin });
-  const storage = restore.scope({ component: Component.BackupStorage, implementation: Implementation.File });
+  const builtin = engine(restore);
   return {
-    source: fileScopes(storage, 'Source'),
-    manifestRead: storage.scope({ operation: Operation.FileRead }),
-    decompressorRead: engine.scope({ operation: Operation.DecompressorRead }),
-    decompressorClose: engine.scope({ operation: Operation.DecompressorClose }),
-    destination: fileScopes(engine, 'Destination'),
-    restore: engine.scope({ operation: Operation.Restore }),
+    decompressorRead: builtin.scope({ operation: Operation.DecompressorRead }),
+    decompressorClose: builtin.scope({ operation: Operation.DecompressorClose }),
+    destination: fileScopes(builtin, 'Destination'),
+    restore: builtin.scope({ operation: Operation.Restore }),
+  };
+}
+
+/** A storage folder's handles under BackupStorage/File: the Destination side on backup, Source on restore. */
+export function fileStorageScopes(stats: Stats, side: 'Source' | 'Destination'): FileStorageScopes {
+  const storage = stats.scope({ component: Component.BackupStorage, implementation: Implementation.File });
+  return {
+    file: fileScopes(storage, side),
+    manifest: storage.scope({ operation: side === 'Source' ? Operation.FileRead : Operation.FileWrite }),
   };
 }

@@ -61,6 +61,9 @@ const ORDER = [
   'Destination:Write',
   'Destination:Close',
   'File:Write',
+  'AWS:Request:Send',
+  'AWS:Request:Failed',
+  'AWS:Request:Throttled',
   'Backup',
   'Restore',
 ];
