@@ -6,12 +6,12 @@ export interface BenchConfig {
   readonly only: readonly string[];
   /** Bytes pushed through each pipeline run, in MiB, when `--pipeline-mib=N` overrides the default. */
   readonly pipelineMiB?: number | undefined;
-  /** Interleaved rounds of the pipeline and demo benchmarks, when `--rounds=N` overrides the default. */
+  /** Interleaved rounds of the pipeline and demo benchmarks (both demos), when `--rounds=N` overrides the default. */
   readonly rounds?: number | undefined;
 }
 
 /** The benchmark names `--only` accepts, in the order a full run executes them. */
-export const BENCHMARKS = ['record', 'pipeline', 'flush', 'memory', 'demo'] as const;
+export const BENCHMARKS = ['record', 'pipeline', 'flush', 'memory', 'demo', 'demo-s3', 's3-request'] as const;
 
 const ACCEPTED = `--quick, --only=${BENCHMARKS.join(',')}, --pipeline-mib=N, --rounds=N`;
 

@@ -5,12 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig } from './config.js';
+import { type BenchS3, startBenchS3 } from './s3-server.js';
 import { elapsedMs, type Summary, summarize } from './sample.js';
+
+/** Where the demo's backup goes: a folder, or a bucket on an S3 server (s3rver) on 127.0.0.1. */
+export type DemoStorage = 'folder' | 's3';
 
 /** The demo backup with metrics on and off, or why it could not run. */
 export type DemoResult =
   | {
       readonly status: 'measured';
+      readonly storage: DemoStorage;
       readonly dataMiB: number;
       readonly rounds: number;
       readonly onMs: Summary;
@@ -76,10 +81,10 @@ function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun
 }
 
 /** The environment of a run: the bench's own, minus anything that would send metrics elsewhere. */
-function demoEnv(metrics: boolean): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
+function demoEnv(metrics: boolean, extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...extra };
   for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith('OTEL_') && !name.startsWith('BACKUPSTATS_')) env[name] = value;
+    if (!name.startsWith('OTEL_') && !name.startsWith('BACKUPSTATS_') && !(name in extra)) env[name] = value;
   }
   // On: the demo's default, metrics recorded and collected for its summary, exported nowhere else.
   if (!metrics) env.BACKUPSTATS_DISABLED = 'true';
@@ -89,15 +94,19 @@ function demoEnv(metrics: boolean): NodeJS.ProcessEnv {
 /**
  * Times the demo's `backup <folder> <storage>` with metrics on and off (`BACKUPSTATS_DISABLED=true`), over the
  * same generated data, alternating on and off in every round. The data comes from the demo's own generator
- * (one full demo round trip with `--keep`), so it is the data set `pnpm demo` backs up.
+ * (one full demo round trip with `--keep`), so it is the data set `pnpm demo` backs up. With `storage: 's3'`
+ * the backup goes to `s3://bench/run-N` on an s3rver this process runs on 127.0.0.1 (the same for on and off),
+ * emptied after each run.
  */
-export async function runDemo(config: BenchConfig, log: (line: string) => void): Promise<DemoResult> {
+export async function runDemo(config: BenchConfig, log: (line: string) => void, storage: DemoStorage = 'folder'): Promise<DemoResult> {
   if (!existsSync(CLI)) return { status: 'todo', reason: `the demo's backup tool (${CLI}) is not there` };
   const sizeMiB = config.quick ? 4 : 200;
-  const rounds = config.rounds ?? (config.quick ? 1 : 6);
+  const rounds = config.rounds ?? (config.quick ? 1 : storage === 's3' ? 8 : 6);
   const scratch = await mkdtemp(join(tmpdir(), 'backupstats-bench-demo-'));
   let kept: string | undefined;
+  let s3: BenchS3 | undefined;
   try {
+    if (storage === 's3') s3 = await startBenchS3();
     const setup = await runCli(['--quiet', '--keep', '--size', `${sizeMiB}MiB`], demoEnv(true));
     kept = /^kept: (.+)$/m.exec(setup.stdout)?.[1]?.trim();
     if (kept === undefined) throw new Error(`the demo printed no "kept: <folder>" line:\n${setup.stdout}`);
@@ -111,9 +120,15 @@ export async function runDemo(config: BenchConfig, log: (line: string) => void):
     const offCpu: number[] = [];
     let index = 0;
     const backupOnce = async (metrics: boolean): Promise<CliRun> => {
-      const storage = join(scratch, `storage-${index++}`);
-      const run = await runCli(['--quiet', 'backup', source, storage], demoEnv(metrics));
-      await rm(storage, { recursive: true, force: true });
+      if (s3 !== undefined) {
+        const prefix = `run-${index++}`;
+        const run = await runCli(['--quiet', 'backup', source, `s3://${s3.bucket}/${prefix}`], demoEnv(metrics, s3.env));
+        await s3.empty(`${prefix}/`);
+        return run;
+      }
+      const folder = join(scratch, `storage-${index++}`);
+      const run = await runCli(['--quiet', 'backup', source, folder], demoEnv(metrics));
+      await rm(folder, { recursive: true, force: true });
       return run;
     };
     // One unmeasured pass each: the page cache then holds the source for every timed run.
@@ -128,13 +143,14 @@ export async function runDemo(config: BenchConfig, log: (line: string) => void):
         (metrics ? onCpu : offCpu).push(run.cpuMs);
       }
       startup.push((await runCli(['--help'], demoEnv(true))).ms);
-      log(`  demo round ${round + 1}/${rounds}: on ${on.at(-1)?.toFixed(0)} ms, off ${off.at(-1)?.toFixed(0)} ms`);
+      log(`  demo (${storage}) round ${round + 1}/${rounds}: on ${on.at(-1)?.toFixed(0)} ms, off ${off.at(-1)?.toFixed(0)} ms`);
     }
     const overheads = summarize(on.map((ms, i) => (ms / (off[i] as number) - 1) * 100));
     const startupMs = summarize(startup).median;
     const backupOnly = summarize(on.map((ms, i) => ((ms - startupMs) / ((off[i] as number) - startupMs) - 1) * 100));
     return {
       status: 'measured',
+      storage,
       dataMiB: sizeMiB,
       rounds,
       onMs: summarize(on),
@@ -147,9 +163,10 @@ export async function runDemo(config: BenchConfig, log: (line: string) => void):
       backupOnlyOverheadPercent: backupOnly.median,
       backupOnlyOverheadMinPercent: backupOnly.min,
       backupOnlyOverheadMaxPercent: backupOnly.max,
-      command: 'tsx packages/examples/src/backup-tool/cli.ts --quiet backup <sample data> <storage>',
+      command: `tsx packages/examples/src/backup-tool/cli.ts --quiet backup <sample data> ${storage === 's3' ? 's3://bench/run-N' : '<storage>'}`,
     };
   } finally {
+    await s3?.stop();
     await rm(scratch, { recursive: true, force: true });
     if (kept !== undefined) await rm(kept, { recursive: true, force: true });
   }

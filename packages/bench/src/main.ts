@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--only=record,pipeline,flush,memory,demo] [--pipeline-mib=N] [--rounds=N]`
+// `pnpm bench [--quick] [--only=record,pipeline,flush,memory,demo,demo-s3,s3-request] [--pipeline-mib=N] [--rounds=N]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr),
 // writes bench-results/<date>.json, and after a full run the results section of README.md.
 // Exits non-zero only when a benchmark crashed: timings never fail a run.
@@ -11,6 +11,7 @@ import { describeMachine } from './machine.js';
 import { runMemory } from './memory.js';
 import { runPipeline } from './pipeline.js';
 import { runRecordCost } from './record-cost.js';
+import { runS3Request } from './s3-request.js';
 import { renderJson, renderMarkdown } from './report.js';
 import type { RunResults } from './results.js';
 
@@ -47,7 +48,9 @@ async function main(config: BenchConfig): Promise<RunResults> {
   const flush = await run('flush', () => runFlushCost(config));
   const memory = await run('memory', () => runMemory(config));
   const demo = await run('demo', () => runDemo(config, log));
-  return { machine: describeMachine(), date, quick: config.quick, record, pipeline, flush, memory, demo, errors };
+  const demoS3 = await run('demo-s3', () => runDemo(config, log, 's3'));
+  const s3Request = await run('s3-request', () => runS3Request(config));
+  return { machine: describeMachine(), date, quick: config.quick, record, pipeline, flush, memory, demo, demoS3, s3Request, errors };
 }
 
 function writeDoc(markdown: string): void {

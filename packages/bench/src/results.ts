@@ -4,6 +4,7 @@ import type { Machine } from './machine.js';
 import type { MemoryResult } from './memory.js';
 import type { PipelineResult } from './pipeline.js';
 import type { RecordCostResult } from './record-cost.js';
+import type { S3RequestResult } from './s3-request.js';
 
 /** Everything one run measured; a benchmark that crashed has an error message instead of a result. */
 export interface RunResults {
@@ -16,6 +17,9 @@ export interface RunResults {
   readonly flush?: FlushResult | undefined;
   readonly memory?: MemoryResult | undefined;
   readonly demo?: DemoResult | undefined;
+  /** The same demo backup into S3 (s3rver on 127.0.0.1). */
+  readonly demoS3?: DemoResult | undefined;
+  readonly s3Request?: S3RequestResult | undefined;
   /** Benchmark name → why it crashed. */
   readonly errors: Readonly<Record<string, string>>;
 }
