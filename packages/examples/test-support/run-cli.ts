@@ -28,6 +28,8 @@ export interface RunOptions {
   readonly gid?: number;
   /** A command and its arguments to run the tool under (for example `unshare`). */
   readonly wrapper?: readonly string[];
+  /** The Node.js binary to run the tool with (default: the one running the tests). */
+  readonly node?: string;
   readonly timeoutMs?: number;
 }
 
@@ -41,7 +43,7 @@ function environment(extra: Readonly<Record<string, string>> | undefined): NodeJ
 
 /** Starts the tool and returns the child, for runs that stay up (`--serve`). */
 export function startCli(args: readonly string[], options: RunOptions = {}): ChildProcess {
-  const command = [...(options.wrapper ?? []), process.execPath, '--import', 'tsx', CLI, ...args];
+  const command = [...(options.wrapper ?? []), options.node ?? process.execPath, '--import', 'tsx', CLI, ...args];
   return spawn(command[0] as string, command.slice(1), {
     cwd: EXAMPLES_DIR,
     env: environment(options.env),
