@@ -23,18 +23,17 @@ export function attemptMiddleware(scopes: AttemptScopes): Middleware {
   return (next, context) => async (args) => {
     const request = args.request as HttpMessage | undefined;
     const sent = declaredBodyBytes(request, false);
-    // A response to HEAD declares the length of a body it does not carry.
-    const received = request?.method === 'HEAD' ? () => 0 : responseBodyBytes;
+    const head = request?.method === 'HEAD';
     const start = performance.now();
     try {
       const result = await next(args);
-      scopes.send.timedIncrementBytes(sent + received(result.response), performance.now() - start);
+      scopes.send.timedIncrementBytes(sent + responseBodyBytes(result.response, head), performance.now() - start);
       context[PAYLOAD_BYTES] = declaredBodyBytes(request, true);
       return result;
     } catch (error) {
       const durationMs = performance.now() - start;
       // A service error carries the response it was parsed from; a network error has none.
-      const bytes = sent + received((error as { $response?: unknown } | null)?.$response);
+      const bytes = sent + responseBodyBytes((error as { $response?: unknown } | null)?.$response, head);
       scopes.send.timedIncrementBytes(bytes, durationMs);
       (isThrottling(error) ? scopes.throttled : scopes.failed).timedIncrementBytes(bytes, durationMs);
       throw error;
@@ -42,8 +41,8 @@ export function attemptMiddleware(scopes: AttemptScopes): Middleware {
   };
 }
 
-function responseBodyBytes(response: unknown): number {
+function responseBodyBytes(response: unknown, head: boolean): number {
   const status = (response as { statusCode?: unknown } | undefined)?.statusCode;
-  // 204 and 304 carry no body whatever their headers say.
-  return status === 204 || status === 304 ? 0 : declaredBodyBytes(response as HttpMessage | undefined, false);
+  // A response to HEAD, a 204 and a 304 carry no body whatever length their headers declare.
+  return head || status === 204 || status === 304 ? 0 : declaredBodyBytes(response as HttpMessage | undefined, false);
 }
