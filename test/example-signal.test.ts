@@ -3,9 +3,11 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startCli } from '../packages/examples/test-support/run-cli.js';
 import { startOtlpReceiver } from './support/otlp-receiver.js';
+import { S3RVER_CREDENTIALS } from './support/s3.js';
 
 /** Exit codes a shell reports for a process ended by the signal (128 + its number). */
 const SHELL_CODE = { SIGTERM: 143, SIGINT: 130 } as const;
@@ -15,11 +17,21 @@ async function demoFolders(root: string): Promise<string[]> {
   return (await readdir(root)).filter((name) => name.startsWith('backupstats-demo-'));
 }
 
-/** Objects written so far into the demo's temporary storage folder. */
-async function storedObjects(root: string): Promise<number> {
-  const [work] = await demoFolders(root);
-  if (work === undefined) return 0;
-  return (await readdir(join(root, work, 'storage')).catch(() => [])).length;
+/**
+ * Objects stored so far in the bucket of the S3 server the demo started (it prints where), asked through the S3
+ * API; the server keeps them in the demo's temporary folder.
+ */
+async function storedObjects(output: string): Promise<number> {
+  const started = /^S3 server \(s3rver\) on (\S+), bucket (\S+)$/m.exec(output);
+  const [, endpoint, bucket] = started ?? [];
+  if (endpoint === undefined || bucket === undefined) return 0;
+  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
+  try {
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+    return listed.KeyCount ?? 0;
+  } finally {
+    client.destroy();
+  }
 }
 
 describe('a signal in the middle of pnpm demo', () => {
@@ -39,6 +51,7 @@ describe('a signal in the middle of pnpm demo', () => {
           OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
           OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
           OTEL_METRIC_EXPORT_INTERVAL: '600000',
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         },
       });
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -55,8 +68,9 @@ describe('a signal in the middle of pnpm demo', () => {
         output += chunk;
       });
 
-      // Mid-backup: the first objects are in the temporary storage folder, and the backup goes on.
-      await expect.poll(() => storedObjects(root), { timeout: 50_000, interval: 50 }).toBeGreaterThan(0);
+      // Mid-backup: the first objects are stored (in the demo's S3 server, its data in the temporary folder), and
+      // the backup goes on.
+      await expect.poll(() => storedObjects(output), { timeout: 50_000, interval: 50 }).toBeGreaterThan(0);
       expect(output).not.toMatch(/^backup: /m);
       child.kill(signal);
 
