@@ -38,11 +38,18 @@ function textBlock(random: () => number, size: number): Buffer {
   return Buffer.from(lines.join('')).subarray(0, size);
 }
 
-/** Sizes spread over three orders of magnitude (log-uniform), summing exactly to `total`. */
+/** The share of the data in the first file, as a database's system tablespace holds much of it. */
+const LARGE_SHARE = 0.1;
+
+/**
+ * Sizes summing exactly to `total`: the first file a tenth of it, the others spread over three orders of
+ * magnitude (log-uniform).
+ */
 function fileSizes(random: () => number, files: number, total: number): number[] {
-  const weights = Array.from({ length: files }, () => Math.exp(random() * Math.log(2000)));
+  const large = files > 1 ? Math.floor(total * LARGE_SHARE) : 0;
+  const weights = Array.from({ length: files - 1 }, () => Math.exp(random() * Math.log(2000)));
   const sum = weights.reduce((a, b) => a + b, 0);
-  const sizes = weights.map((w) => Math.floor((total * w) / sum));
+  const sizes = [large, ...weights.map((w) => Math.floor(((total - large) * w) / sum))];
   sizes[0] = (sizes[0] ?? 0) + total - sizes.reduce((a, b) => a + b, 0);
   return sizes;
 }
@@ -54,7 +61,8 @@ export function defaultFileCount(bytes: number): number {
 
 /**
  * Writes a sample tree of `files` files holding `bytes` bytes in all under `root`, in nested folders, with
- * mixed sizes and mixed compressibility (log text, random bytes, zeros, half and half).
+ * mixed sizes (one file a tenth of the data) and mixed compressibility (log text, random bytes, zeros, half
+ * and half).
  */
 export async function generateSampleData(root: string, bytes: number, files = defaultFileCount(bytes)): Promise<SampleData> {
   const random = prng(0x5eed ^ bytes ^ (files << 8));
@@ -62,7 +70,8 @@ export async function generateSampleData(root: string, bytes: number, files = de
   const sizes = fileSizes(random, files, bytes);
   for (let i = 0; i < sizes.length; i++) {
     const size = sizes[i] ?? 0;
-    const kind = KINDS[i % KINDS.length] ?? 'text';
+    // The large file half random, so that it stays large once compressed (the demo uploads it to S3 in parts).
+    const kind = i === 0 ? 'mixed' : (KINDS[i % KINDS.length] ?? 'text');
     const folder = join(root, `db${i % 4}`, `table${i % 7}`);
     await mkdir(folder, { recursive: true });
     const file = await open(join(folder, `part-${String(i).padStart(4, '0')}.${kind === 'text' ? 'log' : 'dat'}`), 'w');
