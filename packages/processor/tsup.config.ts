@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+// The one place the version is written is package.json; the build puts it into VERSION (src/version.ts).
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
   // `setup` and `s3` are entries of their own so that the core (`index`) keeps importing only @opentelemetry/api.
@@ -11,4 +15,5 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   platform: 'node',
+  define: { BACKUPSTATS_PACKAGE_VERSION: JSON.stringify(version) },
 });
