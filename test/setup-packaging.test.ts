@@ -18,25 +18,51 @@ const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
 
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
-/** Modules a built file loads when it is loaded (static import / require), and those it imports on demand. */
-function imports(file: string): { eager: Set<string>; lazy: Set<string> } {
-  const code = readFileSync(join(packageDir, file), 'utf8');
+/**
+ * Modules a built file loads when it is loaded (static import / require), and those it imports on demand,
+ * with those of the shared chunks it loads (relative imports of code, followed).
+ */
+function imports(file: string, seen = new Set<string>()): { eager: Set<string>; lazy: Set<string> } {
   const eager = new Set<string>();
   const lazy = new Set<string>();
+  if (seen.has(file)) return { eager, lazy };
+  seen.add(file);
+  const code = readFileSync(join(packageDir, file), 'utf8');
   for (const m of code.matchAll(/^\s*(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']/gm)) eager.add(m[1] as string);
   for (const m of code.matchAll(/^\s*import\s*["']([^"']+)["']/gm)) eager.add(m[1] as string);
   for (const m of code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) eager.add(m[1] as string);
   for (const m of code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) lazy.add(m[1] as string);
+  // Type declarations name their chunks too, but only code is followed.
+  const declarations = /\.d\.c?ts$/.test(file);
+  for (const name of [...eager]) {
+    if (declarations || !name.startsWith('.')) continue;
+    const chunk = imports(join(dirname(file), name), seen);
+    for (const inner of chunk.eager) eager.add(inner);
+    for (const inner of chunk.lazy) lazy.add(inner);
+  }
   return { eager, lazy };
 }
 
-const external = (names: Set<string>) => [...names].filter((name) => !builtins.has(name)).sort();
+const external = (names: Set<string>) => [...names].filter((name) => !builtins.has(name) && !name.startsWith('.')).sort();
 
 describe('package layout', () => {
-  it.each(['dist/index.js', 'dist/index.cjs'])('the core (%s) imports no package but @opentelemetry/api', (file) => {
+  it.each(['dist/index.js', 'dist/index.cjs'])('the core (%s) and the chunks it loads import no package but @opentelemetry/api', (file) => {
     const { eager, lazy } = imports(file);
+    expect([...eager].some((name) => name.includes('chunk')), 'the core is in a chunk shared with the other entries').toBe(true);
     expect(external(eager)).toEqual(['@opentelemetry/api']);
     expect(external(lazy)).toEqual([]);
+  });
+
+  it.each([
+    ['ESM', 'import'],
+    ['CommonJS', 'require'],
+  ])('the entry points share one copy of the core (%s)', async (_, how) => {
+    const load = async (entry: string) => (how === 'import' ? await import(entry) : require(entry));
+    const core = (await load('backupstats')) as typeof import('backupstats');
+    const setup = (await load('backupstats/setup')) as typeof import('backupstats/setup');
+    const disabled = await setup.startBackupStats({ disabled: true });
+    expect(disabled.backup).toBe(core.noopStats);
+    expect(disabled.restore).toBe(core.noopStats);
   });
 
   it.each(['dist/setup/index.js', 'dist/setup/index.cjs'])(

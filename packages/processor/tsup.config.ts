@@ -7,8 +7,13 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 export default defineConfig({
   // `setup` and `s3` are entries of their own so that the core (`index`) keeps importing only @opentelemetry/api.
   entry: { index: 'src/index.ts', 'setup/index': 'src/setup/index.ts', 's3/index': 'src/s3/index.ts' },
-  // Each entry self-contained: `dist/index.js` must not import a shared chunk.
-  splitting: false,
+  // The entries share one copy of the core in chunks (for CommonJS too), so that `backupstats/setup` hands out
+  // the same objects as `backupstats` (noopStats, the label constants). The chunks the core entry loads import
+  // only @opentelemetry/api: test/setup-packaging.test.ts follows them.
+  splitting: true,
+  // Rollup writes the output: it keeps `import()` of the optional peers as `import()` in CommonJS, where tsup's
+  // own CommonJS splitting turns it into `require()` inside a `.then()`, which a bundler cannot treat as optional.
+  treeshake: true,
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
