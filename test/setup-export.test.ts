@@ -155,6 +155,17 @@ describe('OTLP export configured from the environment', () => {
     );
   });
 
+  it('an explicit meterProvider: undefined (what sdk.meterProvider gives: NodeSDK has no such property) is rejected instead of building a second provider', async () => {
+    const options = { env: { OTEL_METRICS_EXPORTER: 'console' }, meterProvider: undefined };
+    // @ts-expect-error the type says so too: leave the option out to build a provider from the environment.
+    const starting = startBackupStats(options);
+    starting.then((stats) => cleanups.push(() => stats.shutdown())).catch(() => {});
+    await expect(starting).rejects.toThrow(TypeError);
+    await expect(starting).rejects.toThrow(
+      'backupstats: option meterProvider is undefined; accepted: a MeterProvider (with the OpenTelemetry NodeSDK, metrics.getMeterProvider() from @opentelemetry/api after sdk.start(): NodeSDK has no meterProvider property), or no meterProvider option, to build a provider from the environment',
+    );
+  });
+
   it('OTEL_METRICS_EXPORTER=none builds a provider without readers: nothing is sent', async () => {
     const r = await receiver();
     const stats = await start({ OTEL_METRICS_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: r.url });
