@@ -20,10 +20,12 @@ export interface StartBackupStatsOptions extends BackupStatsOptions {
   /** `true` returns stats that record nothing and builds no provider. Wins over `BACKUPSTATS_DISABLED` and `OTEL_SDK_DISABLED`. */
   readonly disabled?: boolean | undefined;
   /**
-   * An existing MeterProvider (for example the OTel NodeSDK's): the stats are created on it and nothing else is
-   * built or owned; the exporter and resource variables are then the provider owner's business and are not read.
+   * An existing MeterProvider: the stats are created on it and nothing else is built or owned; the exporter and
+   * resource variables are then the provider owner's business and are not read. With the OpenTelemetry NodeSDK,
+   * which has no `meterProvider` property, `metrics.getMeterProvider()` after `sdk.start()`. Leave the option out
+   * (rather than set it to `undefined`, which is rejected) to build a provider from the environment.
    */
-  readonly meterProvider?: MeterProvider | undefined;
+  readonly meterProvider?: MeterProvider;
   /**
    * Readers added to the provider built from the environment, next to the exporters it asks for: for example an
    * in-memory reader that a job collects at its end to print a summary of what was exported. Rejected together
@@ -71,6 +73,13 @@ const GIVEN_PROVIDER_TIMEOUT_MILLIS = 30_000;
 export async function startBackupStats(options: StartBackupStatsOptions = {}): Promise<StartedBackupStats> {
   const env: Env = options.env ?? process.env;
   if (readDisabled(env, options.disabled)) return disabledStats();
+  // Most likely `sdk.meterProvider` of a NodeSDK, which does not exist: building a provider here would be a second
+  // one, whose exports the application's own readers never see.
+  if ('meterProvider' in options && options.meterProvider === undefined) {
+    throw new TypeError(
+      'backupstats: option meterProvider is undefined; accepted: a MeterProvider (with the OpenTelemetry NodeSDK, metrics.getMeterProvider() from @opentelemetry/api after sdk.start(): NodeSDK has no meterProvider property), or no meterProvider option, to build a provider from the environment',
+    );
+  }
   const fromEnv = readStatsOptions(env, options);
   // Checked before anything is built, so that a bad option leaves nothing behind. (The prefix is checked against
   // the metric names when the stats are created.)
