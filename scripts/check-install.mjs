@@ -11,6 +11,8 @@
 //    to ESM (.mjs) and to CommonJS (.cjs, the code after the imports inside an async function), runs there with
 //    the default exporter (OTLP over HTTP/protobuf) pointed at a receiver of this script; it must exit 0 and
 //    export exactly the bytes it read from `ibdata1` (and, when it wrote `ibdata1.gz`, exactly those).
+// 5. OTEL_METRICS_EXPORTER=prometheus without its package: the error's `npm install` hint, run as printed, must
+//    install an exporter of the line, after which the same start succeeds.
 //
 // Needs the build (`pnpm build`) and the npm registry. Exits 1 on the first failure. `--keep` keeps the apps.
 import { spawn, spawnSync } from 'node:child_process';
@@ -146,10 +148,10 @@ function latest(name, operation) {
   return value;
 }
 
-/** Runs `node file`; resolves with its exit status and output, killing it after a minute. */
-function runExample(node, file, options) {
+/** Runs `node file ...args`; resolves with its exit status and output, killing it after a minute. */
+function runExample(node, file, options, args = []) {
   return new Promise((resolve) => {
-    const child = spawn(node, [file], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [file, ...args], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text) => {
@@ -162,6 +164,18 @@ function runExample(node, file, options) {
     child.once('close', (status, signal) => {
       clearTimeout(timer);
       resolve({ status, signal, stdout, stderr });
+    });
+  });
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
     });
   });
 }
@@ -230,6 +244,25 @@ try {
         console.log(`  ran ${what}: exit 0, ${received.length} OTLP export(s), Source:Read ${read} bytes${wrote}`);
       }
     }
+
+    // The hint for an exporter that is not installed must install one of this line when run as printed.
+    const prometheus = `import { startBackupStats } from 'backupstats/setup';
+const stats = await startBackupStats({ env: { OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: process.argv[2] } });
+await stats.shutdown();
+console.log('started');
+`;
+    writeFileSync(join(app, 'prometheus.mjs'), prometheus);
+    const port = String(await freePort());
+    const missing = await runExample(line.node, 'prometheus.mjs', { cwd: app, env: userEnv(line.node) }, [port]);
+    const hint = /install it with: (npm install (?:"[^"]+"|\S+))/.exec(missing.stderr)?.[1];
+    if (missing.status === 0 || hint === undefined) fail(`${line.name}: no install hint for the missing Prometheus exporter:\n${missing.stdout}\n${missing.stderr}`);
+    console.log(`  without @opentelemetry/exporter-prometheus the hint says: ${hint}`);
+    const hinted = run(hint, [], { cwd: app, env, shell: true });
+    console.log(`  $ ${hint}\n    ${hinted.stdout.trim().split('\n').filter((l) => l.trim() !== '').join('\n    ')}`);
+    const exporterVersion = installed('@opentelemetry/exporter-prometheus');
+    const afterHint = await runExample(line.node, 'prometheus.mjs', { cwd: app, env: userEnv(line.node) }, [port]);
+    if (afterHint.status !== 0 || !afterHint.stdout.includes('started')) fail(`${line.name}: still no Prometheus exporter after the hint:\n${afterHint.stderr}`);
+    console.log(`  then it starts, with @opentelemetry/exporter-prometheus@${exporterVersion}`);
   }
 } catch (error) {
   if (!(error instanceof CheckFailed)) throw error;
