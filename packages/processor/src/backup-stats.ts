@@ -1,8 +1,9 @@
 import { createNoopMeter, type Meter, type MeterProvider, metrics } from '@opentelemetry/api';
 import { Diagnostics } from './diagnostics.js';
-import { FamilyRegistry } from './family-registry.js';
+import type { FamilyRegistry } from './family-registry.js';
 import { familySpec, INSTRUMENT_NAME } from './naming.js';
 import { type BackupStatsOptions, checkMetricName, DEFAULT_FLUSH_INTERVAL_MILLIS, resolveOptions } from './options.js';
+import { registryKind } from './registry-kinds.js';
 import { type Member, type SelfMetrics, selfMetricsOf } from './self-metrics.js';
 import type { BackupStats } from './stats.js';
 import { METER_NAME, VERSION } from './version.js';
@@ -25,13 +26,14 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
   const resolved = resolveOptions(options);
   const diagnostics = new Diagnostics();
   const direct = resolved.flushIntervalMillis === 0;
+  const Registry = registryKind(resolved.flushIntervalMillis);
 
   const families = (['backup', 'restore'] as const).map((family) => {
     const spec = familySpec(resolved.naming, family, resolved.metricPrefix);
     for (const counter of [spec.operations, spec.bytes, spec.time]) {
       checkMetricName(counter.name, resolved.metricPrefix, INSTRUMENT_NAME);
     }
-    return new FamilyRegistry(family, spec, resolved.maxScopes, direct, diagnostics);
+    return new Registry(family, spec, resolved.maxScopes, diagnostics);
   }) as [FamilyRegistry, FamilyRegistry];
   const [backup, restore] = families;
 

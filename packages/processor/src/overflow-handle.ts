@@ -1,21 +1,19 @@
-import type { ResolvedLabels, ScopeLabels } from './labels.js';
-import type { FamilyRegistry } from './family-registry.js';
-import type { Stats } from './stats.js';
+import type { ResolvedLabels } from './labels.js';
+import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
+import type { SeriesHandle } from './series-handle.js';
 
 /**
  * What `scope()` returns once a family holds `maxScopes - 1` handles: it keeps its labels, so scoping from it
  * still works, but records into the family's single overflow series. It is not memoized, so memory stays
  * flat however many distinct labels arrive.
  */
-export class OverflowHandle implements Stats {
+export class OverflowHandle extends ScopeHandle {
   constructor(
-    readonly registry: FamilyRegistry,
-    readonly labels: ResolvedLabels,
-    readonly target: Stats,
-  ) {}
-
-  scope(labels: ScopeLabels): Stats {
-    return this.registry.scope(this.labels, labels);
+    lookup: ScopeLookup,
+    labels: ResolvedLabels,
+    private readonly target: SeriesHandle,
+  ) {
+    super(lookup, labels);
   }
 
   timedIncrement(durationMs: number): void {

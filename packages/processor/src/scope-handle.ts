@@ -1,55 +1,26 @@
-import type { Attributes } from '@opentelemetry/api';
-import type { FamilyRegistry } from './family-registry.js';
 import type { ResolvedLabels, ScopeLabels } from './labels.js';
-import { isAmount, MAX_PENDING } from './measurement.js';
-import type { Pending } from './pending.js';
 import type { Stats } from './stats.js';
 
-/**
- * A handle that accumulates its measurements in plain numbers until the registry flushes them.
- * Every field is set in the constructor so that all handles share one hidden class.
- */
-export class ScopeHandle implements Stats, Pending {
-  count = 0;
-  bytes = 0;
-  durationMs = 0;
-  dirty = false;
+/** Where a handle finds the handle for narrower labels: its family's registry. */
+export interface ScopeLookup {
+  scope(parent: ResolvedLabels, given: ScopeLabels | undefined): Stats;
+}
 
+/**
+ * What every handle that `scope()` hands out has: its labels, and scoping from them through its family. The
+ * recording methods belong to each concrete class, so that a call site recording on one kind of handle stays
+ * monomorphic.
+ */
+export abstract class ScopeHandle<Owner extends ScopeLookup = ScopeLookup> implements Stats {
   constructor(
-    readonly registry: FamilyRegistry,
+    protected readonly owner: Owner,
     readonly labels: ResolvedLabels,
-    readonly attributes: Attributes,
   ) {}
 
   scope(labels: ScopeLabels): Stats {
-    return this.registry.scope(this.labels, labels);
+    return this.owner.scope(this.labels, labels);
   }
 
-  timedIncrement(durationMs: number): void {
-    if (isAmount(durationMs)) {
-      const pendingMs = this.durationMs + durationMs;
-      if (pendingMs <= MAX_PENDING) {
-        this.count += 1;
-        this.durationMs = pendingMs;
-        if (!this.dirty) this.registry.markDirty(this);
-        return;
-      }
-    }
-    this.registry.reject();
-  }
-
-  timedIncrementBytes(bytes: number, durationMs: number): void {
-    if (isAmount(bytes) && isAmount(durationMs)) {
-      const pendingBytes = this.bytes + bytes;
-      const pendingMs = this.durationMs + durationMs;
-      if (pendingBytes <= MAX_PENDING && pendingMs <= MAX_PENDING) {
-        this.count += 1;
-        this.bytes = pendingBytes;
-        this.durationMs = pendingMs;
-        if (!this.dirty) this.registry.markDirty(this);
-        return;
-      }
-    }
-    this.registry.reject();
-  }
+  abstract timedIncrement(durationMs: number): void;
+  abstract timedIncrementBytes(bytes: number, durationMs: number): void;
 }

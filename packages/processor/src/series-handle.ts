@@ -1,0 +1,97 @@
+import type { Attributes } from '@opentelemetry/api';
+import { isAmount, MAX_PENDING } from './amount.js';
+import type { Instruments } from './instruments.js';
+import type { ResolvedLabels } from './labels.js';
+import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
+
+/** What a series handle asks of the family that owns it. */
+export interface SeriesOwner extends ScopeLookup {
+  /**
+   * Takes a handle that has new pending numbers and is not queued. A buffered family queues it for the next
+   * flush; a direct one adds its numbers to the instruments at once and queues it only if they stay pending.
+   */
+  deliver(handle: SeriesHandle): void;
+  /** Counts one dropped measurement. */
+  countInvalid(): void;
+}
+
+/**
+ * The handle of one series: its attributes, computed once, and the numbers recorded on it and not yet added to
+ * the instruments. Recording only adds to those numbers and, the first time since they were last added, tells
+ * the family. Every field is set in the constructor so that all series handles share one hidden class, whatever
+ * kind of family owns them.
+ */
+export class SeriesHandle extends ScopeHandle<SeriesOwner> {
+  count = 0;
+  bytes = 0;
+  durationMs = 0;
+  /** True while the numbers wait in the family's flush queue (after shutdown, for good); the family is told only while false. */
+  queued = false;
+
+  constructor(
+    owner: SeriesOwner,
+    labels: ResolvedLabels,
+    readonly attributes: Attributes,
+  ) {
+    super(owner, labels);
+  }
+
+  timedIncrement(durationMs: number): void {
+    if (isAmount(durationMs)) {
+      const pendingMs = this.durationMs + durationMs;
+      if (pendingMs <= MAX_PENDING) {
+        this.count += 1;
+        this.durationMs = pendingMs;
+        if (!this.queued) this.owner.deliver(this);
+        return;
+      }
+    }
+    this.owner.countInvalid();
+  }
+
+  timedIncrementBytes(bytes: number, durationMs: number): void {
+    if (isAmount(bytes) && isAmount(durationMs)) {
+      const pendingBytes = this.bytes + bytes;
+      const pendingMs = this.durationMs + durationMs;
+      if (pendingBytes <= MAX_PENDING && pendingMs <= MAX_PENDING) {
+        this.count += 1;
+        this.bytes = pendingBytes;
+        this.durationMs = pendingMs;
+        if (!this.queued) this.owner.deliver(this);
+        return;
+      }
+    }
+    this.owner.countInvalid();
+  }
+
+  /**
+   * Adds the pending numbers to `instruments` and leaves the queue. Each number is zeroed as soon as its
+   * instrument has taken it, so that when an instrument throws, the retry adds only what is still pending:
+   * never twice.
+   */
+  addTo(instruments: Instruments): void {
+    const attributes = this.attributes;
+    if (this.count > 0) {
+      instruments.operations.add(this.count, attributes);
+      this.count = 0;
+    }
+    // The bytes counter is an integer one, which truncates every add: whole bytes go out and the fraction
+    // waits for the next flush, so the exported total is the whole part of the sum whatever the timing.
+    const wholeBytes = Math.trunc(this.bytes);
+    if (wholeBytes > 0) {
+      instruments.bytes.add(wholeBytes, attributes);
+      this.bytes -= wholeBytes;
+    }
+    // Added even when zero, so that every series with operations has a time series too.
+    instruments.time.add(instruments.fromMillis(this.durationMs), attributes);
+    this.durationMs = 0;
+    this.queued = false;
+  }
+
+  /** Drops the pending numbers: recorded after shutdown, they have nowhere to go. */
+  discard(): void {
+    this.count = 0;
+    this.bytes = 0;
+    this.durationMs = 0;
+  }
+}
