@@ -80,7 +80,7 @@ const badValues: BadCase[] = [
   { env: { ...json, BACKUPSTATS_NAMING: 'prometheus' }, variable: 'BACKUPSTATS_NAMING', shown: '"prometheus"', accepted: '"otel" or "vitess"' },
   { env: { ...json, BACKUPSTATS_FLUSH_INTERVAL_MS: '-1' }, variable: 'BACKUPSTATS_FLUSH_INTERVAL_MS', shown: '"-1"', accepted: 'an integer from 0 to 2147483647' },
   { env: { ...json, BACKUPSTATS_FLUSH_INTERVAL_MS: '2.5' }, variable: 'BACKUPSTATS_FLUSH_INTERVAL_MS', shown: '"2.5"', accepted: 'an integer from 0' },
-  { env: { ...json, BACKUPSTATS_MAX_SCOPES: '1' }, variable: 'BACKUPSTATS_MAX_SCOPES', shown: '"1"', accepted: 'an integer from 2' },
+  { env: { ...json, BACKUPSTATS_MAX_SCOPES: '1' }, variable: 'BACKUPSTATS_MAX_SCOPES', shown: '"1"', accepted: 'an integer of 2 or more' },
   { env: { ...json, BACKUPSTATS_METRIC_PREFIX: '9lives_' }, variable: 'BACKUPSTATS_METRIC_PREFIX', shown: '"9lives_"', accepted: 'a letter first' },
 ];
 

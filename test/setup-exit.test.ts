@@ -153,8 +153,8 @@ describe('console exporter and the end of a process', () => {
 describe('shutdownOnExit in process', () => {
   it('rejects a signal that cannot be caught or does not exist, naming it', () => {
     const target = { shutdown: () => Promise.resolve() };
-    expect(() => shutdownOnExit(target, { signals: ['SIGKILL'] })).toThrow(/signal "SIGKILL" cannot be caught; accepted: /);
-    expect(() => shutdownOnExit(target, { signals: ['SIGNOPE' as NodeJS.Signals] })).toThrow(/signal "SIGNOPE" cannot be caught/);
+    expect(() => shutdownOnExit(target, { signals: ['SIGKILL'] })).toThrow(/signal is "SIGKILL" \(it cannot be caught\); accepted: /);
+    expect(() => shutdownOnExit(target, { signals: ['SIGNOPE' as NodeJS.Signals] })).toThrow(/signal is "SIGNOPE" \(it cannot be caught\)/);
   });
 
   it('rejects a timeout that is not a positive integer of milliseconds, naming it', () => {

@@ -151,7 +151,7 @@ describe('OTLP export configured from the environment', () => {
     const provider = new MeterProvider();
     cleanups.push(() => provider.shutdown());
     await expect(startBackupStats({ env: {}, meterProvider: provider, readers: [reader] })).rejects.toThrow(
-      /option readers is set together with meterProvider; accepted: /,
+      /option readers is 1 reader \(set together with meterProvider\); accepted: /,
     );
   });
 

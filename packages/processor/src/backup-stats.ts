@@ -1,8 +1,8 @@
 import { createNoopMeter, type Meter, type MeterProvider, metrics } from '@opentelemetry/api';
 import { Diagnostics } from './diagnostics.js';
 import type { FamilyRegistry } from './family-registry.js';
-import { familySpec, INSTRUMENT_NAME } from './naming.js';
-import { type BackupStatsOptions, checkMetricName, DEFAULT_FLUSH_INTERVAL_MILLIS, resolveOptions } from './options.js';
+import { familySpec } from './naming.js';
+import { type BackupStatsOptions, DEFAULT_FLUSH_INTERVAL_MILLIS, type ResolvedOptions, resolveOptions } from './options.js';
 import { registryKind } from './registry-kinds.js';
 import { type Member, type SelfMetrics, selfMetricsOf } from './self-metrics.js';
 import type { BackupStats } from './stats.js';
@@ -23,17 +23,17 @@ const NOOP_METER = createNoopMeter();
  * @throws TypeError naming the option, its value and what is accepted, when an option is invalid.
  */
 export function createBackupStats(options: BackupStatsOptions = {}): BackupStats {
-  const resolved = resolveOptions(options);
+  return openBackupStats(resolveOptions(options));
+}
+
+/** Creates the stats from options already resolved: `backupstats/setup` resolves them naming their variables. */
+export function openBackupStats(resolved: ResolvedOptions): BackupStats {
   const diagnostics = new Diagnostics();
   const direct = resolved.flushIntervalMillis === 0;
   const Registry = registryKind(resolved.flushIntervalMillis);
 
   const families = (['backup', 'restore'] as const).map((family) => {
-    const spec = familySpec(resolved.naming, family, resolved.metricPrefix);
-    for (const counter of [spec.operations, spec.bytes, spec.time]) {
-      checkMetricName(counter.name, resolved.metricPrefix, INSTRUMENT_NAME);
-    }
-    return new Registry(family, spec, resolved.maxScopes, diagnostics);
+    return new Registry(family, familySpec(resolved.naming, family, resolved.metricPrefix), resolved.maxScopes, diagnostics);
   }) as [FamilyRegistry, FamilyRegistry];
   const [backup, restore] = families;
 
@@ -84,10 +84,10 @@ export function createBackupStats(options: BackupStatsOptions = {}): BackupStats
     diagnostics.followedGlobalProvider();
     return true;
   };
-  if (options.meterProvider !== undefined) {
-    const meter = options.meterProvider.getMeter(METER_NAME, VERSION);
+  if (resolved.meterProvider !== undefined) {
+    const meter = resolved.meterProvider.getMeter(METER_NAME, VERSION);
     if (meter === NOOP_METER) diagnostics.noopProviderGiven();
-    bind(options.meterProvider, meter);
+    bind(resolved.meterProvider, meter);
   } else if (!bindGlobal()) {
     diagnostics.waitingForGlobalProvider();
   }

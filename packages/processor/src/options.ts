@@ -1,6 +1,7 @@
 import type { MeterProvider } from '@opentelemetry/api';
 import { DEFAULT_MAX_SCOPES } from './cardinality.js';
-import { NAMINGS, type Naming } from './naming.js';
+import { familySpec, INSTRUMENT_NAME, NAMINGS, type Naming } from './naming.js';
+import { type IntegerRule, integerText, isIntegerIn, listChoices, MAX_TIMER_MILLIS, notAccepted, showValue } from './option-rules.js';
 
 /** Options of {@link createBackupStats}. */
 export interface BackupStatsOptions {
@@ -31,6 +32,7 @@ export interface BackupStatsOptions {
 
 /** Options after defaults and validation. */
 export interface ResolvedOptions {
+  readonly meterProvider: MeterProvider | undefined;
   readonly flushIntervalMillis: number;
   readonly naming: Naming;
   readonly metricPrefix: string;
@@ -40,52 +42,55 @@ export interface ResolvedOptions {
 /** The default `flushIntervalMillis`. */
 export const DEFAULT_FLUSH_INTERVAL_MILLIS = 1000;
 
-/** Longest interval `setInterval` honours (2^31 - 1 ms). */
-const MAX_INTERVAL = 2_147_483_647;
+const FLUSH_INTERVAL: IntegerRule = { min: 0, max: MAX_TIMER_MILLIS, note: 'milliseconds; 0 records straight into the instruments' };
+const MAX_SCOPES: IntegerRule = { min: 2, max: Number.MAX_SAFE_INTEGER, note: 'the series of the root scope and the overflow series' };
 
-function invalid(option: string, value: unknown, accepted: string): Error {
-  return new TypeError(`backupstats: option ${option} is ${describe(value)}; accepted: ${accepted}`);
+/** The options that `backupstats/setup` can also read from a variable. */
+export type VariableOption = 'flushIntervalMillis' | 'naming' | 'metricPrefix' | 'maxScopes';
+
+/** Where an option's value came from when not from code: the variable to blame and its text as written. */
+export interface ValueSource {
+  readonly subject: string;
+  readonly shown: string;
 }
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (value === null) return 'null';
-  return `a value of type ${typeof value}`;
-}
-
-/** Applies defaults and throws a TypeError naming the option, its value and what is accepted. */
-export function resolveOptions(options: BackupStatsOptions): ResolvedOptions {
+/**
+ * Applies defaults and checks every option once. The TypeError names what the user set: `option <name>` and the
+ * value, or the variable and its text for an option `sources` says came from one.
+ */
+export function resolveOptions(options: BackupStatsOptions, sources: Partial<Record<VariableOption, ValueSource>> = {}): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`backupstats: options must be an object, got ${describe(options)}`);
+    throw new TypeError(`backupstats: options must be an object, got ${showValue(options)}`);
   }
-  const { flushIntervalMillis = DEFAULT_FLUSH_INTERVAL_MILLIS, naming = 'otel', metricPrefix = '', maxScopes = DEFAULT_MAX_SCOPES } = options;
-  if (!Number.isInteger(flushIntervalMillis) || flushIntervalMillis < 0 || flushIntervalMillis > MAX_INTERVAL) {
-    throw invalid('flushIntervalMillis', flushIntervalMillis, `an integer from 0 to ${MAX_INTERVAL} (milliseconds)`);
+  const { flushIntervalMillis = DEFAULT_FLUSH_INTERVAL_MILLIS, naming = 'otel', metricPrefix = '', maxScopes = DEFAULT_MAX_SCOPES, meterProvider } = options;
+  const invalid = (option: VariableOption, value: unknown, accepted: string): TypeError => {
+    const source = sources[option];
+    return notAccepted(source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), accepted);
+  };
+  if (!isIntegerIn(flushIntervalMillis, FLUSH_INTERVAL)) throw invalid('flushIntervalMillis', flushIntervalMillis, integerText(FLUSH_INTERVAL));
+  if (!NAMINGS.includes(naming)) throw invalid('naming', naming, listChoices(NAMINGS));
+  if (typeof metricPrefix !== 'string') throw invalid('metricPrefix', metricPrefix, 'a string');
+  if (!isIntegerIn(maxScopes, MAX_SCOPES)) throw invalid('maxScopes', maxScopes, integerText(MAX_SCOPES));
+  if (meterProvider !== undefined && (typeof meterProvider !== 'object' || meterProvider === null || typeof meterProvider.getMeter !== 'function')) {
+    throw notAccepted('option meterProvider', showValue(meterProvider), 'an OpenTelemetry MeterProvider (an object with getMeter())');
   }
-  if (!NAMINGS.includes(naming)) {
-    throw invalid('naming', naming, NAMINGS.map((n) => `"${n}"`).join(' or '));
-  }
-  if (typeof metricPrefix !== 'string') {
-    throw invalid('metricPrefix', metricPrefix, 'a string');
-  }
-  if (!Number.isInteger(maxScopes) || maxScopes < 2) {
-    throw invalid('maxScopes', maxScopes, 'an integer of 2 or more (the series of the root scope and the overflow series)');
-  }
-  const provider = options.meterProvider;
-  if (provider !== undefined && (typeof provider !== 'object' || provider === null || typeof provider.getMeter !== 'function')) {
-    throw invalid('meterProvider', provider, 'an OpenTelemetry MeterProvider (an object with getMeter())');
-  }
-  return { flushIntervalMillis, naming, metricPrefix, maxScopes };
-}
-
-/** Throws unless `name` is a valid instrument name, blaming the prefix that produced it. */
-export function checkMetricName(name: string, prefix: string, pattern: RegExp): void {
-  if (!pattern.test(name)) {
+  const badName = invalidMetricName(naming, metricPrefix);
+  if (badName !== undefined) {
     throw invalid(
       'metricPrefix',
-      prefix,
-      `text that keeps metric names valid in OpenTelemetry (a letter first, then up to 254 letters, digits, "_", ".", "-" or "/"); "${name}" is not`,
+      metricPrefix,
+      `text that keeps metric names valid in OpenTelemetry (a letter first, then up to 254 letters, digits, "_", ".", "-" or "/"); "${badName}" is not`,
     );
   }
+  return { meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes };
+}
+
+/** The first metric name the prefix makes invalid, if any. */
+function invalidMetricName(naming: Naming, prefix: string): string | undefined {
+  for (const family of ['backup', 'restore'] as const) {
+    const { operations, bytes, time } = familySpec(naming, family, prefix);
+    const bad = [operations, bytes, time].find((counter) => !INSTRUMENT_NAME.test(counter.name));
+    if (bad !== undefined) return bad.name;
+  }
+  return undefined;
 }

@@ -1,6 +1,8 @@
 import { constants } from 'node:os';
 import { diag } from '@opentelemetry/api';
+import { integerText, isIntegerIn, notAccepted, quote, showValue, TIMER_MILLIS } from '../option-rules.js';
 import { LATE, within } from './deadline.js';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MILLIS } from './defaults.js';
 import { exitCoordinator } from './exit-coordinator.js';
 
 /** Anything with an asynchronous `shutdown()`, such as the stats {@link startBackupStats} returns. */
@@ -22,10 +24,6 @@ export interface ShutdownOnExitOptions {
 }
 
 const UNCATCHABLE = new Set(['SIGKILL', 'SIGSTOP']);
-/** The SDK's default export timeout (30 s) plus the margin startBackupStats gives its own shutdown. */
-const DEFAULT_TIMEOUT_MILLIS = 31_000;
-/** Longest delay `setTimeout` honours. */
-const MAX_MILLIS = 2_147_483_647;
 
 /**
  * Makes the end of the process run `target.shutdown()` once (flush and final export) before it ends, within
@@ -52,12 +50,15 @@ export function shutdownOnExit(target: ShutdownTarget, options: ShutdownOnExitOp
   const signals = new Set(options.signals ?? (['SIGTERM', 'SIGINT'] as const));
   for (const signal of signals) {
     if (!(signal in constants.signals) || UNCATCHABLE.has(signal)) {
-      throw new TypeError(
-        `backupstats: shutdownOnExit signal ${JSON.stringify(signal)} cannot be caught; accepted: signal names such as "SIGTERM", "SIGINT" or "SIGHUP" (not SIGKILL or SIGSTOP)`,
+      throw notAccepted(
+        'shutdownOnExit signal',
+        quote(signal),
+        'signal names such as "SIGTERM", "SIGINT" or "SIGHUP" (not SIGKILL or SIGSTOP)',
+        'it cannot be caught',
       );
     }
   }
-  const timeoutMillis = checkTimeout('shutdownOnExit', options.timeoutMillis ?? target.shutdownTimeoutMillis ?? DEFAULT_TIMEOUT_MILLIS);
+  const timeoutMillis = checkTimeout('shutdownOnExit', options.timeoutMillis ?? target.shutdownTimeoutMillis ?? DEFAULT_SHUTDOWN_TIMEOUT_MILLIS);
   let closing: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
     closing ??= target.shutdown();
@@ -75,7 +76,7 @@ export function shutdownOnExit(target: ShutdownTarget, options: ShutdownOnExitOp
  * @param code the exit code; default `process.exitCode`, else 0.
  */
 export async function exitAfterShutdown(target: ShutdownTarget, code?: number): Promise<never> {
-  const timeoutMillis = checkTimeout('exitAfterShutdown', target.shutdownTimeoutMillis ?? DEFAULT_TIMEOUT_MILLIS);
+  const timeoutMillis = checkTimeout('exitAfterShutdown', target.shutdownTimeoutMillis ?? DEFAULT_SHUTDOWN_TIMEOUT_MILLIS);
   try {
     if ((await within(target.shutdown(), timeoutMillis)) === LATE) {
       diag.error(`backupstats: shutdown before exit did not finish within ${timeoutMillis} ms; the process ends without it`);
@@ -87,6 +88,6 @@ export async function exitAfterShutdown(target: ShutdownTarget, code?: number): 
 }
 
 function checkTimeout(where: string, value: number): number {
-  if (Number.isSafeInteger(value) && value >= 1 && value <= MAX_MILLIS) return value;
-  throw new TypeError(`backupstats: ${where} timeoutMillis is ${String(value)}; accepted: an integer from 1 to ${MAX_MILLIS} (milliseconds)`);
+  if (isIntegerIn(value, TIMER_MILLIS)) return value;
+  throw notAccepted(`${where} timeoutMillis`, showValue(value), integerText(TIMER_MILLIS));
 }

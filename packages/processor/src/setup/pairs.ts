@@ -1,4 +1,5 @@
-import { type Env, envError, quote, readString } from './env.js';
+import { notAccepted, quote } from '../option-rules.js';
+import { type Env, readString, shown } from './env.js';
 
 /** How {@link readPairs} checks and shows one variable. */
 export interface PairsRule {
@@ -69,10 +70,9 @@ export function readPairs(env: Env, name: string, rule: PairsRule): Record<strin
       const detail = rule.secret
         ? `${where} ${problem}; the text is not shown because it may hold secrets`
         : `${where}, ${quote(entry.trim())}, ${problem}`;
-      const shown = rule.secret ? '<redacted>' : quote(env[name] ?? '');
-      return envError(
+      return notAccepted(
         name,
-        shown,
+        rule.secret ? '<redacted>' : shown(env, name),
         `comma-separated key=value pairs with ${rule.keyText} and ${rule.valueText}, e.g. ${rule.example}`,
         detail,
       );

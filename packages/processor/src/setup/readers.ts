@@ -2,7 +2,8 @@ import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metric
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
 import { missingPeer, type SdkLine } from './load.js';
 import { createPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.js';
-import type { ExportSettings, OtlpSettings, PrometheusSettings } from './settings.js';
+import type { OtlpSettings } from './otlp-settings.js';
+import type { ExportSettings, PrometheusSettings } from './settings.js';
 
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
 

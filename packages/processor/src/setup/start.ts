@@ -1,17 +1,20 @@
 import { diag, type MeterProvider } from '@opentelemetry/api';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
-import { createBackupStats } from '../backup-stats.js';
-import { createNoopBackupStats } from '../noop-stats.js';
+import { openBackupStats } from '../backup-stats.js';
 import { cardinalityLimitFor } from '../cardinality.js';
+import { createNoopBackupStats } from '../noop-stats.js';
+import { notAccepted } from '../option-rules.js';
 import { type BackupStatsOptions, resolveOptions } from '../options.js';
 import type { BackupStats } from '../stats.js';
 import { METER_NAME } from '../version.js';
 import { LATE, within } from './deadline.js';
+import { DEFAULT_EXPORT_TIMEOUT_MILLIS, SHUTDOWN_MARGIN_MILLIS } from './defaults.js';
 import type { Env } from './env.js';
 import { missingPeer, sdkLineOf } from './load.js';
 import { buildReaders, type Readers } from './readers.js';
 import { buildResource } from './resource.js';
-import { type EnvStatsOptions, readDisabled, readExportSettings, readStatsOptions } from './settings.js';
+import { readExportSettings } from './settings.js';
+import { readDisabled, readStatsVariables } from './stats-variables.js';
 
 /** Options of {@link startBackupStats}. Options given here win over the environment. */
 export interface StartBackupStatsOptions extends BackupStatsOptions {
@@ -56,11 +59,6 @@ export interface StartedBackupStats extends BackupStats {
   readonly shutdownTimeoutMillis: number;
 }
 
-/** Time allowed beyond an export deadline for the rest of a shutdown (closing servers and clients). */
-const SHUTDOWN_MARGIN_MILLIS = 1000;
-/** The SDK's default export timeout, for a provider built elsewhere whose readers' timeout is unknown here. */
-const GIVEN_PROVIDER_TIMEOUT_MILLIS = 30_000;
-
 /**
  * Builds a MeterProvider with the readers and exporters that the environment asks for (OpenTelemetry's `OTEL_*`
  * variables with their specification defaults, and the library's `BACKUPSTATS_*`), creates the backup and
@@ -76,24 +74,29 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
   // Most likely `sdk.meterProvider` of a NodeSDK, which does not exist: building a provider here would be a second
   // one, whose exports the application's own readers never see.
   if ('meterProvider' in options && options.meterProvider === undefined) {
-    throw new TypeError(
-      'backupstats: option meterProvider is undefined; accepted: a MeterProvider (with the OpenTelemetry NodeSDK, metrics.getMeterProvider() from @opentelemetry/api after sdk.start(): NodeSDK has no meterProvider property), or no meterProvider option, to build a provider from the environment',
+    throw notAccepted(
+      'option meterProvider',
+      'undefined',
+      'a MeterProvider (with the OpenTelemetry NodeSDK, metrics.getMeterProvider() from @opentelemetry/api after sdk.start(): NodeSDK has no meterProvider property), or no meterProvider option, to build a provider from the environment',
     );
   }
-  const fromEnv = readStatsOptions(env, options);
-  // Checked before anything is built, so that a bad option leaves nothing behind. (The prefix is checked against
-  // the metric names when the stats are created.)
-  const { maxScopes } = resolveOptions(statsOptions(options, fromEnv, options.meterProvider));
+  // Every option is checked here, once, before anything is built: a bad one leaves nothing behind, and its error
+  // names the option in code or the variable that set it.
+  const variables = readStatsVariables(env, options);
+  const resolved = resolveOptions(variables.options, variables.sources);
 
   if (options.meterProvider !== undefined) {
     if (options.readers !== undefined && options.readers.length > 0) {
-      throw new TypeError(
-        'backupstats: option readers is set together with meterProvider; accepted: readers only when startBackupStats builds the provider (add them to your own provider instead)',
+      throw notAccepted(
+        'option readers',
+        options.readers.length === 1 ? '1 reader' : `${options.readers.length} readers`,
+        'readers only when startBackupStats builds the provider (add them to your own provider instead)',
+        'set together with meterProvider',
       );
     }
     const provider = options.meterProvider;
-    const stats = createStats(options, fromEnv, provider);
-    const deadline = GIVEN_PROVIDER_TIMEOUT_MILLIS;
+    const stats = openBackupStats(resolved);
+    const deadline = DEFAULT_EXPORT_TIMEOUT_MILLIS;
     return started(stats, provider, deadline, async () => {
       const closed = await settle(stats.shutdown());
       if ((await within(forceFlushIfAble(provider), deadline)) === LATE) {
@@ -115,11 +118,11 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
   const provider = new sdk.MeterProvider({
     resource: buildResource(resources, settings.resourceAttributes),
     readers: [...built.readers, ...(options.readers ?? [])],
-    views: [{ meterName: METER_NAME, aggregationCardinalityLimit: cardinalityLimitFor(maxScopes) }],
+    views: [{ meterName: METER_NAME, aggregationCardinalityLimit: cardinalityLimitFor(resolved.maxScopes) }],
   });
   let stats: BackupStats | undefined;
   try {
-    stats = createStats(options, fromEnv, provider);
+    stats = openBackupStats({ ...resolved, meterProvider: provider });
     await built.listen();
   } catch (error) {
     await stats?.shutdown();
@@ -165,33 +168,6 @@ async function shutdownBuilt(provider: { shutdown(): Promise<void> }, built: Rea
     // A reader given in `readers` (or the SDK itself) held the shutdown: no exporter of ours is to blame.
     diag.error(`backupstats: the MeterProvider's shutdown did not finish within ${deadline} ms (OTEL_METRIC_EXPORT_TIMEOUT); it was left behind`);
   }
-}
-
-/** Creates the stats; an option that came from a variable and that the core rejects is blamed on the variable. */
-function createStats(options: BackupStatsOptions, fromEnv: EnvStatsOptions, provider: MeterProvider): BackupStats {
-  try {
-    return createBackupStats(statsOptions(options, fromEnv, provider));
-  } catch (error) {
-    // The only value the env readers pass on unchecked is the prefix, which the core checks against the names.
-    if (options.metricPrefix === undefined && fromEnv.metricPrefix !== undefined && error instanceof TypeError) {
-      throw new TypeError(
-        `backupstats: BACKUPSTATS_METRIC_PREFIX is ${JSON.stringify(fromEnv.metricPrefix)}, which the stats reject: ${error.message}`,
-        { cause: error },
-      );
-    }
-    throw error;
-  }
-}
-
-/** The core's options: those given in code, else those from the variables. */
-function statsOptions(options: BackupStatsOptions, fromEnv: EnvStatsOptions, provider: MeterProvider | undefined): BackupStatsOptions {
-  return {
-    meterProvider: provider,
-    flushIntervalMillis: options.flushIntervalMillis ?? fromEnv.flushIntervalMillis,
-    naming: options.naming ?? fromEnv.naming,
-    metricPrefix: options.metricPrefix ?? fromEnv.metricPrefix,
-    maxScopes: options.maxScopes ?? fromEnv.maxScopes,
-  };
 }
 
 function started(stats: BackupStats, provider: MeterProvider, shutdownTimeoutMillis: number, close: () => Promise<void>): StartedBackupStats {
