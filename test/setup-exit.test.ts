@@ -1,61 +1,34 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { shutdownOnExit } from 'backupstats/setup';
-import { afterEach, describe, expect, it } from 'vitest';
+import { type Exit, type NodeProcess, startNode } from '@backupstats/testkit/node-process';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { waitForOutput } from './support/child.js';
 
 // Small child processes that use backupstats/setup with the console exporter, so that what was exported is on
 // their stdout. The end-to-end tests with real receivers and long recording loops are in e2e-exit.test.ts.
 
 const root = join(import.meta.dirname, '..');
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
 
 interface Run {
-  readonly child: ChildProcess;
+  readonly child: NodeProcess['child'];
   output(): string;
   /** Resolves once stdout contains `text`; rejects if the process ends first. */
   printed(text: string): Promise<void>;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly exited: Promise<Exit>;
 }
 
 /** Runs `code` as an ES module in a child whose environment has no OTEL_* or BACKUPSTATS_* but `env`. */
 function run(code: string, env: Record<string, string>): Run {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OTEL_|BACKUPSTATS_)/.test(k) && k !== 'NODE_OPTIONS'));
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: root, env: { ...base, ...env } });
-  children.push(child);
-  let out = '';
-  let err = '';
-  const waiters = new Set<() => void>();
-  child.stdout?.on('data', (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-    for (const wake of waiters) wake();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    err += chunk.toString('utf8');
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const child = startNode(['--input-type=module', '-e', code], { cwd: root, env });
+  onTestFinished(() => child.kill());
   return {
-    child,
-    output: () => out,
-    exited,
-    printed: (text) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (!out.includes(text)) return;
-          waiters.delete(check);
-          resolve();
-        };
-        waiters.add(check);
-        check();
-        void exited.then(() => {
-          if (!out.includes(text)) reject(new Error(`the child ended without printing ${text}; stderr: ${err}`));
-        });
-      }),
+    child: child.child,
+    output: child.stdout,
+    exited: child.exited,
+    printed: async (text) => {
+      await waitForOutput(child, (stdout) => stdout.includes(text) || undefined, JSON.stringify(text));
+    },
   };
 }
 

@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { type Exit, type NodeProcess, startNode } from '@backupstats/testkit/node-process';
+import { vi } from 'vitest';
 import type { ScopeTotal } from '../fixtures/workload.mjs';
 
 /** A JSON line a fixture printed. */
@@ -12,13 +12,13 @@ export interface FixtureEvent {
   readonly [key: string]: unknown;
 }
 
-/** A fixture running as a child process. */
+/** A fixture script running as a child process, which reports what it does as JSON lines on stdout. */
 export interface FixtureProcess {
-  readonly child: ChildProcess;
+  readonly child: NodeProcess['child'];
   /** Resolves with the first event named `name` (already printed or still to come); throws after `timeoutMs`. */
   waitForEvent(name: string, timeoutMs?: number): Promise<FixtureEvent>;
   /** Resolves when the process ends, with its exit code or the signal that ended it; throws after `timeoutMs`. */
-  exited(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited(timeoutMs?: number): Promise<Exit>;
   /** Everything written to stdout so far (JSON event lines and any other text). */
   stdout(): string;
   /** Everything written to stderr so far, to explain a failure. */
@@ -27,92 +27,57 @@ export interface FixtureProcess {
   kill(): Promise<void>;
 }
 
-/** Environment for a fixture: the parent's, less every OTEL_* / BACKUPSTATS_* / FIXTURE_* variable, plus `env`. */
-export function fixtureEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const base = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(OTEL_|BACKUPSTATS_|FIXTURE_)/.test(k) && k !== 'NODE_OPTIONS'),
-  );
-  return { ...base, ...env };
+/** Every line printed so far: JSON lines as events, any other text as a `text` event. */
+function events(stdout: string): FixtureEvent[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as FixtureEvent;
+      } catch {
+        return { event: 'text', text: line };
+      }
+    });
 }
 
-/** Starts `node <script>` with the given environment (see {@link fixtureEnv}). */
-export function startFixture(
-  script: string,
-  env: Record<string, string>,
-  options: { node?: string; cwd?: string } = {},
-): FixtureProcess {
-  const child = spawn(options.node ?? process.execPath, [script], {
-    env: fixtureEnv(env),
-    cwd: options.cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const events: FixtureEvent[] = [];
-  const listeners = new Set<() => void>();
-  let stdout = '';
-  let stderr = '';
-  let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-    stdout += `${line}\n`;
-    try {
-      events.push(JSON.parse(line) as FixtureEvent);
-    } catch {
-      events.push({ event: 'text', text: line });
-    }
-    for (const listener of listeners) listener();
-  });
-  const closed = new Promise<void>((resolve) => {
-    child.once('close', (code, signal) => {
-      ended = { code, signal };
-      for (const listener of listeners) listener();
-      resolve();
-    });
-    child.once('error', (error) => {
-      stderr += `\nspawn failed: ${error.message}`;
-      ended = { code: null, signal: null };
-      for (const listener of listeners) listener();
-      resolve();
-    });
-  });
-
-  const waitUntil = <T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const check = () => {
-        const found = probe();
-        if (found !== undefined) {
-          cleanup();
-          resolve(found);
-        } else if (ended !== undefined && what !== 'exit') {
-          cleanup();
-          reject(new Error(`fixture ended (${ended.code ?? ended.signal}) before ${what}; stderr:\n${stderr}`));
-        }
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`fixture: no ${what} within ${timeoutMs} ms; stderr:\n${stderr}`));
-      }, timeoutMs);
-      const cleanup = () => {
-        clearTimeout(timer);
-        listeners.delete(check);
-      };
-      listeners.add(check);
-      check();
-    });
-
-  return {
-    child,
-    waitForEvent: (name, timeoutMs = 30_000) =>
-      waitUntil(() => events.find((e) => e.event === name), timeoutMs, `"${name}" event`),
-    exited: (timeoutMs = 30_000) => waitUntil(() => ended, timeoutMs, 'exit'),
-    stdout: () => stdout,
-    stderr: () => stderr,
-    async kill() {
-      if (ended === undefined) {
-        child.kill('SIGKILL');
-        await closed;
-      }
+/**
+ * Resolves with what `find` finds in the process's stdout, as soon as it is printed; throws after `timeoutMs`, or
+ * at once when the process ends without printing it. `what` names it in the error.
+ */
+export async function waitForOutput<T>(run: NodeProcess, find: (stdout: string) => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
+  const found = await vi.waitFor(
+    () => {
+      // Once the process has ended its output is complete: the text came or never will.
+      if (run.exit() !== undefined) return { value: find(run.stdout()) };
+      const value = find(run.stdout());
+      if (value === undefined) throw new Error(`no ${what} within ${timeoutMs} ms; stderr:\n${run.stderr()}`);
+      return { value };
     },
+    { timeout: timeoutMs, interval: 20 },
+  );
+  if (found.value !== undefined) return found.value;
+  const end = run.exit();
+  throw new Error(`the process ended (${end?.code ?? end?.signal}) before ${what}; stderr:\n${run.stderr()}`);
+}
+
+/** Starts `node <script>` with the cleaned environment plus `env` (see cleanEnv in @backupstats/testkit). */
+export function startFixture(script: string, env: Record<string, string>, options: { node?: string; cwd?: string } = {}): FixtureProcess {
+  const run = startNode([script], { env, node: options.node, cwd: options.cwd });
+  return {
+    child: run.child,
+    waitForEvent: (name, timeoutMs) => waitForOutput(run, (stdout) => events(stdout).find((e) => e.event === name), `"${name}" event`, timeoutMs),
+    exited: (timeoutMs = 30_000) =>
+      vi.waitFor(
+        () => {
+          const end = run.exit();
+          if (end === undefined) throw new Error(`fixture: no exit within ${timeoutMs} ms; stderr:\n${run.stderr()}`);
+          return end;
+        },
+        { timeout: timeoutMs, interval: 20 },
+      ),
+    stdout: run.stdout,
+    stderr: run.stderr,
+    kill: run.kill,
   };
 }
