@@ -1,15 +1,12 @@
 // Pins the SDK behaviour the design relies on: observable callbacks run before the synchronous counters of
 // the same Meter are collected, so a collection drains pending measurements and never exports stale totals.
 import { createBackupStats } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, valuesByKey } from './support/harness.js';
-
-let harness: Harness;
-afterEach(() => harness.shutdown());
+import { describe, expect } from 'vitest';
+import { valuesByKey } from './support/harness.js';
+import { it } from './support/fixtures.js';
 
 describe('every collection exports everything recorded before it', () => {
-  it('with no explicit flush and the timer far from firing', async () => {
-    harness = createHarness();
+  it('with no explicit flush and the timer far from firing', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 2 ** 31 - 1 });
     const handle = stats.backup.scope({ operation: 'Source:Read' });
     handle.timedIncrementBytes(100, 1);

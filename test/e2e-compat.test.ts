@@ -12,14 +12,14 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished } from 'vitest';
 import type { ScopeTotal } from './fixtures/workload.mjs';
 import { type FixtureProcess, startFixture } from './support/child.js';
 import { refusingCollector, startStalledCollector } from './support/dead-collector.js';
 import { expectedSeries, expectScraped, mismatches } from './support/e2e-expected.js';
+import { it } from './support/fixtures.js';
 import { freePort } from './support/free-port.js';
-import { startOtlpReceiver } from './support/otlp-receiver.js';
-import { prometheusBinary, requireE2E, startPrometheus } from './support/prometheus.js';
+import { prometheusBinary, requireE2E } from './support/prometheus.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const compatDir = join(root, 'packages', 'compat-sdk3');
@@ -36,15 +36,10 @@ if (!haveNode22 && !requireE2E) {
 let runDir = '';
 let fixture = '';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
 function job(env: Record<string, string>, script = fixture): FixtureProcess {
   if (!haveNode22) throw new Error(`Node 22 is missing: no binary at ${node22} (run pnpm install on Linux x64)`);
   const child = startFixture(script, { FIXTURE_REPORT_VERSIONS: '1', ...env }, { node: node22, cwd: runDir });
-  cleanups.push(() => child.kill());
+  onTestFinished(() => child.kill());
   return child;
 }
 
@@ -86,9 +81,8 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
     { protocol: 'grpc', transport: 'grpc' },
   ] as const;
   for (const { protocol, transport } of protocols) {
-    it(`OTLP ${protocol}: exact totals and resource after a normal end`, async () => {
-      const receiver = await startOtlpReceiver(transport);
-      cleanups.push(() => receiver.stop());
+    it(`OTLP ${protocol}: exact totals and resource after a normal end`, async ({ startReceiver }) => {
+      const receiver = await startReceiver(transport);
       const child = job({
         OTEL_METRICS_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -109,9 +103,8 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
   }
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    it(`end of job by ${signal} mid-loop: the final totals arrive and the exit is conventional`, async () => {
-      const receiver = await startOtlpReceiver('http');
-      cleanups.push(() => receiver.stop());
+    it(`end of job by ${signal} mid-loop: the final totals arrive and the exit is conventional`, async ({ startReceiver }) => {
+      const receiver = await startReceiver('http');
       const child = job({
         OTEL_METRICS_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -136,7 +129,7 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
     for (const protocol of ['http/protobuf', 'grpc'] as const) {
       it(`${protocol}, stalled collector, SIGTERM: dies by SIGTERM within OTEL_METRIC_EXPORT_TIMEOUT and says what it could not deliver`, async () => {
         const dead = await startStalledCollector();
-        cleanups.push(() => dead.stop());
+        onTestFinished(() => dead.stop());
         const child = exitJob({
           OTEL_METRICS_EXPORTER: 'otlp',
           OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
@@ -176,7 +169,7 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
       await child.waitForEvent('ready');
       const socket = connect(port, '127.0.0.1');
       socket.on('error', () => {});
-      cleanups.push(async () => {
+      onTestFinished(() => {
         socket.destroy();
       });
       await new Promise<void>((resolve) => socket.once('connect', resolve));
@@ -192,7 +185,7 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
       { naming: 'vitess', prefix: 'vtbackup_', env: { BACKUPSTATS_NAMING: 'vitess', BACKUPSTATS_METRIC_PREFIX: 'vtbackup_' } },
     ] as const;
     for (const { naming, prefix, env } of namings) {
-      it(`${naming} naming: exact totals per scope under the same Prometheus names`, async () => {
+      it(`${naming} naming: exact totals per scope under the same Prometheus names`, async ({ startPrometheus }) => {
         const port = await freePort();
         const child = job({
           OTEL_METRICS_EXPORTER: 'prometheus',
@@ -205,7 +198,6 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
         await expectNode22WithSdk3(child);
         const recorded = await child.waitForEvent('totals');
         const prometheus = await startPrometheus([`127.0.0.1:${port}`]);
-        cleanups.push(() => prometheus.stop());
         await expectScraped(prometheus, expectedSeries(recorded.totals as ScopeTotal[], naming, prefix));
         child.child.kill('SIGTERM');
         const end = await child.exited();

@@ -2,18 +2,12 @@
 // yields to the event loop between batches, and ends by returning, by SIGTERM or by SIGINT; with an export
 // interval far beyond the test, only the final export at shutdown can deliver the totals.
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { ScopeTotal } from './fixtures/workload.mjs';
-import { startFixture } from './support/child.js';
 import { expectedSeries, mismatches } from './support/e2e-expected.js';
-import { startOtlpReceiver } from './support/otlp-receiver.js';
+import { it } from './support/fixtures.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/record-job.mjs', import.meta.url));
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 /** Exit codes a shell reports for a process killed by the signal (128 + its number). */
 const SHELL_CODE = { SIGTERM: 143, SIGINT: 130 } as const;
@@ -25,9 +19,8 @@ describe('end of job: nothing recorded is lost', () => {
     { ending: 'gets SIGINT mid-loop', signal: 'SIGINT' },
   ] as const;
   for (const { ending, signal } of endings) {
-    it(`the job ${ending}: the final totals reach the receiver and the exit is conventional`, async () => {
-      const receiver = await startOtlpReceiver('http');
-      cleanups.push(() => receiver.stop());
+    it(`the job ${ending}: the final totals reach the receiver and the exit is conventional`, async ({ startReceiver, startFixture }) => {
+      const receiver = await startReceiver('http');
       const child = startFixture(fixture, {
         OTEL_METRICS_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -38,7 +31,6 @@ describe('end of job: nothing recorded is lost', () => {
         // A normal end records a long but finite loop; a signalled one an endless one (it cannot finish first).
         FIXTURE_BATCHES: signal === undefined ? '3000' : '1000000000',
       });
-      cleanups.push(() => child.kill());
 
       if (signal !== undefined) {
         await child.waitForEvent('recording');

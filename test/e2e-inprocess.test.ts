@@ -8,30 +8,26 @@ import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, type PushMetricExporter, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWorkload } from './fixtures/workload.mjs';
 import { expectedSeries, matches } from './support/e2e-expected.js';
 import { freePort } from './support/free-port.js';
-import { type OtlpReceiver, seriesKey, startOtlpReceiver } from './support/otlp-receiver.js';
+import { type OtlpReceiver, startOtlpReceiver } from './support/otlp-receiver.js';
+import { seriesKey } from './support/series-key.js';
 import { type PrometheusServer, prometheusBinary, requireE2E, startPrometheus } from './support/prometheus.js';
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 describe.skipIf(!prometheusBinary && !requireE2E)('in-process provider scraped by a real Prometheus', () => {
   it('Prometheus holds the exact totals per scope', async () => {
     const port = await freePort();
     const exporter = new PrometheusExporter({ host: '127.0.0.1', port });
     const provider = new MeterProvider({ readers: [exporter] });
-    cleanups.push(() => provider.shutdown());
+    onTestFinished(() => provider.shutdown());
     const stats = createBackupStats({ meterProvider: provider, flushIntervalMillis: 200 });
     const workload = createWorkload(stats);
     for (let batch = 0; batch < 50; batch++) workload.recordBatch(batch);
 
     const prometheus: PrometheusServer = await startPrometheus([`127.0.0.1:${port}`]);
-    cleanups.push(() => prometheus.stop());
+    onTestFinished(() => prometheus.stop());
 
     const expected = expectedSeries(workload.totals(), 'otel');
     for (const series of expected) {
@@ -54,13 +50,13 @@ describe('in-process provider exporting OTLP to a decoding receiver', () => {
   for (const { protocol, transport, make } of cases) {
     it(`${protocol}: exact cumulative totals and resource attributes`, async () => {
       const receiver: OtlpReceiver = await startOtlpReceiver(transport);
-      cleanups.push(() => receiver.stop());
+      onTestFinished(() => receiver.stop());
       const reader = new PeriodicExportingMetricReader({ exporter: make(receiver.url), exportIntervalMillis: 2 ** 30 });
       const provider = new MeterProvider({
         readers: [reader],
         resource: resourceFromAttributes({ 'service.name': 'inprocess-job', 'deployment.environment.name': 'test' }),
       });
-      cleanups.push(() => provider.shutdown());
+      onTestFinished(() => provider.shutdown());
       const stats = createBackupStats({ meterProvider: provider, naming: 'vitess', metricPrefix: 'vtbackup_' });
       const workload = createWorkload(stats);
       for (let batch = 0; batch < 20; batch++) workload.recordBatch(batch);

@@ -2,30 +2,13 @@
 // decodes the wire format with the official definitions: exact totals, resource attributes, and recovery
 // after the receiver was down for several export intervals.
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { ScopeTotal } from './fixtures/workload.mjs';
-import { type FixtureProcess, startFixture } from './support/child.js';
 import { type ExpectedSeries, expectedSeries, mismatches } from './support/e2e-expected.js';
-import { type DownMode, type OtlpReceiver, startOtlpReceiver } from './support/otlp-receiver.js';
+import { it } from './support/fixtures.js';
+import type { DownMode, OtlpReceiver } from './support/otlp-receiver.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/record-job.mjs', import.meta.url));
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function receiver(transport: 'http' | 'grpc'): Promise<OtlpReceiver> {
-  const r = await startOtlpReceiver(transport);
-  cleanups.push(() => r.stop());
-  return r;
-}
-
-function job(env: Record<string, string>): FixtureProcess {
-  const child = startFixture(fixture, env);
-  cleanups.push(() => child.kill());
-  return child;
-}
 
 /** The series the receiver holds for the workload's metric names, so that extra series are seen too. */
 function workloadSeries(r: OtlpReceiver, expected: readonly ExpectedSeries[]): string[] {
@@ -40,9 +23,9 @@ describe('OTLP export configured from the environment', () => {
     { protocol: 'grpc', transport: 'grpc', naming: 'vitess', prefix: 'vtbackup_' },
   ] as const;
   for (const { protocol, transport, naming, prefix } of cases) {
-    it(`${protocol}: the receiver gets the exact totals and the resource from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES (${naming} names)`, async () => {
-      const r = await receiver(transport);
-      const child = job({
+    it(`${protocol}: the receiver gets the exact totals and the resource from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES (${naming} names)`, async ({ startReceiver, startFixture }) => {
+      const r = await startReceiver(transport);
+      const child = startFixture(fixture, {
         OTEL_METRICS_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
@@ -81,9 +64,9 @@ describe('OTLP receiver down for several export intervals while the job records'
     { transport: 'grpc', mode: 'closed', what: 'grpc, receiver gone' },
   ];
   for (const { transport, mode, what } of faults) {
-    it(`${what}: the cumulative totals it finally receives are exact`, async () => {
-      const r = await receiver(transport);
-      const child = job({
+    it(`${what}: the cumulative totals it finally receives are exact`, async ({ startReceiver, startFixture }) => {
+      const r = await startReceiver(transport);
+      const child = startFixture(fixture, {
         OTEL_METRICS_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: transport === 'grpc' ? 'grpc' : 'http/protobuf',

@@ -2,19 +2,15 @@
 // from the environment; its HTTP API must return the exact totals per scope, under both namings, and label
 // text must come back unchanged.
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import type { ScopeTotal } from './fixtures/workload.mjs';
 import { type FixtureProcess, startFixture } from './support/child.js';
 import { expectedSeries, expectScraped, PROMETHEUS_NAMES } from './support/e2e-expected.js';
+import { it } from './support/fixtures.js';
 import { freePort } from './support/free-port.js';
-import { prometheusBinary, requireE2E, startPrometheus } from './support/prometheus.js';
+import { prometheusBinary, requireE2E } from './support/prometheus.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/record-job.mjs', import.meta.url));
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 /** Starts the job with the Prometheus exporter on a free port and waits until it has recorded and flushed. */
 async function scrapedJob(env: Record<string, string>): Promise<{ child: FixtureProcess; port: number; totals: ScopeTotal[] }> {
@@ -27,7 +23,7 @@ async function scrapedJob(env: Record<string, string>): Promise<{ child: Fixture
     FIXTURE_AFTER: 'hold',
     ...env,
   });
-  cleanups.push(() => child.kill());
+  onTestFinished(() => child.kill());
   const recorded = await child.waitForEvent('totals');
   return { child, port, totals: recorded.totals as ScopeTotal[] };
 }
@@ -44,17 +40,16 @@ describe.skipIf(!prometheusBinary && !requireE2E)('a real Prometheus scraping a 
     { naming: 'vitess', prefix: 'vtbackup_', env: { BACKUPSTATS_NAMING: 'vitess', BACKUPSTATS_METRIC_PREFIX: 'vtbackup_' } },
   ] as const;
   for (const { naming, prefix, env } of namings) {
-    it(`${naming} naming: the exact totals per scope, under the documented Prometheus names`, async () => {
+    it(`${naming} naming: the exact totals per scope, under the documented Prometheus names`, async ({ startPrometheus }) => {
       const { child, port, totals } = await scrapedJob(env);
       const prometheus = await startPrometheus([`127.0.0.1:${port}`]);
-      cleanups.push(() => prometheus.stop());
-
+  
       await expectScraped(prometheus, expectedSeries(totals, naming, prefix));
       await expectConventionalTermination(child);
     });
   }
 
-  it('vitess naming with the README relabel rule: the series keep the exact names Vitess dashboards query', async () => {
+  it('vitess naming with the README relabel rule: the series keep the exact names Vitess dashboards query', async ({ startPrometheus }) => {
     const { child, port, totals } = await scrapedJob(namings[1].env);
     // The rule exactly as the README gives it, indented for the scrape job.
     const prometheus = await startPrometheus([`127.0.0.1:${port}`], {
@@ -65,7 +60,6 @@ describe.skipIf(!prometheusBinary && !requireE2E)('a real Prometheus scraping a 
         "        replacement: '$1'",
       ].join('\n'),
     });
-    cleanups.push(() => prometheus.stop());
 
     const vitessNames = Object.fromEntries(
       Object.keys(PROMETHEUS_NAMES)
@@ -77,7 +71,7 @@ describe.skipIf(!prometheusBinary && !requireE2E)('a real Prometheus scraping a 
     await expectConventionalTermination(child);
   });
 
-  it('label values with quotes, backslashes, newlines and non-ASCII text come back unchanged', async () => {
+  it('label values with quotes, backslashes, newlines and non-ASCII text come back unchanged', async ({ startPrometheus }) => {
     const odd = {
       component: 'Say "cheese" \\o/',
       implementation: 'C:\\backups\\new\nline\ttab',
@@ -88,7 +82,6 @@ describe.skipIf(!prometheusBinary && !requireE2E)('a real Prometheus scraping a 
     expect(totals[0]).toMatchObject(odd);
     expect(totals[4]?.component).toBe('\\"\\n');
     const prometheus = await startPrometheus([`127.0.0.1:${port}`]);
-    cleanups.push(() => prometheus.stop());
 
     const scraped = await expectScraped(prometheus, expectedSeries(totals, 'otel'));
     const labels = (scraped.get('backup_operations_total') ?? []).map((s) => s.metric);

@@ -76,7 +76,7 @@ describe('a signal in the middle of pnpm demo', () => {
 
       const end = await exited;
       expect(end.signal === signal || end.code === SHELL_CODE[signal], `${JSON.stringify(end)}\n${output}`).toBe(true);
-      const key = 'backup.bytes{"component":"BackupEngine","implementation":"Builtin","operation":"Source:Read"}';
+      const key = 'backup.bytes{BackupEngine,Builtin,Source:Read}';
       expect(receiver.totals().get(key), output).toBeGreaterThan(0);
       expect(await demoFolders(root)).toEqual([]);
     });

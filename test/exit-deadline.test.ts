@@ -92,7 +92,7 @@ describe.concurrent('OTEL_METRIC_EXPORT_TIMEOUT bounds the final export, over ev
     await child.waitForEvent('ready');
     child.child.kill('SIGTERM');
     expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
-    expect(receiver.totals().get('backup.bytes{"component":"BackupEngine","implementation":"Part1","operation":"Source:Read"}')).toBe(4096);
+    expect(receiver.totals().get('backup.bytes{BackupEngine,Part1,Source:Read}')).toBe(4096);
     expect(child.stderr()).not.toMatch(/did not deliver/);
   });
 });

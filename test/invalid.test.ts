@@ -1,14 +1,7 @@
 import { createBackupStats, type Stats } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type DiagCapture, captureDiag } from './support/diag-capture.js';
-import { createHarness, type Harness, valuesByKey } from './support/harness.js';
-
-let harness: Harness;
-let diagnostics: DiagCapture;
-afterEach(async () => {
-  diagnostics.restore();
-  await harness.shutdown();
-});
+import { describe, expect } from 'vitest';
+import { valuesByKey } from './support/harness.js';
+import { it } from './support/fixtures.js';
 
 const BAD_VALUES: readonly unknown[] = [
   -1,
@@ -29,9 +22,7 @@ const BAD_VALUES: readonly unknown[] = [
 ];
 
 describe.each([0, 1000])('invalid measurements (flushIntervalMillis %i)', (flushIntervalMillis) => {
-  it('are dropped, counted, reported once, and leave the totals untouched', async () => {
-    harness = createHarness();
-    diagnostics = captureDiag();
+  it('are dropped, counted, reported once, and leave the totals untouched', async ({ harness, diagnostics }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
     const handle = stats.backup.scope({ operation: 'Source:Read' });
     handle.timedIncrementBytes(10, 1);
@@ -60,9 +51,7 @@ describe.each([0, 1000])('invalid measurements (flushIntervalMillis %i)', (flush
 });
 
 describe('values at the edges', () => {
-  it('accepts zero and the largest finite number without corrupting other series', async () => {
-    harness = createHarness();
-    diagnostics = captureDiag();
+  it('accepts zero and the largest finite number without corrupting other series', async ({ harness, diagnostics }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     stats.backup.scope({ operation: 'zero' }).timedIncrementBytes(0, 0);
     stats.backup.scope({ operation: 'huge' }).timedIncrementBytes(Number.MAX_SAFE_INTEGER, 0);
@@ -76,9 +65,7 @@ describe('values at the edges', () => {
 });
 
 describe.each([1000, 0])('pending sums (flushIntervalMillis %i)', (flushIntervalMillis) => {
-  it('never overflow: values each finite but past the largest safe amount are dropped and counted', async () => {
-    harness = createHarness();
-    diagnostics = captureDiag();
+  it('never overflow: values each finite but past the largest safe amount are dropped and counted', async ({ harness, diagnostics }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
     const handle = stats.backup.scope({ operation: 'O' });
     handle.timedIncrement(1e308);
@@ -90,12 +77,11 @@ describe.each([1000, 0])('pending sums (flushIntervalMillis %i)', (flushInterval
     expect(values.get('backup.operations{-,-,O}')).toBe(1);
     expect(values.get('backup.time{-,-,O}')).toBeCloseTo(0.005, 12);
     expect(values.get('backupstats.invalid_measurements{backup}')).toBe(2);
+    expect(diagnostics.messages.filter((m) => m.includes('invalid'))).toHaveLength(1);
     await stats.shutdown();
   });
 
-  it('a record that would carry its pending sum past Number.MAX_SAFE_INTEGER is dropped and counted', async () => {
-    harness = createHarness();
-    diagnostics = captureDiag();
+  it('a record that would carry its pending sum past Number.MAX_SAFE_INTEGER is dropped and counted', async ({ harness, diagnostics }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: flushIntervalMillis === 0 ? 0 : 2 ** 30 });
     const handle = stats.restore.scope({ operation: 'O' });
     const big = Number.MAX_SAFE_INTEGER - 10;
@@ -112,6 +98,7 @@ describe.each([1000, 0])('pending sums (flushIntervalMillis %i)', (flushInterval
     expect(values.get('restore.bytes{-,-,O}')).toBe(big + (flushIntervalMillis === 0 ? 32 : 21));
     expect(Number.isFinite(values.get('restore.time{-,-,O}'))).toBe(true);
     expect(values.get('backupstats.invalid_measurements{restore}')).toBe(dropped);
+    expect(diagnostics.messages.filter((m) => m.includes('invalid'))).toHaveLength(dropped > 0 ? 1 : 0);
     await stats.shutdown();
   });
 });

@@ -6,18 +6,12 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { type BackupStats, createBackupStats, type Stats } from 'backupstats';
 import { startBackupStats } from 'backupstats/setup';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { createHarness, type Harness, points, valuesByKey } from './support/harness.js';
-
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.shutdown();
-  harness = undefined;
-});
+import { describe, expect, onTestFinished } from 'vitest';
+import { points, valuesByKey } from './support/harness.js';
+import { it } from './support/fixtures.js';
 
 describe('maxScopes', () => {
-  it('past the bound, records land in one overflow series: totals stay exact and handles stay bounded', async () => {
-    harness = createHarness();
+  it('past the bound, records land in one overflow series: totals stay exact and handles stay bounded', async ({ harness }) => {
     const maxScopes = 10;
     const stats = createBackupStats({ meterProvider: harness.provider, maxScopes });
     let bytes = 0;
@@ -39,8 +33,7 @@ describe('maxScopes', () => {
     await stats.shutdown();
   });
 
-  it('an overflow handle keeps its labels for further scoping and still records into overflow', async () => {
-    harness = createHarness();
+  it('an overflow handle keeps its labels for further scoping and still records into overflow', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, maxScopes: 3 });
     const kept = stats.backup.scope({ component: 'Kept' });
     const late = stats.backup.scope({ component: 'Late' });
@@ -78,11 +71,9 @@ async function expectNothingFoldedBySdk(stats: BackupStats, collect: () => Promi
 }
 
 describe('the bound against the SDK own cardinality limit (real SDK)', () => {
-  it('default maxScopes on a provider the user built with the stock limit: the SDK folds no held scope into its overflow', async () => {
-    const own = createHarness();
-    harness = own;
-    const stats = createBackupStats({ meterProvider: own.provider });
-    await expectNothingFoldedBySdk(stats, () => own.collect(), 2500);
+  it('default maxScopes on a provider the user built with the stock limit: the SDK folds no held scope into its overflow', async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    await expectNothingFoldedBySdk(stats, () => harness.collect(), 2500);
     await stats.shutdown();
   });
 

@@ -3,7 +3,7 @@
 import { AggregationTemporality } from '@opentelemetry/sdk-metrics';
 import { createBackupStats, type ScopeLabels, type Stats } from 'backupstats';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createHarness, valuesByKey } from './support/harness.js';
 
 const FLUSH_INTERVAL = 1000;
@@ -44,13 +44,12 @@ function keyOf(family: string, labels: { component: string; implementation: stri
   return `${family}{${labels.component},${labels.implementation},${labels.operation}}`;
 }
 
-afterEach(() => {
-  vi.useRealTimers();
-});
-
 describe('exported totals equal recorded totals for any interleaving', () => {
   it('holds across thousands of generated runs', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     await fc.assert(
       fc.asyncProperty(fc.array(action, { maxLength: 80 }), fc.constantFrom(FLUSH_INTERVAL, 0), async (actions, flushIntervalMillis) => {
         const harness = createHarness([AggregationTemporality.CUMULATIVE, AggregationTemporality.DELTA]);

@@ -13,9 +13,10 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { createBackupStats, createRecordingStats } from 'backupstats';
 import { meterS3Client, S3Operation } from 'backupstats/s3';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { createHarness, points } from './support/harness.js';
+import { describe, expect, onTestFinished } from 'vitest';
+import { points } from './support/harness.js';
 import { type Endpoint, type Fault, type ProxiedRequest, type S3Proxy, s3Client, startS3Proxy, startS3Server } from './support/s3.js';
+import { it } from './support/fixtures.js';
 
 const MiB = 1024 * 1024;
 const BUCKET = 'backups';
@@ -51,10 +52,8 @@ async function objectSizes(direct: S3Client): Promise<Map<string, number>> {
 const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 describe('meterS3Client against a real S3 server', () => {
-  it('one AWS:Request:Send per HTTP request the server got, with the bytes of both bodies; object operations per command', async () => {
+  it('one AWS:Request:Send per HTTP request the server got, with the bytes of both bodies; object operations per command', async ({ harness }) => {
     const { proxy, direct } = await s3Setup();
-    const harness = createHarness();
-    onTestFinished(() => harness.shutdown());
     const stats = createBackupStats({ meterProvider: harness.provider });
     const client = s3Client(proxy);
     onTestFinished(() => client.destroy());
@@ -99,7 +98,7 @@ describe('meterS3Client against a real S3 server', () => {
     await stats.shutdown();
   });
 
-  it('503 SlowDown and reset connections from a proxy are throttled and failed attempts; the totals stay exact', async () => {
+  it('503 SlowDown and reset connections from a proxy are throttled and failed attempts; the totals stay exact', async ({ harness }) => {
     // The first attempt of every third request is answered SlowDown, of every third but one reset; retries pass.
     let seen = 0;
     const { proxy, direct } = await s3Setup(({ attempt }) => {
@@ -107,8 +106,6 @@ describe('meterS3Client against a real S3 server', () => {
       seen += 1;
       return seen % 3 === 0 ? 'slowdown' : seen % 3 === 1 ? 'reset' : undefined;
     });
-    const harness = createHarness();
-    onTestFinished(() => harness.shutdown());
     const stats = createBackupStats({ meterProvider: harness.provider });
     const uploader = s3Client(proxy, { maxAttempts: 5 });
     const downloader = s3Client(proxy, { maxAttempts: 5 });

@@ -1,13 +1,10 @@
 import { createBackupStats, UNSET } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, valuesByKey } from './support/harness.js';
-
-let harness: Harness;
-afterEach(() => harness.shutdown());
+import { describe, expect } from 'vitest';
+import { valuesByKey } from './support/harness.js';
+import { it } from './support/fixtures.js';
 
 describe('scope()', () => {
-  it('memoizes: the same labels give the same handle, whatever the path to them', async () => {
-    harness = createHarness();
+  it('memoizes: the same labels give the same handle, whatever the path to them', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     const a = stats.backup.scope({ component: 'C', implementation: 'I' }).scope({ operation: 'O' });
     const b = stats.backup.scope({ operation: 'O' }).scope({ implementation: 'I', component: 'C' });
@@ -20,8 +17,7 @@ describe('scope()', () => {
     await stats.shutdown();
   });
 
-  it('keeps the first value set for a label, reads unset labels as "-", and never mutates the parent', async () => {
-    harness = createHarness();
+  it('keeps the first value set for a label, reads unset labels as "-", and never mutates the parent', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     const engine = stats.backup.scope({ component: 'BackupEngine' });
     const overridden = engine.scope({ component: 'BackupStorage', operation: 'Source:Read' });

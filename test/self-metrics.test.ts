@@ -1,16 +1,12 @@
 // The self-metrics report every stats instance on a MeterProvider: the SDK gives them one Meter and the same
 // instruments, so each instance observing its own numbers would let the last observation win.
 import { createBackupStats, type Stats } from 'backupstats';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { captureDiag } from './support/diag-capture.js';
-import { createHarness, valuesByKey } from './support/harness.js';
+import { describe, expect, onTestFinished } from 'vitest';
+import { valuesByKey } from './support/harness.js';
+import { it } from './support/fixtures.js';
 
 describe('self-metrics of several stats on one provider', () => {
-  it('are the sums over the instances; a shut-down instance keeps its invalid count and drops its scopes', async () => {
-    const diagnostics = captureDiag();
-    onTestFinished(() => diagnostics.restore());
-    const harness = createHarness();
-    onTestFinished(() => harness.shutdown());
+  it('are the sums over the instances; a shut-down instance keeps its invalid count and drops its scopes', async ({ harness, diagnostics }) => {
     const a = createBackupStats({ meterProvider: harness.provider });
     const b = createBackupStats({ meterProvider: harness.provider });
     const c = createBackupStats({ meterProvider: harness.provider, naming: 'vitess' });
@@ -52,5 +48,7 @@ describe('self-metrics of several stats on one provider', () => {
     values = valuesByKey(await harness.collect());
     expect(values.get('backupstats.invalid_measurements{backup}')).toBe(5);
     expect(values.get('backupstats.scopes{backup}')).toBe(1);
+    // Each instance says once, through diag, that it dropped an invalid measurement.
+    expect(diagnostics.messages.filter((m) => m.includes('dropped an invalid'))).toHaveLength(4);
   });
 });

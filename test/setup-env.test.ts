@@ -7,15 +7,9 @@ import {
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
 import { startBackupStats } from 'backupstats/setup';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { captureDiag } from './support/diag-capture.js';
-import { createHarness, type Harness, points, valuesByKey } from './support/harness.js';
-
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.shutdown();
-  harness = undefined;
-});
+import { describe, expect, onTestFinished } from 'vitest';
+import { points, valuesByKey } from './support/harness.js';
+import { it } from './support/fixtures.js';
 
 interface BadCase {
   readonly env: Record<string, string>;
@@ -141,9 +135,7 @@ describe('startBackupStats rejects every invalid variable with its name, its val
     expect(error.message).toContain(accepted);
   });
 
-  it.each(badHeaders)('$variable (a secret) with $what is named but never shown', async ({ env, variable, accepted }) => {
-    const diagnostics = captureDiag();
-    onTestFinished(() => diagnostics.restore());
+  it.for(badHeaders)('$variable (a secret) with $what is named but never shown', async ({ env, variable, accepted }, { diagnostics }) => {
     const error = await startError(env);
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toContain(`${variable} is <redacted>`);
@@ -176,8 +168,7 @@ describe('disabled', () => {
     await stats.shutdown();
   });
 
-  it('BACKUPSTATS_DISABLED=false wins over OTEL_SDK_DISABLED=true', async () => {
-    harness = createHarness();
+  it('BACKUPSTATS_DISABLED=false wins over OTEL_SDK_DISABLED=true', async ({ harness }) => {
     const stats = await startBackupStats({
       env: { BACKUPSTATS_DISABLED: 'false', OTEL_SDK_DISABLED: 'true' },
       meterProvider: harness.provider,
@@ -187,10 +178,9 @@ describe('disabled', () => {
     await stats.shutdown();
   });
 
-  it('the disabled option wins over the variables, both ways', async () => {
+  it('the disabled option wins over the variables, both ways', async ({ harness }) => {
     const off = await startBackupStats({ env: { OTEL_SDK_DISABLED: 'false' }, disabled: true });
     expect(off.meterProvider).toBeUndefined();
-    harness = createHarness();
     const on = await startBackupStats({ env: { OTEL_SDK_DISABLED: 'true' }, disabled: false, meterProvider: harness.provider });
     expect(on.meterProvider).toBe(harness.provider);
     on.restore.timedIncrement(2);
@@ -212,8 +202,7 @@ describe('disabled', () => {
 });
 
 describe('an existing MeterProvider', () => {
-  it('gets the stats, the BACKUPSTATS_* variables apply, and nothing of it is owned or shut down', async () => {
-    harness = createHarness();
+  it('gets the stats, the BACKUPSTATS_* variables apply, and nothing of it is owned or shut down', async ({ harness }) => {
     const stats = await startBackupStats({
       // Exporter variables belong to whoever built the provider: they are not read, so not even a bad one fails.
       env: { BACKUPSTATS_NAMING: 'vitess', BACKUPSTATS_METRIC_PREFIX: 'vtbackup_', OTEL_METRICS_EXPORTER: 'bogus' },
@@ -235,7 +224,7 @@ describe('an existing MeterProvider', () => {
 });
 
 describe('an instrument that throws at shutdown', () => {
-  it("rejects the stats' shutdown, and the given provider is still asked to export what it holds", async () => {
+  it("rejects the stats' shutdown, and the given provider is still asked to export what it holds", async ({ diagnostics }) => {
     const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
     const real = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 2 ** 30 })] });
     onTestFinished(() => real.shutdown());
@@ -261,8 +250,6 @@ describe('an instrument that throws at shutdown', () => {
         });
       },
     };
-    const diagnostics = captureDiag();
-    onTestFinished(() => diagnostics.restore());
     const stats = await startBackupStats({ env: {}, meterProvider: guarded, flushIntervalMillis: 2 ** 30 });
     stats.backup.timedIncrementBytes(10, 1);
     await expect(stats.shutdown()).rejects.toThrow('guarded');
@@ -270,12 +257,12 @@ describe('an instrument that throws at shutdown', () => {
     const exported = exporter.getMetrics().at(-1);
     expect(exported).toBeDefined();
     expect(valuesByKey(exported as ResourceMetrics).get('backup.operations{-,-,-}')).toBe(1);
+    expect(diagnostics.messages.filter((m) => m.includes('they are lost'))).toHaveLength(1);
   });
 });
 
 describe('options in code win over the environment', () => {
-  it('naming, prefix, flush interval and max scopes from code beat BACKUPSTATS_*', async () => {
-    harness = createHarness();
+  it('naming, prefix, flush interval and max scopes from code beat BACKUPSTATS_*', async ({ harness }) => {
     const stats = await startBackupStats({
       env: {
         BACKUPSTATS_NAMING: 'vitess',
@@ -299,8 +286,7 @@ describe('options in code win over the environment', () => {
     await stats.shutdown();
   });
 
-  it('the variables apply where code is silent', async () => {
-    harness = createHarness();
+  it('the variables apply where code is silent', async ({ harness }) => {
     const stats = await startBackupStats({
       env: { BACKUPSTATS_NAMING: 'VITESS', BACKUPSTATS_MAX_SCOPES: '3' },
       meterProvider: harness.provider,
@@ -313,8 +299,7 @@ describe('options in code win over the environment', () => {
     await stats.shutdown();
   });
 
-  it('a bad option in code is reported as the option, even when a variable is set too', async () => {
-    harness = createHarness();
+  it('a bad option in code is reported as the option, even when a variable is set too', async ({ harness }) => {
     await expect(
       startBackupStats({ env: { BACKUPSTATS_NAMING: 'otel' }, meterProvider: harness.provider, naming: 'statsd' as never }),
     ).rejects.toThrow(/option naming is "statsd"; accepted: "otel" or "vitess"/);

@@ -7,24 +7,19 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { Component, Implementation, Operation } from 'backupstats';
 import { type StartedBackupStats, startBackupStats } from 'backupstats/setup';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { freePort } from './support/free-port.js';
 import { type OtlpReceiver, type ReceivedPoint, startOtlpReceiver } from './support/otlp-receiver.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
 async function receiver(transport: 'http' | 'grpc' = 'http'): Promise<OtlpReceiver> {
   const r = await startOtlpReceiver(transport);
-  cleanups.push(() => r.stop());
+  onTestFinished(() => r.stop());
   return r;
 }
 
 async function start(env: Record<string, string>): Promise<StartedBackupStats> {
   const stats = await startBackupStats({ env });
-  cleanups.push(() => stats.shutdown());
+  onTestFinished(() => stats.shutdown());
   return stats;
 }
 
@@ -149,7 +144,7 @@ describe('OTLP export configured from the environment', () => {
     const memory = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
     const reader = new PeriodicExportingMetricReader({ exporter: memory, exportIntervalMillis: 2 ** 30 });
     const provider = new MeterProvider();
-    cleanups.push(() => provider.shutdown());
+    onTestFinished(() => provider.shutdown());
     await expect(startBackupStats({ env: {}, meterProvider: provider, readers: [reader] })).rejects.toThrow(
       /option readers is 1 reader \(set together with meterProvider\); accepted: /,
     );
@@ -246,7 +241,7 @@ describe('Prometheus endpoint configured from the environment', () => {
   it('rejects with the address, the variables and the cause when the port is taken', async () => {
     const taken: Server = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    onTestFinished(() => new Promise<void>((resolve) => taken.close(() => resolve())));
     const address = taken.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
 

@@ -1,21 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { createBackupStats } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type DiagCapture, captureDiag } from './support/diag-capture.js';
-import { createHarness, type Harness, valuesByKey } from './support/harness.js';
-
-let harness: Harness;
-let diagnostics: DiagCapture | undefined;
-afterEach(async () => {
-  diagnostics?.restore();
-  diagnostics = undefined;
-  await harness?.shutdown();
-});
+import { describe, expect } from 'vitest';
+import { valuesByKey } from './support/harness.js';
+import { it } from './support/fixtures.js';
 
 describe('shutdown()', () => {
-  it.each([1000, 0])('flushes what is pending; later records are ignored and reported once (interval %i)', async (flushIntervalMillis) => {
-    harness = createHarness();
-    diagnostics = captureDiag();
+  it.for([1000, 0])('flushes what is pending; later records are ignored and reported once (interval %i)', async (flushIntervalMillis, { harness, diagnostics }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
     const handle = stats.restore.scope({ operation: 'Decompressor:Read' });
     handle.timedIncrementBytes(42, 1);

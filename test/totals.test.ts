@@ -1,13 +1,10 @@
 import { Component, createBackupStats, Implementation, Operation } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, points, valuesByKey } from './support/harness.js';
-
-let harness: Harness;
-afterEach(() => harness.shutdown());
+import { describe, expect } from 'vitest';
+import { points, valuesByKey } from './support/harness.js';
+import { it } from './support/fixtures.js';
 
 describe('exported totals equal what was recorded', () => {
-  it('uses OpenTelemetry names and units by default, for backup and restore', async () => {
-    harness = createHarness();
+  it('uses OpenTelemetry names and units by default, for backup and restore', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 60_000 });
     const read = stats.backup
       .scope({ component: Component.BackupEngine, implementation: Implementation.Builtin })
@@ -34,8 +31,7 @@ describe('exported totals equal what was recorded', () => {
     await stats.shutdown();
   });
 
-  it('uses Vitess names, integer nanoseconds and a prefix with the vitess preset', async () => {
-    harness = createHarness();
+  it('uses Vitess names, integer nanoseconds and a prefix with the vitess preset', async ({ harness }) => {
     const stats = createBackupStats({
       meterProvider: harness.provider,
       naming: 'vitess',
@@ -55,8 +51,7 @@ describe('exported totals equal what was recorded', () => {
     await stats.shutdown();
   });
 
-  it('gives the same totals with flushIntervalMillis 0 (every record straight to the instruments)', async () => {
-    harness = createHarness();
+  it('gives the same totals with flushIntervalMillis 0 (every record straight to the instruments)', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 0 });
     const handle = stats.backup.scope({ operation: Operation.DestinationWrite });
     for (let i = 0; i < 100; i++) handle.timedIncrementBytes(i, 0.25);
@@ -68,9 +63,8 @@ describe('exported totals equal what was recorded', () => {
     await stats.shutdown();
   });
 
-  it('records through the global MeterProvider when none is given', async () => {
+  it('records through the global MeterProvider when none is given', async ({ harness }) => {
     const { metrics } = await import('@opentelemetry/api');
-    harness = createHarness();
     metrics.setGlobalMeterProvider(harness.provider);
     try {
       const stats = createBackupStats();
@@ -83,8 +77,7 @@ describe('exported totals equal what was recorded', () => {
     }
   });
 
-  it('reports the live scope count per family as a self-metric', async () => {
-    harness = createHarness();
+  it('reports the live scope count per family as a self-metric', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     stats.backup.scope({ operation: 'a' });
     stats.backup.scope({ operation: 'b' });
@@ -99,8 +92,7 @@ describe('exported totals equal what was recorded', () => {
 });
 
 describe.each([1000, 0])('fractional byte counts (flushIntervalMillis %i)', (flushIntervalMillis) => {
-  it('export the whole part of their sum, whatever the flush timing', async () => {
-    harness = createHarness();
+  it('export the whole part of their sum, whatever the flush timing', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: flushIntervalMillis === 0 ? 0 : 2 ** 30 });
     const flushedEach = stats.backup.scope({ operation: 'each' });
     const flushedOnce = stats.backup.scope({ operation: 'once' });

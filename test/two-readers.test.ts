@@ -1,14 +1,12 @@
 import { AggregationTemporality } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, valuesByKey } from './support/harness.js';
-
-let harness: Harness;
-afterEach(() => harness.shutdown());
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createHarness, valuesByKey } from './support/harness.js';
 
 describe('two readers', () => {
   it('a cumulative and a delta reader each see every record exactly once in their terms', async () => {
-    harness = createHarness([AggregationTemporality.CUMULATIVE, AggregationTemporality.DELTA]);
+    const harness = createHarness([AggregationTemporality.CUMULATIVE, AggregationTemporality.DELTA]);
+    onTestFinished(() => harness.shutdown());
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 60_000 });
     const handle = stats.backup.scope({ operation: 'Destination:Write' });
     const key = 'backup.bytes{-,-,Destination:Write}';

@@ -1,6 +1,6 @@
 import type { ScopeTotal } from '../fixtures/workload.mjs';
 import { expect } from 'vitest';
-import { seriesKey } from './otlp-receiver.js';
+import { seriesKey } from './series-key.js';
 import type { PromSample, PrometheusServer } from './prometheus.js';
 
 /** One series a backend should hold after the workload: OpenTelemetry metric name, labels, value. */

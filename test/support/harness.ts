@@ -5,6 +5,7 @@ import {
   PeriodicExportingMetricReader,
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
+import { seriesKey } from './series-key.js';
 
 /** A real MeterProvider with one reader per temporality asked for, each exporting to memory. */
 export interface Harness {
@@ -65,13 +66,6 @@ export function points(metrics: ResourceMetrics): Point[] {
     }
   }
   return out;
-}
-
-/** Key of a point by name and scope labels, as used in expected-total maps. */
-export function seriesKey(name: string, attributes: Readonly<Record<string, unknown>>): string {
-  if (attributes['otel.metric.overflow'] === true) return `${name}{overflow}`;
-  if ('family' in attributes) return `${name}{${String(attributes.family)}}`;
-  return `${name}{${String(attributes.component)},${String(attributes.implementation)},${String(attributes.operation)}}`;
 }
 
 /** Series key → value, from one export. */

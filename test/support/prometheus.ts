@@ -3,6 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { vi } from 'vitest';
 import { freePort } from './free-port.js';
 
 function findBinary(): string | undefined {
@@ -51,8 +52,6 @@ export interface PrometheusServer {
   /** Kills the server and removes its configuration and storage. */
   stop(): Promise<void>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Starts the real Prometheus binary on 127.0.0.1 (free port), scraping `targets` (`host:port`) every
@@ -124,23 +123,21 @@ export async function startPrometheus(
     await rm(dir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited !== undefined) {
-      await stop();
-      throw new Error(`Prometheus ${exited}:\n${log}`);
-    }
-    try {
-      const response = await fetch(`${url}/-/ready`);
-      if (response.ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`Prometheus was not ready within 30 s:\n${log}`);
-    }
-    await sleep(100);
+  // Ready, or ended: either way there is no point in asking again.
+  const ready = await vi
+    .waitFor(
+      async () => {
+        if (exited !== undefined) return false;
+        const response = await fetch(`${url}/-/ready`);
+        if (!response.ok) throw new Error(`/-/ready answered ${response.status}`);
+        return true;
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    .catch((error: unknown) => error);
+  if (ready !== true) {
+    await stop();
+    throw new Error(exited === undefined ? `Prometheus was not ready within 30 s (${String(ready)}):\n${log}` : `Prometheus ${exited}:\n${log}`);
   }
 
   const query = async (promql: string): Promise<PromSample[]> => {
@@ -162,18 +159,17 @@ export async function startPrometheus(
   return {
     url,
     query,
-    async waitForSamples(promql, predicate = (s) => s.length > 0, timeoutMs = 30_000) {
-      const until = Date.now() + timeoutMs;
-      let last: PromSample[] = [];
-      for (;;) {
-        last = await query(promql);
-        if (predicate(last)) return last;
-        if (Date.now() > until) {
-          throw new Error(`Prometheus query ${promql} did not match within ${timeoutMs} ms; last result: ${JSON.stringify(last)}`);
-        }
-        await sleep(250);
-      }
-    },
+    waitForSamples: (promql, predicate = (s) => s.length > 0, timeoutMs = 30_000) =>
+      vi.waitFor(
+        async () => {
+          const samples = await query(promql);
+          if (!predicate(samples)) {
+            throw new Error(`Prometheus query ${promql} did not match within ${timeoutMs} ms; last result: ${JSON.stringify(samples)}`);
+          }
+          return samples;
+        },
+        { timeout: timeoutMs, interval: 250 },
+      ),
     stop,
   };
 }
