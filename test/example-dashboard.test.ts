@@ -1,9 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLES_DIR, startCli } from '../packages/examples/test-support/run-cli.js';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import type { NodeProcess } from '@backupstats/testkit/node-process';
+import { EXAMPLES_DIR, startCli } from '../packages/examples/test-support/run-cli.js';
+import { waitForOutput } from './support/child.js';
 import { freePort } from './support/free-port.js';
 import { type PrometheusServer, type PromSample, prometheusBinary, requireE2E, startPrometheus } from './support/prometheus.js';
 import { type Endpoint, S3RVER_CREDENTIALS, type S3Proxy, s3Client, startS3Proxy, startS3Server } from './support/s3.js';
@@ -21,22 +22,14 @@ const SIZE = 2 * 1024 * 1024;
 const FILES = 10;
 
 describe.skipIf(!prometheusBinary && !requireE2E)('the Grafana dashboard against a real Prometheus that scraped the demo', () => {
-  let demo: ChildProcess;
+  let demo: NodeProcess | undefined;
   let prometheus: PrometheusServer | undefined;
   let s3: Endpoint | undefined;
   let proxy: S3Proxy | undefined;
-  let stdout = '';
-  let exited: Promise<number | null>;
 
-  const waitForOutput = async (pattern: RegExp, timeoutMs = 60_000): Promise<RegExpExecArray> => {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const match = pattern.exec(stdout);
-      if (match !== null) return match;
-      if (Date.now() > until || demo.exitCode !== null) throw new Error(`the demo did not print ${pattern}:\n${stdout}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  /** Resolves once the demo printed a line matching `pattern`. */
+  const printed = (pattern: RegExp): Promise<RegExpExecArray> =>
+    waitForOutput(demo as NodeProcess, (stdout) => pattern.exec(stdout) ?? undefined, `the demo's ${pattern}`, 60_000);
 
   beforeAll(async () => {
     const port = await freePort();
@@ -67,22 +60,12 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the Grafana dashboard against
         OTEL_SERVICE_NAME: 'backup-demo',
       },
     });
-    demo.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    demo.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    exited = new Promise((resolve) => demo.once('exit', (code) => resolve(code)));
-    await waitForOutput(/^looping/m);
+    await printed(/^looping/m);
     prometheus = await startPrometheus([`127.0.0.1:${port}`], { scrapeIntervalSeconds: 1 });
   });
 
   afterAll(async () => {
-    if (demo.exitCode === null && demo.signalCode === null) {
-      demo.kill('SIGKILL');
-      await exited;
-    }
+    await demo?.kill();
     await prometheus?.stop();
     await proxy?.stop();
     await s3?.stop();
@@ -90,6 +73,7 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the Grafana dashboard against
 
   it('every query of every panel returns finite data, and the totals match what the demo backed up', async () => {
     const server = prometheus as PrometheusServer;
+    const loop = demo as NodeProcess;
     const dashboard = JSON.parse(await readFile(join(EXAMPLES_DIR, 'dashboards', 'backupstats.json'), 'utf8')) as Dashboard;
     const queries = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel: panel.title, expr: substitute(target.expr) })));
     expect(queries.length).toBeGreaterThanOrEqual(22);
@@ -120,9 +104,9 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the Grafana dashboard against
     expect(operations.reduce((sum, s) => sum + s.value, 0)).toBeCloseTo(1, 6);
 
     // Stop the loop: the demo prints its summary and keeps serving the final totals.
-    demo.kill('SIGINT');
-    await waitForOutput(/^serving /m);
-    const cycles = Number([...stdout.matchAll(/^cycles: (\d+)$/gm)].at(-1)?.[1]);
+    loop.child.kill('SIGINT');
+    await printed(/^serving /m);
+    const cycles = Number([...loop.stdout().matchAll(/^cycles: (\d+)$/gm)].at(-1)?.[1]);
     expect(cycles).toBeGreaterThan(0);
     const one = (value: number) => (samples: PromSample[]) => samples.length === 1 && samples[0]?.value === value;
     await server.waitForSamples('sum(backup_bytes_total{component="BackupEngine", operation="Source:Read"})', one(cycles * SIZE));
@@ -136,7 +120,7 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the Grafana dashboard against
     expect(throttled[0]?.value).toBeGreaterThan(0);
     expect(throttled[0]?.value).toBeLessThanOrEqual(proxy?.counts.slowDowns ?? 0);
 
-    demo.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    loop.child.kill('SIGTERM');
+    expect((await loop.exited).code, loop.stderr()).toBe(0);
   });
 });

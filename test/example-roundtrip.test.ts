@@ -1,8 +1,10 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { readSummary, row, runCli, sha256File, startCli } from '../packages/examples/test-support/run-cli.js';
+import { waitForOutput } from './support/child.js';
 import { freePort } from './support/free-port.js';
 
 let dir: string;
@@ -119,28 +121,16 @@ describe('the example backup tool (pnpm demo)', () => {
     const child = startCli(['--serve', '--quiet', '--size', '1MiB', '--files', '4'], {
       env: { OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: String(port) },
     });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    let stdout = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    try {
-      const until = Date.now() + 60_000;
-      while (!/^serving http:\/\/127\.0\.0\.1:\d+\/metrics/m.test(stdout)) {
-        if (Date.now() > until || child.exitCode !== null) throw new Error(`no "serving" line:\n${stdout}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      // Still up a while after the run: the endpoint alone must not be what keeps it alive.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(child.exitCode).toBeNull();
-      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      const read = /^backup_bytes_total\{[^}]*operation="Source:Read"[^}]*\} (\d+)/m.exec(text);
-      expect(Number(read?.[1])).toBe(1024 * 1024);
-      expect(text).toMatch(/^restore_operations_total\{[^}]*operation="Restore"[^}]*\} 1$/m);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    onTestFinished(() => child.kill());
+    await waitForOutput(child, (stdout) => /^serving http:\/\/127\.0\.0\.1:\d+\/metrics/m.exec(stdout) ?? undefined, 'a "serving" line', 60_000);
+    // Still up a while after the run: the endpoint alone must not be what keeps it alive.
+    await sleep(500);
+    expect(child.exit()).toBeUndefined();
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const read = /^backup_bytes_total\{[^}]*operation="Source:Read"[^}]*\} (\d+)/m.exec(text);
+    expect(Number(read?.[1])).toBe(1024 * 1024);
+    expect(text).toMatch(/^restore_operations_total\{[^}]*operation="Restore"[^}]*\} 1$/m);
+    child.child.kill('SIGTERM');
+    expect((await child.exited).code, child.stderr()).toBe(0);
   });
 });

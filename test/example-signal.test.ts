@@ -4,9 +4,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { startCli } from '../packages/examples/test-support/run-cli.js';
-import { startOtlpReceiver } from './support/otlp-receiver.js';
+import { it } from './support/fixtures.js';
 import { S3RVER_CREDENTIALS } from './support/s3.js';
 
 /** Exit codes a shell reports for a process ended by the signal (128 + its number). */
@@ -36,11 +36,10 @@ async function storedObjects(output: string): Promise<number> {
 
 describe('a signal in the middle of pnpm demo', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`${signal} mid-backup: the final totals are exported, the exit says ${signal}, and no temporary folder is left`, async () => {
+    it(`${signal} mid-backup: the final totals are exported, the exit says ${signal}, and no temporary folder is left`, async ({ startReceiver }) => {
       const root = await mkdtemp(join(tmpdir(), 'backupstats-signal-'));
       onTestFinished(() => rm(root, { recursive: true, force: true }));
-      const receiver = await startOtlpReceiver('http');
-      onTestFinished(() => receiver.stop());
+      const receiver = await startReceiver('http');
 
       // Large enough that the backup is still running when the signal comes; the export interval is beyond the
       // test, so only the final export at the signal can deliver anything.
@@ -54,30 +53,19 @@ describe('a signal in the middle of pnpm demo', () => {
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         },
       });
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-        child.once('exit', (code, sig) => resolve({ code, signal: sig })),
-      );
-      onTestFinished(() => {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      });
-      let output = '';
-      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-      });
-      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-      });
+      onTestFinished(() => child.kill());
+      const output = (): string => `${child.stdout()}${child.stderr()}`;
 
       // Mid-backup: the first objects are stored (in the demo's S3 server, its data in the temporary folder), and
       // the backup goes on.
-      await expect.poll(() => storedObjects(output), { timeout: 50_000, interval: 50 }).toBeGreaterThan(0);
-      expect(output).not.toMatch(/^backup: /m);
-      child.kill(signal);
+      await expect.poll(() => storedObjects(child.stdout()), { timeout: 50_000, interval: 50 }).toBeGreaterThan(0);
+      expect(child.stdout()).not.toMatch(/^backup: /m);
+      child.child.kill(signal);
 
-      const end = await exited;
-      expect(end.signal === signal || end.code === SHELL_CODE[signal], `${JSON.stringify(end)}\n${output}`).toBe(true);
+      const end = await child.exited;
+      expect(end.signal === signal || end.code === SHELL_CODE[signal], `${JSON.stringify(end)}\n${output()}`).toBe(true);
       const key = 'backup.bytes{BackupEngine,Builtin,Source:Read}';
-      expect(receiver.totals().get(key), output).toBeGreaterThan(0);
+      expect(receiver.totals().get(key), output()).toBeGreaterThan(0);
       expect(await demoFolders(root)).toEqual([]);
     });
   }

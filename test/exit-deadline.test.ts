@@ -3,10 +3,9 @@
 // the periodic exports. Each case runs the job as a child process against a collector of the test's own on
 // 127.0.0.1 that accepts connections and never answers, or that refuses them.
 import { fileURLToPath } from 'node:url';
-import { describe, it } from 'vitest';
-import { type FixtureProcess, startFixture } from './support/child.js';
+import { describe } from 'vitest';
 import { type DeadCollector, refusingCollector, startStalledCollector } from './support/dead-collector.js';
-import { startOtlpReceiver } from './support/otlp-receiver.js';
+import { it } from './support/fixtures.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/exit-job.mjs', import.meta.url));
 
@@ -35,12 +34,6 @@ async function collector(kind: 'stalled' | 'refusing', cleanup: Cleanup): Promis
   return dead;
 }
 
-function job(env: Record<string, string>, cleanup: Cleanup): FixtureProcess {
-  const child = startFixture(fixture, env);
-  cleanup(() => child.kill());
-  return child;
-}
-
 function otlp(dead: DeadCollector, protocol: string, extra: Record<string, string>): Record<string, string> {
   return { OTEL_METRICS_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_EXPORTER_OTLP_ENDPOINT: dead.url, ...extra };
 }
@@ -50,9 +43,9 @@ describe.concurrent('OTEL_METRIC_EXPORT_TIMEOUT bounds the final export, over ev
   const deadline = { OTEL_METRIC_EXPORT_TIMEOUT: '1000', OTEL_METRIC_EXPORT_INTERVAL: '600000', ...SLOW_EXPORTER };
 
   for (const protocol of PROTOCOLS) {
-    it(`${protocol}, stalled collector, SIGTERM: the job dies by SIGTERM within the deadline and says what it could not deliver`, async ({ expect, onTestFinished }) => {
+    it(`${protocol}, stalled collector, SIGTERM: the job dies by SIGTERM within the deadline and says what it could not deliver`, async ({ expect, onTestFinished, startFixture }) => {
       const dead = await collector('stalled', onTestFinished);
-      const child = job({ ...otlp(dead, protocol, deadline), FIXTURE_END: 'signal' }, onTestFinished);
+      const child = startFixture(fixture, { ...otlp(dead, protocol, deadline), FIXTURE_END: 'signal' });
       await child.waitForEvent('ready');
       child.child.kill('SIGTERM');
       expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
@@ -63,32 +56,31 @@ describe.concurrent('OTEL_METRIC_EXPORT_TIMEOUT bounds the final export, over ev
   }
 
   for (const protocol of ['http/protobuf', 'grpc'] as const) {
-    it(`${protocol}, stalled collector: exitAfterShutdown exits with its code within the deadline`, async ({ expect, onTestFinished }) => {
+    it(`${protocol}, stalled collector: exitAfterShutdown exits with its code within the deadline`, async ({ expect, onTestFinished, startFixture }) => {
       const dead = await collector('stalled', onTestFinished);
-      const child = job({ ...otlp(dead, protocol, deadline), FIXTURE_END: 'exit-after' }, onTestFinished);
+      const child = startFixture(fixture, { ...otlp(dead, protocol, deadline), FIXTURE_END: 'exit-after' });
       expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 7, signal: null });
       expect(child.stderr()).toMatch(UNDELIVERED);
     });
   }
 
-  it('http/protobuf, stalled collector, the job returns: shutdownOnExit ends it with code 0 within the deadline', async ({ expect, onTestFinished }) => {
+  it('http/protobuf, stalled collector, the job returns: shutdownOnExit ends it with code 0 within the deadline', async ({ expect, onTestFinished, startFixture }) => {
     const dead = await collector('stalled', onTestFinished);
-    const child = job({ ...otlp(dead, 'http/protobuf', deadline), FIXTURE_END: 'return' }, onTestFinished);
+    const child = startFixture(fixture, { ...otlp(dead, 'http/protobuf', deadline), FIXTURE_END: 'return' });
     expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
     expect(child.stderr()).toMatch(UNDELIVERED);
   });
 
-  it('a collector that answers gets the final export and nothing is reported undelivered', async ({ expect, onTestFinished }) => {
+  it('a collector that answers gets the final export and nothing is reported undelivered', async ({ expect, startFixture, startReceiver }) => {
     // The same deadline and the same slow exporter default: the deadline costs nothing when the backend is up.
-    const receiver = await startOtlpReceiver('http');
-    onTestFinished(() => receiver.stop());
-    const child = job({
+    const receiver = await startReceiver('http');
+    const child = startFixture(fixture, {
       OTEL_METRICS_EXPORTER: 'otlp',
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       ...deadline,
       FIXTURE_END: 'signal',
-    }, onTestFinished);
+    });
     await child.waitForEvent('ready');
     child.child.kill('SIGTERM');
     expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
@@ -109,11 +101,11 @@ describe.concurrent('a finished job exits while the collector is down, whatever 
     { protocol: 'grpc', interval: '100', down: 'refusing' },
   ] as const;
   for (const { protocol, interval, down } of cases) {
-    it(`${protocol}, interval ${interval} ms, ${down} collector: the job without shutdownOnExit exits 0 after a few exports`, async ({ expect, onTestFinished }) => {
+    it(`${protocol}, interval ${interval} ms, ${down} collector: the job without shutdownOnExit exits 0 after a few exports`, async ({ expect, onTestFinished, startFixture }) => {
       const dead = await collector(down, onTestFinished);
       // The job lasts over two intervals, so that periodic exports have started, failed and been retried.
       const env = { ...otlp(dead, protocol, { OTEL_METRIC_EXPORT_INTERVAL: interval }), FIXTURE_END: 'bare', FIXTURE_JOB_MS: '2500' };
-      const child = job(env, onTestFinished);
+      const child = startFixture(fixture, env);
       expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
       if (down === 'stalled') expect(dead.connections).toBeGreaterThan(0);
     });
@@ -122,10 +114,11 @@ describe.concurrent('a finished job exits while the collector is down, whatever 
   it('http/protobuf, interval 100 ms, stalled collector, shutdownOnExit: the final export gives up at the deadline and the job exits 0', async ({
     expect,
     onTestFinished,
+    startFixture,
   }) => {
     const dead = await collector('stalled', onTestFinished);
     const env = { ...otlp(dead, 'http/protobuf', { OTEL_METRIC_EXPORT_INTERVAL: '100' }), FIXTURE_END: 'return', FIXTURE_JOB_MS: '1000' };
-    const child = job(env, onTestFinished);
+    const child = startFixture(fixture, env);
     expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
     expect(child.stderr()).toMatch(UNDELIVERED);
   });

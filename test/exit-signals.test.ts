@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { type FixtureProcess, startFixture } from './support/child.js';
 import { startStalledCollector } from './support/dead-collector.js';
+import { test } from './support/fixtures.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/exit-job.mjs', import.meta.url));
 
@@ -18,9 +19,9 @@ const HANG_MS = 20_000;
 const CONSOLE = { OTEL_METRICS_EXPORTER: 'console', OTEL_METRIC_EXPORT_INTERVAL: '600000', OTEL_METRIC_EXPORT_TIMEOUT: '1000' };
 const SHELL_CODE = { SIGTERM: 143, SIGINT: 130 } as const;
 
-function job(env: Record<string, string>, cleanup: (fn: () => Promise<void>) => void = onTestFinished): FixtureProcess {
+function job(env: Record<string, string>): FixtureProcess {
   const child = startFixture(fixture, env);
-  cleanup(() => child.kill());
+  onTestFinished(() => child.kill());
   return child;
 }
 
@@ -52,11 +53,11 @@ describe('another library listens to the same signals', () => {
   // These wait for the deadline, not on the CPU: they run side by side.
   for (const foreign of ['silent', 'polite'] as const) {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      it.concurrent(`a ${foreign} listener and ${signal}: its listener runs, the stats export, and the process still ends by ${signal}`, async ({
+      test.concurrent(`a ${foreign} listener and ${signal}: its listener runs, the stats export, and the process still ends by ${signal}`, async ({
         expect,
-        onTestFinished,
+        startFixture,
       }) => {
-        const child = job({ ...CONSOLE, FIXTURE_STATS: '2', FIXTURE_END: 'signal', FIXTURE_FOREIGN: foreign }, onTestFinished);
+        const child = startFixture(fixture, { ...CONSOLE, FIXTURE_STATS: '2', FIXTURE_END: 'signal', FIXTURE_FOREIGN: foreign });
         await child.waitForEvent('ready');
         child.child.kill(signal);
         const end = await child.exited(HANG_MS);

@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
+import { startNode } from '@backupstats/testkit/node-process';
 import { createBackupStats } from 'backupstats';
-import { describe, expect } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { valuesByKey } from './support/harness.js';
 import { it } from './support/fixtures.js';
 
@@ -27,7 +27,7 @@ describe('shutdown()', () => {
     expect(diagnostics.messages.filter((m) => m.includes('after shutdown'))).toHaveLength(1);
   });
 
-  it('the flush timer never keeps a process alive', () => {
+  it('the flush timer never keeps a process alive', async () => {
     // A child that records and returns must exit on its own, with the timer armed and records pending.
     const program = `
       const { MeterProvider } = require('@opentelemetry/sdk-metrics');
@@ -36,10 +36,9 @@ describe('shutdown()', () => {
       stats.backup.scope({ operation: 'Source:Read' }).timedIncrementBytes(1, 1);
       console.log('recorded');
     `;
-    const child = spawnSync(process.execPath, ['-e', program], { cwd: import.meta.dirname, timeout: 30_000, encoding: 'utf8' });
-    expect(child.error).toBeUndefined();
-    expect(child.signal).toBeNull();
-    expect(child.status).toBe(0);
-    expect(child.stdout.trim()).toBe('recorded');
+    const child = startNode(['-e', program], { cwd: import.meta.dirname });
+    onTestFinished(() => child.kill());
+    expect(await child.exited, child.stderr()).toEqual({ code: 0, signal: null });
+    expect(child.stdout().trim()).toBe('recorded');
   });
 });

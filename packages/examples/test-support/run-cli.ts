@@ -1,9 +1,9 @@
 // Runs the example backup tool as a child process, as a user would, for the tests in /test/example-*.test.ts.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type NodeProcess, startNode } from '@backupstats/testkit/node-process';
 import type { SummaryRow } from '../src/backup-tool/summary.js';
 
 /** The examples package (tsx resolves from there). */
@@ -21,7 +21,7 @@ export interface CliResult {
 
 /** Options of {@link runCli}. */
 export interface RunOptions {
-  /** Extra environment; OTEL_METRICS_EXPORTER is unset unless given here. */
+  /** Extra environment on top of the cleaned one (no OTEL_*, BACKUPSTATS_* or FIXTURE_* variable unless given here). */
   readonly env?: Readonly<Record<string, string>>;
   /** Run as this user and group (root can drop to `nobody`, so that file permissions apply). */
   readonly uid?: number;
@@ -33,47 +33,24 @@ export interface RunOptions {
   readonly timeoutMs?: number;
 }
 
-function environment(extra: Readonly<Record<string, string>> | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  for (const key of Object.keys(env)) {
-    if ((key.startsWith('OTEL_') || key.startsWith('BACKUPSTATS_')) && !(extra !== undefined && key in extra)) delete env[key];
-  }
-  return env;
+/** Starts the tool through tsx, with the cleaned environment plus `env`, and returns it, for runs that stay up (`--serve`). */
+export function startCli(args: readonly string[], options: RunOptions = {}): NodeProcess {
+  const { env, uid, gid, wrapper, node } = options;
+  return startNode(['--import', 'tsx', CLI, ...args], { cwd: EXAMPLES_DIR, env, uid, gid, wrapper, node });
 }
 
-/** Starts the tool and returns the child, for runs that stay up (`--serve`). */
-export function startCli(args: readonly string[], options: RunOptions = {}): ChildProcess {
-  const command = [...(options.wrapper ?? []), options.node ?? process.execPath, '--import', 'tsx', CLI, ...args];
-  return spawn(command[0] as string, command.slice(1), {
-    cwd: EXAMPLES_DIR,
-    env: environment(options.env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
-  });
-}
-
-/** Runs the tool to its end and returns its exit status and output. */
-export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
-  const child = startCli(args, options);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the tool did not end within ${options.timeoutMs ?? 60_000} ms:\n${stdout}\n${stderr}`));
-    }, options.timeoutMs ?? 60_000);
-    child.once('error', reject);
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+/** Runs the tool to its end and returns its exit status and output; SIGKILLs it and throws after `timeoutMs`. */
+export async function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
+  const run = startCli(args, options);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void run.kill();
+  }, timeoutMs);
+  const { code, signal } = await run.exited.finally(() => clearTimeout(timer));
+  if (timedOut) throw new Error(`the tool did not end within ${timeoutMs} ms:\n${run.stdout()}\n${run.stderr()}`);
+  return { code, signal, stdout: run.stdout(), stderr: run.stderr() };
 }
 
 /** One row of the tool's `--summary-json`: the tool's own type. */
