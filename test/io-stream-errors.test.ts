@@ -5,18 +5,10 @@ import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { createRecordingStats, meterReadable, meterTransform, meterWritable } from 'backupstats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collector, type SampleInput, writeSampleInput } from './support/streams.js';
+import { describe, expect, it } from 'vitest';
+import { collector, useSampleInput } from './support/streams.js';
 
-let input: string;
-let inputBytes: Buffer;
-let sample: SampleInput | undefined;
-beforeAll(async () => {
-  sample = await writeSampleInput();
-  input = sample.path;
-  inputBytes = sample.bytes;
-});
-afterAll(() => sample?.remove());
+const sample = useSampleInput();
 
 describe('errors and destroy() pass through', () => {
   it('an error from a metered source rejects the pipeline with that error and records the chunks before it', async () => {
@@ -55,7 +47,7 @@ describe('errors and destroy() pass through', () => {
       }),
       stats,
     );
-    const source = createReadStream(input, { highWaterMark: 1024 });
+    const source = createReadStream(sample().path, { highWaterMark: 1024 });
     await expect(pipeline(source, sink)).rejects.toBe(failure);
     expect(stats.totals()).toMatchObject({ count: 2, bytes: 2048 });
     expect(source.destroyed).toBe(true);
@@ -74,7 +66,7 @@ describe('errors and destroy() pass through', () => {
       }),
       stats,
     );
-    await expect(pipeline(createReadStream(input, { highWaterMark: 4096 }), stage, collector())).rejects.toBe(failure);
+    await expect(pipeline(createReadStream(sample().path, { highWaterMark: 4096 }), stage, collector())).rejects.toBe(failure);
     expect(stats.totals()).toMatchObject({ count: 1, bytes: 4096 });
   });
 
@@ -88,7 +80,7 @@ describe('errors and destroy() pass through', () => {
 
   it('destroy() on a metered file stream closes the file and ends the pipeline early', async () => {
     const stats = createRecordingStats();
-    const source = meterReadable(createReadStream(input, { highWaterMark: 1024 }), stats);
+    const source = meterReadable(createReadStream(sample().path, { highWaterMark: 1024 }), stats);
     const sink = collector(1);
     const done = pipeline(source, sink);
     await new Promise((resolve) => source.once('data', resolve));
@@ -97,13 +89,13 @@ describe('errors and destroy() pass through', () => {
     await new Promise<void>((resolve) => (source.closed ? resolve() : source.once('close', () => resolve())));
     expect(source.closed).toBe(true);
     expect(sink.destroyed).toBe(true);
-    expect(stats.totals().bytes).toBeLessThan(inputBytes.length);
+    expect(stats.totals().bytes).toBeLessThan(sample().bytes.length);
   });
 
   it('destroy(error) on a metered writable rejects the pipeline with that error', async () => {
     const failure = new Error('cancelled');
     const sink = meterWritable(collector(1), createRecordingStats());
-    const done = pipeline(createReadStream(input, { highWaterMark: 1024 }), sink);
+    const done = pipeline(createReadStream(sample().path, { highWaterMark: 1024 }), sink);
     setTimeout(() => sink.destroy(failure), 5);
     await expect(done).rejects.toBe(failure);
   });
@@ -162,7 +154,7 @@ describe('backpressure holds', () => {
   it('a metered file source is not read past its highWaterMark while the writer is stalled', async () => {
     const stats = createRecordingStats();
     const highWaterMark = 16 * 1024;
-    const source = meterReadable(createReadStream(input, { highWaterMark }), stats);
+    const source = meterReadable(createReadStream(sample().path, { highWaterMark }), stats);
     let release: (() => void) | undefined;
     const stalled = new Writable({
       highWaterMark,
@@ -176,7 +168,7 @@ describe('backpressure holds', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const readWhileStalled = stats.totals().bytes;
     expect(readWhileStalled).toBeLessThanOrEqual(highWaterMark * 3);
-    expect((await stat(input)).size).toBeGreaterThan(readWhileStalled * 10);
+    expect((await stat(sample().path)).size).toBeGreaterThan(readWhileStalled * 10);
     source.destroy();
     release?.();
     await expect(done).rejects.toBeDefined();

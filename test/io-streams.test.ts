@@ -15,19 +15,11 @@ import {
   meterWritable,
   Operation,
 } from 'backupstats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHarness, valuesByKey } from './support/harness.js';
-import { collector, counter, type SampleInput, writeSampleInput } from './support/streams.js';
+import { collector, counter, useSampleInput } from './support/streams.js';
 
-let input: string;
-let inputBytes: Buffer;
-let sample: SampleInput | undefined;
-beforeAll(async () => {
-  sample = await writeSampleInput();
-  input = sample.path;
-  inputBytes = sample.bytes;
-});
-afterAll(() => sample?.remove());
+const sample = useSampleInput();
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
@@ -40,13 +32,13 @@ describe('metered streams pass every byte through unchanged', () => {
     const compressorClose = engine.scope({ operation: Operation.CompressorClose });
     const decompressorRead = engine.scope({ operation: Operation.DecompressorRead });
     const destinationWrite = engine.scope({ operation: Operation.DestinationWrite });
-    const output = join((sample as SampleInput).dir, 'roundtrip.bin');
+    const output = join(sample().dir, 'roundtrip.bin');
     // Every handle of a recording tree shares one call list: filter by operation.
     const totals = (operation: string) => stats.totals({ operation });
 
     const afterSource = counter();
     const afterGunzip = counter();
-    const source = createReadStream(input);
+    const source = createReadStream(sample().path);
     expect(meterReadable(source, sourceRead)).toBe(source);
     await pipeline(
       source,
@@ -58,15 +50,15 @@ describe('metered streams pass every byte through unchanged', () => {
     );
 
     const written = await readFile(output);
-    expect(sha256(written)).toBe(sha256(inputBytes));
-    expect(totals(Operation.SourceRead)).toMatchObject({ count: afterSource.chunks, bytes: inputBytes.length });
+    expect(sha256(written)).toBe(sha256(sample().bytes));
+    expect(totals(Operation.SourceRead)).toMatchObject({ count: afterSource.chunks, bytes: sample().bytes.length });
     // The compressor takes in exactly the chunks the source gave; its final flush is one Close, not a chunk.
-    expect(totals(Operation.CompressorWrite)).toMatchObject({ count: afterSource.chunks, bytes: inputBytes.length });
+    expect(totals(Operation.CompressorWrite)).toMatchObject({ count: afterSource.chunks, bytes: sample().bytes.length });
     expect(totals(Operation.CompressorClose).count).toBe(1);
-    expect(totals(Operation.DecompressorRead)).toMatchObject({ count: afterGunzip.chunks, bytes: inputBytes.length });
+    expect(totals(Operation.DecompressorRead)).toMatchObject({ count: afterGunzip.chunks, bytes: sample().bytes.length });
     // fs write streams batch buffered chunks into one _writev: one operation per system call, all bytes counted.
     const destination = totals(Operation.DestinationWrite);
-    expect(destination.bytes).toBe(inputBytes.length);
+    expect(destination.bytes).toBe(sample().bytes.length);
     expect(destination.count).toBeGreaterThan(0);
     expect(destination.count).toBeLessThanOrEqual(afterGunzip.chunks);
     for (const call of stats.calls) {
@@ -78,10 +70,10 @@ describe('metered streams pass every byte through unchanged', () => {
   it('a Writable without _writev records one operation per chunk, with the chunk bytes', async () => {
     const stats = createRecordingStats();
     const sink = collector();
-    await pipeline(createReadStream(input, { highWaterMark: 100_000 }), meterWritable(sink, stats));
+    await pipeline(createReadStream(sample().path, { highWaterMark: 100_000 }), meterWritable(sink, stats));
     const received = Buffer.concat(sink.received);
-    expect(sha256(received)).toBe(sha256(inputBytes));
-    expect(stats.totals()).toMatchObject({ count: sink.received.length, bytes: inputBytes.length });
+    expect(sha256(received)).toBe(sha256(sample().bytes));
+    expect(stats.totals()).toMatchObject({ count: sink.received.length, bytes: sample().bytes.length });
     expect(stats.calls.map((c) => c.bytes)).toEqual(sink.received.map((c) => c.length));
   });
 
@@ -115,15 +107,15 @@ describe('metered streams pass every byte through unchanged', () => {
     const seen = counter();
     const sink = collector();
     await pipeline(
-      meterReadable(createReadStream(input), storage.scope({ operation: Operation.SourceRead })),
+      meterReadable(createReadStream(sample().path), storage.scope({ operation: Operation.SourceRead })),
       seen,
       meterWritable(sink, storage.scope({ operation: Operation.DestinationWrite })),
     );
     const values = valuesByKey(await harness.collect());
     expect(values.get('backup.operations{BackupStorage,File,Source:Read}')).toBe(seen.chunks);
-    expect(values.get('backup.bytes{BackupStorage,File,Source:Read}')).toBe(inputBytes.length);
+    expect(values.get('backup.bytes{BackupStorage,File,Source:Read}')).toBe(sample().bytes.length);
     expect(values.get('backup.operations{BackupStorage,File,Destination:Write}')).toBe(sink.received.length);
-    expect(values.get('backup.bytes{BackupStorage,File,Destination:Write}')).toBe(inputBytes.length);
+    expect(values.get('backup.bytes{BackupStorage,File,Destination:Write}')).toBe(sample().bytes.length);
     expect(values.get('backup.time{BackupStorage,File,Source:Read}')).toBeGreaterThanOrEqual(0);
     await backupStats.shutdown();
     await harness.shutdown();

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, Writable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 
 /** A file of random and repetitive parts, so a compressor does real work both ways; not a multiple of 64 KiB. */
 export interface SampleInput {
@@ -21,6 +22,19 @@ export async function writeSampleInput(): Promise<SampleInput> {
   const bytes = Buffer.concat([randomBytes(3 * 1024 * 1024 + 17), Buffer.alloc(2 * 1024 * 1024, 'backupstats ')]);
   await writeFile(path, bytes);
   return { dir, path, bytes, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The sample input of the test file: written before its first test, removed after its last. */
+export function useSampleInput(): () => SampleInput {
+  let sample: SampleInput | undefined;
+  beforeAll(async () => {
+    sample = await writeSampleInput();
+  });
+  afterAll(() => sample?.remove());
+  return () => {
+    if (sample === undefined) throw new Error('the sample input is written before the first test of the file');
+    return sample;
+  };
 }
 
 /** A stage with no metering that counts what goes through it, to compare the metered totals with. */
