@@ -1,5 +1,5 @@
-// Started from /work/shared/repros/r13-http-upload.ts: `meterWritable` on an HTTP upload recorded nothing,
-// because http.ClientRequest and ServerResponse are typed as Writable but never call _write / _writev.
+// A defect found in use: `meterWritable` on an HTTP upload recorded nothing, because http.ClientRequest and
+// ServerResponse are typed as Writable but never call _write / _writev.
 import { createServer, IncomingMessage, request, ServerResponse } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
