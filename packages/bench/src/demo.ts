@@ -1,12 +1,12 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig } from './config.js';
+import { runNode } from './node-run.js';
 import { type BenchS3, startBenchS3 } from './s3-server.js';
-import { elapsedMs, type Summary, summarize } from './sample.js';
+import { type Summary, summarize } from './sample.js';
 
 /** Where the demo's backup goes: a folder, or a bucket on an S3 server (s3rver) on 127.0.0.1. */
 export type DemoStorage = 'folder' | 's3';
@@ -49,46 +49,20 @@ interface CliRun {
 }
 
 /** Runs the demo's CLI through tsx, as `pnpm demo` does, and times the whole process. */
-function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['--import', REPORT_CPU, '--import', 'tsx', CLI, ...args], {
-      cwd: EXAMPLES_DIR,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-    });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const ms = elapsedMs(start);
-      const cpuMs = Number(/^bench-cpu-ms (\S+)$/m.exec(stderr)?.[1] ?? Number.NaN);
-      if (code === 0) resolve({ ms, cpuMs, stdout });
-      else {
-        // The error line, not Node's trailer: the first line naming an error, else the last lines.
-        const lines = stderr.trim().split('\n');
-        const reason = lines.find((line) => /error/i.test(line)) ?? lines.slice(-3).join(' / ');
-        reject(new Error(`demo ${args.join(' ')} exited with ${code ?? signal}: ${reason.trim()}`));
-      }
-    });
-  });
-}
-
-/** The environment of a run: the bench's own, minus anything that would send metrics elsewhere. */
-function demoEnv(metrics: boolean, extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...extra };
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith('OTEL_') && !name.startsWith('BACKUPSTATS_') && !(name in extra)) env[name] = value;
-  }
+async function runCli(args: readonly string[], metrics: boolean, env: Readonly<Record<string, string>> = {}): Promise<CliRun> {
   // On: the demo's default, metrics recorded and collected for its summary, exported nowhere else.
-  if (!metrics) env.BACKUPSTATS_DISABLED = 'true';
-  return env;
+  const run = await runNode(['--import', REPORT_CPU, '--import', 'tsx', CLI, ...args], {
+    cwd: EXAMPLES_DIR,
+    env: metrics ? env : { ...env, BACKUPSTATS_DISABLED: 'true' },
+  });
+  if (run.code !== 0) {
+    // The error line, not Node's trailer: the first line naming an error, else the last lines.
+    const lines = run.stderr.trim().split('\n');
+    const reason = lines.find((line) => /error/i.test(line)) ?? lines.slice(-3).join(' / ');
+    throw new Error(`demo ${args.join(' ')} exited with ${run.code ?? run.signal}: ${reason.trim()}`);
+  }
+  const cpuMs = Number(/^bench-cpu-ms (\S+)$/m.exec(run.stderr)?.[1] ?? Number.NaN);
+  return { ms: run.ms, cpuMs, stdout: run.stdout };
 }
 
 /**
@@ -107,7 +81,7 @@ export async function runDemo(config: BenchConfig, log: (line: string) => void, 
   let s3: BenchS3 | undefined;
   try {
     if (storage === 's3') s3 = await startBenchS3();
-    const setup = await runCli(['--quiet', '--keep', '--size', `${sizeMiB}MiB`], demoEnv(true));
+    const setup = await runCli(['--quiet', '--keep', '--size', `${sizeMiB}MiB`], true);
     kept = /^kept: (.+)$/m.exec(setup.stdout)?.[1]?.trim();
     if (kept === undefined) throw new Error(`the demo printed no "kept: <folder>" line:\n${setup.stdout}`);
     const source = join(kept, 'source');
@@ -122,12 +96,12 @@ export async function runDemo(config: BenchConfig, log: (line: string) => void, 
     const backupOnce = async (metrics: boolean): Promise<CliRun> => {
       if (s3 !== undefined) {
         const prefix = `run-${index++}`;
-        const run = await runCli(['--quiet', 'backup', source, `s3://${s3.bucket}/${prefix}`], demoEnv(metrics, s3.env));
+        const run = await runCli(['--quiet', 'backup', source, `s3://${s3.bucket}/${prefix}`], metrics, s3.env);
         await s3.empty(`${prefix}/`);
         return run;
       }
       const folder = join(scratch, `storage-${index++}`);
-      const run = await runCli(['--quiet', 'backup', source, folder], demoEnv(metrics));
+      const run = await runCli(['--quiet', 'backup', source, folder], metrics);
       await rm(folder, { recursive: true, force: true });
       return run;
     };
@@ -142,7 +116,7 @@ export async function runDemo(config: BenchConfig, log: (line: string) => void, 
         (metrics ? on : off).push(run.ms);
         (metrics ? onCpu : offCpu).push(run.cpuMs);
       }
-      startup.push((await runCli(['--help'], demoEnv(true))).ms);
+      startup.push((await runCli(['--help'], true)).ms);
       log(`  demo (${storage}) round ${round + 1}/${rounds}: on ${on.at(-1)?.toFixed(0)} ms, off ${off.at(-1)?.toFixed(0)} ms`);
     }
     const overheads = summarize(on.map((ms, i) => (ms / (off[i] as number) - 1) * 100));

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig } from './config.js';
+import { runNode } from './node-run.js';
 
 /** Heap growth over 10 million records on 100 held handles, after forced collections. */
 export interface RecordsMemory {
@@ -32,30 +32,15 @@ const CHILD = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 /** Runs one scenario in `node --expose-gc` (through tsx, like the parent) and parses its JSON line. */
-function runChild(scenario: string, count: number): Promise<Record<string, number>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, scenario, String(count)], {
-      cwd: PACKAGE_DIR,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      out += text;
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (code !== 0) {
-        reject(new Error(`memory benchmark "${scenario}" exited with ${code ?? signal}`));
-        return;
-      }
-      const last = out.trim().split('\n').at(-1) ?? '';
-      try {
-        resolve(JSON.parse(last) as Record<string, number>);
-      } catch (error) {
-        reject(new Error(`memory benchmark "${scenario}" printed no result: ${JSON.stringify(last)}`, { cause: error }));
-      }
-    });
-  });
+async function runChild(scenario: string, count: number): Promise<Record<string, number>> {
+  const run = await runNode(['--expose-gc', '--import', 'tsx', CHILD, scenario, String(count)], { cwd: PACKAGE_DIR, stderr: 'inherit' });
+  if (run.code !== 0) throw new Error(`memory benchmark "${scenario}" exited with ${run.code ?? run.signal}`);
+  const last = run.stdout.trim().split('\n').at(-1) ?? '';
+  try {
+    return JSON.parse(last) as Record<string, number>;
+  } catch (error) {
+    throw new Error(`memory benchmark "${scenario}" printed no result: ${JSON.stringify(last)}`, { cause: error });
+  }
 }
 
 /** Measures heap growth over many records and over many distinct scopes, each in a fresh process. */

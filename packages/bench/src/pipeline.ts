@@ -1,5 +1,5 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startNode } from '@backupstats/testkit/node-process';
 import type { BenchConfig } from './config.js';
 import { PIPELINE_MODES, type PipelineMode } from './pipeline-modes.js';
 import type { Timing } from './pipeline-run.js';
@@ -45,11 +45,7 @@ interface ModeProcess {
 }
 
 async function startMode(mode: PipelineMode): Promise<ModeProcess> {
-  const child: ChildProcess = fork(CHILD, [mode], {
-    cwd: PACKAGE_DIR,
-    execArgv: ['--expose-gc', '--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const { child } = startNode(['--expose-gc', '--import', 'tsx', CHILD, mode], { cwd: PACKAGE_DIR, stdout: 'inherit', stderr: 'inherit', ipc: true });
   let pending: { resolve: (reply: Reply) => void; reject: (error: Error) => void } | undefined;
   const next = (): Promise<Reply> =>
     new Promise((resolve, reject) => {

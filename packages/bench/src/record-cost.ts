@@ -40,7 +40,7 @@ let sink = 0;
 
 /** The baseline every ratio is taken against. */
 export const DIRECT_OTEL_CASE = 'direct OTel: 3 × Counter.add (same 3 attributes)';
-/** The case the ≤ 10 ns target is about. */
+/** The case the record targets (targets.ts) are about. */
 export const HELD_HANDLE_CASE = 'backupstats held handle, throttled (default 1000 ms flush)';
 const UNTHROTTLED_CASE = 'backupstats held handle, unthrottled (flushIntervalMillis 0)';
 const SCOPE_EACH_TIME_CASE = 'backupstats scope(labels) on every record (handle not held)';

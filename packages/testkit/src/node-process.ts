@@ -18,14 +18,18 @@ export interface NodeProcessOptions {
   /** Run as this user and group (root can drop to `nobody`, so that file permissions apply). */
   readonly uid?: number | undefined;
   readonly gid?: number | undefined;
+  /** `inherit` passes the child's stdout through instead of keeping it. Default `pipe`. */
+  readonly stdout?: 'pipe' | 'inherit' | undefined;
   /** `inherit` passes the child's stderr through instead of keeping it. Default `pipe`. */
   readonly stderr?: 'pipe' | 'inherit' | undefined;
+  /** Opens the IPC channel of `child_process.fork` (`child.send`, `'message'` events). */
+  readonly ipc?: boolean | undefined;
 }
 
 /** A running Node.js child process and what it printed so far. */
 export interface NodeProcess {
   readonly child: ChildProcess;
-  /** Everything written to stdout so far. */
+  /** Everything written to stdout so far (empty when inherited). */
   stdout(): string;
   /** Everything written to stderr so far (empty when inherited), to explain a failure. */
   stderr(): string;
@@ -52,7 +56,7 @@ export function startNode(args: readonly string[], options: NodeProcessOptions =
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: options.cwd,
     env: cleanEnv(options.env),
-    stdio: ['ignore', 'pipe', options.stderr ?? 'pipe'],
+    stdio: ['ignore', options.stdout ?? 'pipe', options.stderr ?? 'pipe', ...(options.ipc === true ? (['ipc'] as const) : [])],
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
   });
   let stdout = '';
