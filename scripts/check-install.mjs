@@ -21,7 +21,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import ts from 'typescript';
+import { blocksOf, CheckFailed, compile, fail, installCommands } from './readme-examples.mjs';
 
 const root = join(import.meta.dirname, '..');
 const libraryDir = join(root, 'packages', 'processor');
@@ -34,45 +34,6 @@ const LINES = [
   { name: 'SDK 2.x on Node.js 20', marker: /SDK 2\.x/, node: process.execPath, nodeMajor: 20, sdkMajor: 2 },
 ];
 const EXAMPLE_SECTIONS = ['Usage', 'Metering streams and operations'];
-
-/** A failure of the check: reported once the temporary folders are removed. */
-class CheckFailed extends Error {}
-function fail(message) {
-  throw new CheckFailed(message);
-}
-
-/** A README's ``` blocks with their language and the `## ` section (not `###` subsection) they belong to. */
-function blocksOf(file) {
-  const lines = readFileSync(join(root, file), 'utf8').split('\n');
-  const blocks = [];
-  let section = '';
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    const heading = /^(#{2,3}) (.*)$/.exec(line);
-    if (heading !== null) section = heading[1] === '##' ? heading[2].trim() : `${section} > ${heading[2].trim()}`;
-    const fence = /^```(\w*)/.exec(line);
-    if (fence === null) continue;
-    const end = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l));
-    blocks.push({ file, line: i + 2, language: fence[1], section, code: lines.slice(i + 1, end).join('\n') });
-    i = end;
-  }
-  return blocks;
-}
-
-/** The install command of each line, from the `sh` block of the Install section. */
-function installCommands(file) {
-  const block = blocksOf(file).find((b) => b.section === 'Install' && b.language === 'sh');
-  if (block === undefined) fail(`${file} has no sh block in its "## Install" section`);
-  const lines = block.code.split('\n');
-  return LINES.map((line) => {
-    const at = lines.findIndex((l) => l.startsWith('#') && line.marker.test(l));
-    const command = lines[at + 1];
-    if (at === -1 || command === undefined || !command.startsWith('npm install backupstats ')) {
-      fail(`${file}:${block.line}: no "# … ${line.marker.source} …" comment followed by "npm install backupstats …"`);
-    }
-    return command;
-  });
-}
 
 function run(command, args, options) {
   const result = spawnSync(command, args, { encoding: 'utf8', ...options });
@@ -89,31 +50,18 @@ function userEnv(node, extra = {}) {
 }
 
 // --- The commands and examples, from the READMEs ---------------------------------------------------------------
-const commands = installCommands('README.md');
-const packageCommands = installCommands('packages/processor/README.md');
+const commands = installCommands(root, 'README.md', LINES);
+const packageCommands = installCommands(root, 'packages/processor/README.md', LINES);
 if (JSON.stringify(commands) !== JSON.stringify(packageCommands)) {
   fail(`README.md and packages/processor/README.md give different install commands:\n${commands.join('\n')}\n---\n${packageCommands.join('\n')}`);
 }
 const examples = [];
 for (const file of ['README.md', 'packages/processor/README.md']) {
-  const found = blocksOf(file).filter((b) => b.language === 'ts' && EXAMPLE_SECTIONS.includes(b.section));
+  const found = blocksOf(root, file).filter((b) => b.language === 'ts' && EXAMPLE_SECTIONS.includes(b.section));
   for (const section of EXAMPLE_SECTIONS.filter((s) => file === 'README.md' || s === 'Usage')) {
     if (!found.some((b) => b.section === section)) fail(`${file} has no ts block in its "## ${section}" section`);
   }
   for (const block of found) if (!examples.some((e) => e.code === block.code)) examples.push(block);
-}
-
-/** The example as an ES module and as a CommonJS module (top-level await is ESM only: the body goes in a function). */
-function compile(example) {
-  const source = ts.createSourceFile('example.ts', example.code, ts.ScriptTarget.ES2022, true);
-  const imports = source.statements.filter(ts.isImportDeclaration).map((s) => s.getFullText());
-  const body = source.statements.filter((s) => !ts.isImportDeclaration(s)).map((s) => s.getFullText());
-  const options = (module) => ({ compilerOptions: { module, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } });
-  const wrapped = `${imports.join('')}\n(async () => {${body.join('')}\n})().catch((error) => {\n  console.error(error);\n  process.exitCode = 1;\n});\n`;
-  return {
-    mjs: ts.transpileModule(example.code, options(ts.ModuleKind.ESNext)).outputText,
-    cjs: ts.transpileModule(wrapped, options(ts.ModuleKind.CommonJS)).outputText,
-  };
 }
 
 // --- An OTLP receiver: the examples' exports, decoded with OpenTelemetry's generated protobuf code -------------

@@ -11,7 +11,8 @@ import type { ScopeTotal } from './fixtures/workload.mjs';
 import { startFixture } from './support/child.js';
 import { expectedSeries, mismatches } from './support/e2e-expected.js';
 import { copyLibraryInto, type LibraryCopy } from './support/library-copy.js';
-import { type AttributeValue, seriesKey } from './support/otlp-receiver.js';
+import type { AttributeValue } from './support/otlp-receiver.js';
+import { seriesKey } from './support/series-key.js';
 
 const compatDir = fileURLToPath(new URL('../packages/compat-api-oldest', import.meta.url));
 const compat = JSON.parse(readFileSync(join(compatDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };

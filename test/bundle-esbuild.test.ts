@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { startFixture } from './support/child.js';
-import { startOtlpReceiver } from './support/otlp-receiver.js';
+import { describe, expect, onTestFinished } from 'vitest';
+import { it } from './support/fixtures.js';
 import { requireE2E } from './support/prometheus.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -54,9 +53,9 @@ const apps = {
 } as const;
 
 describe.each(lines)('esbuild bundle of an application using backupstats/setup, $name', (line) => {
-  it.skipIf(line.node === node22 && !haveNode22 && !requireE2E).each(['esm', 'cjs'] as const)(
+  it.skipIf(line.node === node22 && !haveNode22 && !requireE2E).for(['esm', 'cjs'] as const)(
     '%s: builds without externals, carries the installed exporter, names the missing one at run time',
-    async (format) => {
+    async (format, { startReceiver, startFixture }) => {
       const dir = mkdtempSync(join(tmpdir(), 'backupstats-bundle-'));
       onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
       // The application: the built library and, of the optional peers, only the SDK and the default exporter.
@@ -84,14 +83,11 @@ describe.each(lines)('esbuild bundle of an application using backupstats/setup, 
       expect(result.warnings).toEqual([]);
 
       // The bundle alone, in a folder without node_modules.
-      const receiver = await startOtlpReceiver('http');
-      onTestFinished(() => receiver.stop());
+      const receiver = await startReceiver('http');
       const child = startFixture(join(outDir, app.file), { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, { node: line.node, cwd: outDir });
-      onTestFinished(() => child.kill());
       expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
       expect((await child.waitForEvent('core')).same).toBe(true);
-      const attributes = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Source:Read' };
-      expect(receiver.totals().get(`backup.bytes${JSON.stringify(attributes)}`)).toBe(6000);
+      expect(receiver.totals().get('backup.bytes{BackupEngine,Builtin,Source:Read}')).toBe(6000);
       expect((await child.waitForEvent('prometheus')).message).toContain(
         `needs the package @opentelemetry/exporter-prometheus, which is not installed; install it with: npm install "@opentelemetry/exporter-prometheus@${line.exporters}"`,
       );

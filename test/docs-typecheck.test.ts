@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startNode } from '@backupstats/testkit/node-process';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 // scripts/check-docs-types.mjs, which `pnpm typecheck` runs on every README and docs page, on a page of the
@@ -10,18 +10,20 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const script = join(root, 'scripts', 'check-docs-types.mjs');
 
-function check(markdown: string) {
+async function check(markdown: string) {
   const dir = mkdtempSync(join(tmpdir(), 'backupstats-docs-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const page = join(dir, 'page.md');
   writeFileSync(page, markdown);
-  const run = spawnSync(process.execPath, [script, page], { cwd: root, encoding: 'utf8' });
-  return { page, status: run.status, stdout: run.stdout, stderr: run.stderr };
+  const run = startNode([script, page], { cwd: root });
+  onTestFinished(() => run.kill());
+  const { code } = await run.exited;
+  return { page, status: code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
 describe('the type check of the docs examples', () => {
-  it('reports a block that does not compile at its Markdown line, and skips only a marked fragment', () => {
-    const result = check(
+  it('reports a block that does not compile at its Markdown line, and skips only a marked fragment', async () => {
+    const result = await check(
       [
         '# Page', // 1
         '', // 2
@@ -53,16 +55,16 @@ describe('the type check of the docs examples', () => {
     expect(result.stdout).toContain('1 TypeScript blocks of 1 Markdown files type-checked against the built package (1 skipped');
   });
 
-  it('passes a page whose blocks compile, and leaves no generated file behind', () => {
-    const result = check(['```ts', "import { noopStats } from 'backupstats';", 'noopStats.scope({ operation: "x" }).timedIncrement(1);', '```', ''].join('\n'));
+  it('passes a page whose blocks compile, and leaves no generated file behind', async () => {
+    const result = await check(['```ts', "import { noopStats } from 'backupstats';", 'noopStats.scope({ operation: "x" }).timedIncrement(1);', '```', ''].join('\n'));
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(': no errors');
     expect(readdirSync(root).filter((name) => name.startsWith('.docs-typecheck'))).toEqual([]);
   });
 
-  it('rejects a skip marker without a reason', () => {
-    const result = check(['<!-- typecheck: skip -->', '```ts', 'x', '```', ''].join('\n'));
+  it('rejects a skip marker without a reason', async () => {
+    const result = await check(['<!-- typecheck: skip -->', '```ts', 'x', '```', ''].join('\n'));
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain('write the marker as <!-- typecheck: skip (why this block is a fragment) -->');
   });

@@ -6,12 +6,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { ScopeTotal } from './fixtures/workload.mjs';
-import { startFixture } from './support/child.js';
 import { expectedSeries, mismatches } from './support/e2e-expected.js';
+import { it } from './support/fixtures.js';
 import { copyLibraryInto, type LibraryCopy } from './support/library-copy.js';
-import { startOtlpReceiver } from './support/otlp-receiver.js';
 import { requireE2E } from './support/prometheus.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -61,11 +60,10 @@ afterAll(async () => {
 
 describe.each(lines)('$name', (line) => {
   const skip = line.nodeMajor === 22 && !haveNode22 && !requireE2E;
-  it.skipIf(skip).each(['setup', 'core-before-start'])(
+  it.skipIf(skip).for(['setup', 'core-before-start'])(
     '%s: the NodeSDK\'s own OTLP exporter receives the exact backup totals, with the NodeSDK\'s resource',
-    async (mode) => {
-      const receiver = await startOtlpReceiver('http');
-      onTestFinished(() => receiver.stop());
+    async (mode, { startReceiver, startFixture }) => {
+      const receiver = await startReceiver('http');
       const dir = line.fixtureDir();
       const child = startFixture(
         join(dir, 'nodesdk-job.mjs'),
@@ -80,7 +78,6 @@ describe.each(lines)('$name', (line) => {
         },
         { node: line.node, cwd: dir },
       );
-      onTestFinished(() => child.kill());
       const versions = await child.waitForEvent('versions');
       expect(String(versions.node)).toMatch(new RegExp(`^v${line.nodeMajor}\\.`));
       expect(versions.sdkNode).toBe(line.sdkNode);

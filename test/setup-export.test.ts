@@ -154,7 +154,7 @@ describe('OTLP export configured from the environment', () => {
     const options = { env: { OTEL_METRICS_EXPORTER: 'console' }, meterProvider: undefined };
     // @ts-expect-error the type says so too: leave the option out to build a provider from the environment.
     const starting = startBackupStats(options);
-    starting.then((stats) => cleanups.push(() => stats.shutdown())).catch(() => {});
+    starting.then((stats) => onTestFinished(() => stats.shutdown())).catch(() => {});
     await expect(starting).rejects.toThrow(TypeError);
     await expect(starting).rejects.toThrow(
       'backupstats: option meterProvider is undefined; accepted: a MeterProvider (with the OpenTelemetry NodeSDK, metrics.getMeterProvider() from @opentelemetry/api after sdk.start(): NodeSDK has no meterProvider property), or no meterProvider option, to build a provider from the environment',

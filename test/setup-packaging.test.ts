@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { startNode } from '@backupstats/testkit/node-process';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 // The built package, as users get it: the core must load with @opentelemetry/api alone, and the set-up entry
@@ -139,7 +139,7 @@ const lines = [
 describe('an install with only some of the optional peers', () => {
   it.skipIf(!haveNode22 && !requireE2E).each(lines)(
     '$name: works as far as the installed packages go, and names the variable and the npm install line of the line for a missing one',
-    ({ node, modules: source, sdk, nodeLine }) => {
+    async ({ node, modules: source, sdk, nodeLine }) => {
       // A real node_modules with a copy of the built package and links to the OpenTelemetry packages given.
       const dir = mkdtempSync(join(tmpdir(), 'backupstats-peers-'));
       onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
@@ -166,15 +166,16 @@ for (const env of JSON.parse(process.argv[2])) {
   }
 }`,
       );
-      const run = (envs: Array<Record<string, string>>): string[] =>
-        execFileSync(node, ['run.mjs', JSON.stringify(envs)], { cwd: dir, encoding: 'utf8' })
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as string);
+      const run = async (envs: Array<Record<string, string>>): Promise<string[]> => {
+        const child = startNode(['run.mjs', JSON.stringify(envs)], { node, cwd: dir });
+        onTestFinished(() => child.kill());
+        expect(await child.exited, child.stderr()).toEqual({ code: 0, signal: null });
+        return child.stdout().trim().split('\n').map((line) => JSON.parse(line) as string);
+      };
       const exporters = sdk === 3 ? '>=0.300 <0.400' : '>=0.200 <0.300';
 
       link('@opentelemetry/api');
-      const [disabled, noSdk] = run([{ OTEL_SDK_DISABLED: 'true' }, { OTEL_METRICS_EXPORTER: 'console' }]);
+      const [disabled, noSdk] = await run([{ OTEL_SDK_DISABLED: 'true' }, { OTEL_METRICS_EXPORTER: 'console' }]);
       expect(disabled).toBe('started');
       expect(noSdk).toContain('startBackupStats needs the package @opentelemetry/sdk-metrics, which is not installed');
       // Without an SDK, the line that fits the running Node.js.
@@ -182,7 +183,7 @@ for (const env of JSON.parse(process.argv[2])) {
 
       link('@opentelemetry/sdk-metrics');
       link('@opentelemetry/resources');
-      const [consoleOnly, prometheus, otlpDefault, grpc] = run([
+      const [consoleOnly, prometheus, otlpDefault, grpc] = await run([
         { OTEL_METRICS_EXPORTER: 'none' },
         { OTEL_METRICS_EXPORTER: 'prometheus' },
         {},
