@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:net';
 import {
   AggregationTemporality,
   InMemoryMetricExporter,
@@ -6,22 +5,10 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import { Component, Implementation, Operation } from 'backupstats';
-import { type StartedBackupStats, startBackupStats } from 'backupstats/setup';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { freePort } from './support/free-port.js';
-import { type OtlpReceiver, type ReceivedPoint, startOtlpReceiver } from './support/otlp-receiver.js';
-
-async function receiver(transport: 'http' | 'grpc' = 'http'): Promise<OtlpReceiver> {
-  const r = await startOtlpReceiver(transport);
-  onTestFinished(() => r.stop());
-  return r;
-}
-
-async function start(env: Record<string, string>): Promise<StartedBackupStats> {
-  const stats = await startBackupStats({ env });
-  onTestFinished(() => stats.shutdown());
-  return stats;
-}
+import { startBackupStats } from 'backupstats/setup';
+import { describe, expect, onTestFinished } from 'vitest';
+import { it } from './support/fixtures.js';
+import type { ReceivedPoint } from './support/otlp-receiver.js';
 
 const READ = { component: Component.BackupEngine, implementation: Implementation.Builtin, operation: Operation.SourceRead };
 
@@ -31,10 +18,10 @@ function readPoints(points: readonly ReceivedPoint[], metric: string): ReceivedP
 }
 
 describe('OTLP export configured from the environment', () => {
-  it('with only OTEL_EXPORTER_OTLP_ENDPOINT set: the default otlp exporter over http/protobuf, cumulative, and shutdown sends the final numbers', async () => {
-    const r = await receiver();
+  it('with only OTEL_EXPORTER_OTLP_ENDPOINT set: the default otlp exporter over http/protobuf, cumulative, and shutdown sends the final numbers', async ({ startReceiver, startFromEnv }) => {
+    const r = await startReceiver();
     // A trailing slash on the general endpoint must not give "//v1/metrics".
-    const stats = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: `${r.url}/` });
+    const stats = await startFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: `${r.url}/` });
     expect(stats.meterProvider).toBeDefined();
     const read = stats.backup.scope(READ);
     read.timedIncrementBytes(1000, 2);
@@ -53,9 +40,9 @@ describe('OTLP export configured from the environment', () => {
     expect(String(r.resource()['service.name'])).toMatch(/^unknown_service/);
   });
 
-  it('http/json: the metric-specific endpoint and headers win, headers merge key by key (names in any case), and the resource comes from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES', async () => {
-    const r = await receiver();
-    const stats = await start({
+  it('http/json: the metric-specific endpoint and headers win, headers merge key by key (names in any case), and the resource comes from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES', async ({ startReceiver, startFromEnv }) => {
+    const r = await startReceiver();
+    const stats = await startFromEnv({
       OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
       OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/json',
       // Nothing listens there: the metric-specific endpoint, used as it is, must win.
@@ -78,9 +65,9 @@ describe('OTLP export configured from the environment', () => {
     expect(operations?.value).toBe(1);
   });
 
-  it('forceFlush exports what is pending at once; with delta temporality the final export carries only the rest', async () => {
-    const r = await receiver();
-    const stats = await start({
+  it('forceFlush exports what is pending at once; with delta temporality the final export carries only the rest', async ({ startReceiver, startFromEnv }) => {
+    const r = await startReceiver();
+    const stats = await startFromEnv({
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
       OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'Delta',
@@ -102,9 +89,9 @@ describe('OTLP export configured from the environment', () => {
     expect(r.exports).toHaveLength(count);
   });
 
-  it('grpc: the totals and the headers (as gRPC metadata) reach the receiver', async () => {
-    const r = await receiver('grpc');
-    const stats = await start({
+  it('grpc: the totals and the headers (as gRPC metadata) reach the receiver', async ({ startReceiver, startFromEnv }) => {
+    const r = await startReceiver('grpc');
+    const stats = await startFromEnv({
       OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
       OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
       OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=k3y',
@@ -119,8 +106,8 @@ describe('OTLP export configured from the environment', () => {
     expect(readPoints(last?.points ?? [], 'backup_duration_nanoseconds')[0]?.value).toBe(1_500_000);
   });
 
-  it('readers given in code join the provider built from the environment, and are shut down with it', async () => {
-    const r = await receiver();
+  it('readers given in code join the provider built from the environment, and are shut down with it', async ({ startReceiver }) => {
+    const r = await startReceiver();
     const memory = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
     const reader = new PeriodicExportingMetricReader({ exporter: memory, exportIntervalMillis: 2 ** 30 });
     const stats = await startBackupStats({
@@ -161,9 +148,9 @@ describe('OTLP export configured from the environment', () => {
     );
   });
 
-  it('OTEL_METRICS_EXPORTER=none builds a provider without readers: nothing is sent', async () => {
-    const r = await receiver();
-    const stats = await start({ OTEL_METRICS_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: r.url });
+  it('OTEL_METRICS_EXPORTER=none builds a provider without readers: nothing is sent', async ({ startReceiver, startFromEnv }) => {
+    const r = await startReceiver();
+    const stats = await startFromEnv({ OTEL_METRICS_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: r.url });
     expect(stats.meterProvider).toBeDefined();
     stats.backup.timedIncrementBytes(1, 1);
     await stats.forceFlush();
@@ -173,87 +160,3 @@ describe('OTLP export configured from the environment', () => {
 });
 
 /** Value of the series `name` whose labels include every `labels` pair, from a Prometheus text scrape. */
-function seriesValue(text: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)\{(.*)\} (\S+)$/.exec(line);
-    if (match === null || match[1] !== name) continue;
-    const body = match[2] ?? '';
-    if (Object.entries(labels).every(([k, v]) => body.includes(`${k}="${v}"`))) return Number(match[3]);
-  }
-  return undefined;
-}
-
-describe('Prometheus endpoint configured from the environment', () => {
-  it('listens when startBackupStats resolves, serves the series over plain HTTP, next to OTLP, and closes on shutdown', async () => {
-    const r = await receiver();
-    const port = await freePort();
-    const stats = await start({
-      OTEL_METRICS_EXPORTER: 'prometheus, OTLP',
-      OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
-      OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
-      OTEL_SERVICE_NAME: 'scraped-job',
-    });
-    const read = stats.backup.scope(READ);
-    read.timedIncrementBytes(1000, 250);
-    read.timedIncrementBytes(24, 250);
-
-    // No wait, no retry: the endpoint listens as soon as the promise resolved.
-    const response = await fetch(`http://127.0.0.1:${port}/metrics`);
-    expect(response.status).toBe(200);
-    const text = await response.text();
-    const labels = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Source:Read' };
-    expect(seriesValue(text, 'backup_bytes_total', labels)).toBe(1024);
-    expect(seriesValue(text, 'backup_operations_total', labels)).toBe(2);
-    expect(seriesValue(text, 'backup_time_total', labels)).toBe(0.5);
-    expect(seriesValue(text, 'target_info', { service_name: 'scraped-job' })).toBe(1);
-
-    await stats.shutdown();
-    // The same numbers went out over OTLP at shutdown.
-    const last = r.exports[r.exports.length - 1];
-    expect(readPoints(last?.points ?? [], 'backup.bytes')[0]?.value).toBe(1024);
-    // And the endpoint is closed: the port is free again.
-    await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
-    const again = createServer();
-    await new Promise<void>((resolve, reject) => {
-      again.once('error', reject);
-      again.listen(port, '127.0.0.1', resolve);
-    });
-    await new Promise<void>((resolve) => again.close(() => resolve()));
-  });
-
-  it('BACKUPSTATS_MAX_SCOPES above the SDK default limit of 2000 series: every scope keeps its own series', async () => {
-    const port = await freePort();
-    const stats = await start({
-      OTEL_METRICS_EXPORTER: 'prometheus',
-      OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
-      OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
-      BACKUPSTATS_MAX_SCOPES: '3000',
-    });
-    for (let i = 0; i < 2500; i++) stats.backup.scope({ operation: `op${i}` }).timedIncrement(1);
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    const lines = text.split('\n').filter((line) => line.startsWith('backup_operations_total{'));
-    expect(lines.filter((line) => /operation="op\d+"/.test(line))).toHaveLength(2500);
-    expect(lines.filter((line) => line.includes('otel_metric_overflow'))).toEqual([]);
-  });
-
-  it('rejects with the address, the variables and the cause when the port is taken', async () => {
-    const taken: Server = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => taken.close(() => resolve())));
-    const address = taken.address();
-    if (address === null || typeof address === 'string') throw new Error('no port');
-
-    const attempt = startBackupStats({
-      env: {
-        OTEL_METRICS_EXPORTER: 'prometheus',
-        OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
-        OTEL_EXPORTER_PROMETHEUS_PORT: String(address.port),
-      },
-    });
-    await expect(attempt).rejects.toThrow(
-      new RegExp(`could not listen on 127\\.0\\.0\\.1:${address.port} \\(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT\\): .*EADDRINUSE`),
-    );
-  });
-});

@@ -1,5 +1,6 @@
 // The tests' fixtures (vitest's test.extend): each one is set up only for the tests that name it, and what it
 // set up or started is torn down when the test ends (onTestFinished), whether it passed or failed. Tests import `test` (or `it`) from here instead of vitest.
+import { type StartedBackupStats, startBackupStats } from 'backupstats/setup';
 import { test as base } from 'vitest';
 import { startFixture } from './child.js';
 import { captureDiag, type DiagCapture } from './diag-capture.js';
@@ -19,6 +20,8 @@ export interface Fixtures {
   startPrometheus: typeof startPrometheus;
   /** Starts a fixture script in a child process (see startFixture), killed when the test ends. */
   startFixture: typeof startFixture;
+  /** `startBackupStats({ env })` with these variables only, shut down when the test ends. */
+  startFromEnv: (env: Readonly<Record<string, string>>) => Promise<StartedBackupStats>;
 }
 
 export const test = base.extend<Fixtures>({
@@ -44,6 +47,13 @@ export const test = base.extend<Fixtures>({
       const server = await startPrometheus(targets, options);
       onTestFinished(() => server.stop());
       return server;
+    });
+  },
+  startFromEnv: async ({ onTestFinished }, use) => {
+    await use(async (env) => {
+      const stats = await startBackupStats({ env });
+      onTestFinished(() => stats.shutdown());
+      return stats;
     });
   },
   startFixture: async ({ onTestFinished }, use) => {
