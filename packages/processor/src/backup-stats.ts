@@ -112,7 +112,8 @@ export function openBackupStats(resolved: ResolvedOptions): BackupStats {
     if (timer !== undefined) clearInterval(timer);
     follow();
     closed = true;
-    const lost = selfMetrics === undefined ? backup.pendingOperations + restore.pendingOperations : 0;
+    // Closing ends the runs in progress, which then wait like the rest: counted after it.
+    const unbound = selfMetrics === undefined;
     let failure: { error: unknown } | undefined;
     const attempt = (step: () => void): void => {
       try {
@@ -124,7 +125,11 @@ export function openBackupStats(resolved: ResolvedOptions): BackupStats {
     attempt(() => backup.close());
     attempt(() => restore.close());
     attempt(() => selfMetrics?.leave(member));
-    if (lost > 0) diagnostics.neverExported(lost);
+    if (unbound) {
+      const operations = backup.pendingOperations + restore.pendingOperations;
+      const runs = backup.pendingRuns + restore.pendingRuns;
+      if (operations + runs > 0) diagnostics.neverExported(operations, runs);
+    }
     return failure === undefined ? Promise.resolve() : Promise.reject(failure.error);
   };
   let closing: Promise<void> | undefined;

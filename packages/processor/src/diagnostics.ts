@@ -7,6 +7,7 @@ import { diag } from '@opentelemetry/api';
 export class Diagnostics {
   private invalidReported = false;
   private closedReported = false;
+  private unknownReasonReported = false;
   /** True from a failed flush to the next one that succeeds: one message per run of failures. */
   private failing = false;
 
@@ -16,6 +17,15 @@ export class Diagnostics {
     diag.warn(
       `backupstats: dropped an invalid ${family} measurement (bytes and durations must be numbers from 0 to Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush); ` +
         'further ones are counted in backupstats.invalid_measurements without a message',
+    );
+  }
+
+  unknownRunFailure(reason: unknown): void {
+    if (this.unknownReasonReported) return;
+    this.unknownReasonReported = true;
+    const shown = typeof reason === 'string' ? JSON.stringify(reason.slice(0, 64)) : `a value of type ${typeof reason}`;
+    diag.warn(
+      `backupstats: a run failed with the reason ${shown}, which is not one of RunFailure (interrupted, timeout, source, destination, corrupted, configuration, _OTHER); it is recorded as _OTHER, as are any later ones`,
     );
   }
 
@@ -55,8 +65,10 @@ export class Diagnostics {
     );
   }
 
-  neverExported(operations: number): void {
-    diag.warn(`backupstats: shutdown() before any global MeterProvider was registered: ${operations} operations recorded were never exported`);
+  neverExported(operations: number, runs: number): void {
+    diag.warn(
+      `backupstats: shutdown() before any global MeterProvider was registered: ${operations} operations and ${runs} runs recorded were never exported`,
+    );
   }
 
   lostAtShutdown(family: string, scopes: number, error: unknown): void {

@@ -4,6 +4,8 @@ import { createInstruments, type Instruments } from './instruments.js';
 import { labelKey, mergeLabels, ROOT_LABELS, type ResolvedLabels, type ScopeLabels } from './labels.js';
 import type { Family, FamilySpec } from './naming.js';
 import { OverflowHandle } from './overflow-handle.js';
+import type { Run } from './run.js';
+import { RunBook } from './run-book.js';
 import { SeriesHandle, type SeriesOwner } from './series-handle.js';
 import type { Stats } from './stats.js';
 
@@ -26,6 +28,8 @@ export abstract class FamilyRegistry implements SeriesOwner {
   /** The one series of every record past the bound, created on the first. */
   private overflow: SeriesHandle | undefined;
   protected closed = false;
+  /** The runs started from this family's handles. */
+  private readonly runs: RunBook;
   /** The handle with no label set. */
   readonly root: Stats;
 
@@ -35,6 +39,7 @@ export abstract class FamilyRegistry implements SeriesOwner {
     private readonly maxScopes: number,
     protected readonly diagnostics: Diagnostics,
   ) {
+    this.runs = new RunBook(family, spec.run, () => this.countInvalid(), diagnostics);
     this.root = this.scope(ROOT_LABELS, undefined);
   }
 
@@ -43,6 +48,7 @@ export abstract class FamilyRegistry implements SeriesOwner {
   /** Creates the instruments on `meter`: from now on flushes add the pending measurements to them. */
   bind(meter: Meter): void {
     this.instruments = createInstruments(meter, this.spec);
+    this.runs.bind(meter);
   }
 
   /** Operations recorded and not yet added to the instruments. */
@@ -50,6 +56,11 @@ export abstract class FamilyRegistry implements SeriesOwner {
     let count = 0;
     for (const handle of this.queue) count += handle.count;
     return count;
+  }
+
+  /** Runs ended and not yet added to the instruments. */
+  get pendingRuns(): number {
+    return this.runs.pendingRuns;
   }
 
   /** Number of memoized handles, for the self-metric. */
@@ -77,6 +88,10 @@ export abstract class FamilyRegistry implements SeriesOwner {
     const handle = new SeriesHandle(this, labels, attributes);
     this.handles.set(key, handle);
     return handle;
+  }
+
+  startRun(attributes: Attributes): Run {
+    return this.runs.start(attributes);
   }
 
   countInvalid(): void {
@@ -115,11 +130,20 @@ export abstract class FamilyRegistry implements SeriesOwner {
       }
     }
     queue.length = kept;
+    try {
+      this.runs.flush();
+    } catch (error) {
+      failure ??= { error };
+    }
     if (failure !== undefined) throw failure.error;
   }
 
-  /** Flushes for the last time; later measurements are ignored. Throws what {@link flush} throws, closed all the same. */
+  /**
+   * Ends the runs in progress as interrupted and flushes for the last time; later measurements are ignored. Throws
+   * what {@link flush} throws, closed all the same.
+   */
   close(): void {
+    this.runs.close();
     try {
       this.flush();
     } catch (error) {

@@ -11,8 +11,13 @@ export type { BackupStatsOptions } from './options.js';
 export {
   createRecordingStats,
   type RecordedCall,
+  type RecordedRun,
   type RecordedTotals,
   type RecordingStats,
 } from './recording-stats.js';
+export type { Run, RunOutcome } from './run.js';
+export { RunFailure, type RunFailureReason } from './run-failure.js';
+export { RUN_DURATION_BOUNDARIES } from './run-naming.js';
 export type { BackupStats, Stats } from './stats.js';
+export { type TrackRunOptions, trackRun } from './track-run.js';
 export { METER_NAME, VERSION } from './version.js';

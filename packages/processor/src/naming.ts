@@ -1,4 +1,5 @@
 import { ValueType } from '@opentelemetry/api';
+import { type RunSpec, runSpec } from './run-naming.js';
 
 /** Which metric names and units to emit: OpenTelemetry style, or the names Vitess exports. */
 export type Naming = 'otel' | 'vitess';
@@ -17,12 +18,13 @@ export interface CounterSpec {
   readonly valueType: ValueType;
 }
 
-/** The three counters of one family plus the conversion from milliseconds to the time counter's unit. */
+/** The three counters of one family plus the conversion from milliseconds to the time counter's unit, and its run instruments. */
 export interface FamilySpec {
   readonly operations: CounterSpec;
   readonly bytes: CounterSpec;
   readonly time: CounterSpec;
   readonly fromMillis: (durationMs: number) => number;
+  readonly run: RunSpec;
 }
 
 const toSeconds = (durationMs: number): number => durationMs / 1000;
@@ -51,6 +53,7 @@ export function familySpec(naming: Naming, family: Family, prefix: string): Fami
         valueType: ValueType.INT,
       },
       fromMillis: toNanoseconds,
+      run: runSpec(naming, family, prefix),
     };
   }
   return {
@@ -73,6 +76,7 @@ export function familySpec(naming: Naming, family: Family, prefix: string): Fami
       valueType: ValueType.DOUBLE,
     },
     fromMillis: toSeconds,
+    run: runSpec(naming, family, prefix),
   };
 }
 

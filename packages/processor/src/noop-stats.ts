@@ -1,12 +1,17 @@
+import type { Run } from './run.js';
 import type { BackupStats, Stats } from './stats.js';
 
 const noop = (): void => {};
+
+/** A run that records nothing: what no-op stats start, and stats already shut down. */
+export const noopRun: Run = Object.freeze({ succeed: noop, fail: noop });
 
 /** Stats that record nothing, for code paths where metrics are disabled. `scope()` returns itself. */
 export const noopStats: Stats = Object.freeze({
   scope: (): Stats => noopStats,
   timedIncrement: noop,
   timedIncrementBytes: noop,
+  startRun: (): Run => noopRun,
 });
 
 /** Backup and restore stats that record nothing, with `flush()` and `shutdown()` that do nothing. */

@@ -1,6 +1,7 @@
 import type { MeterProvider } from '@opentelemetry/api';
 import { DEFAULT_MAX_SCOPES } from './cardinality.js';
 import { familySpec, INSTRUMENT_NAME, NAMINGS, type Naming } from './naming.js';
+import { runInstrumentNames } from './run-naming.js';
 import { type IntegerRule, integerText, isIntegerIn, listChoices, MAX_TIMER_MILLIS, notAccepted, showValue } from './option-rules.js';
 
 /** Options of {@link createBackupStats}. */
@@ -88,9 +89,9 @@ export function resolveOptions(options: BackupStatsOptions, sources: Partial<Rec
 /** The first metric name the prefix makes invalid, if any. */
 function invalidMetricName(naming: Naming, prefix: string): string | undefined {
   for (const family of ['backup', 'restore'] as const) {
-    const { operations, bytes, time } = familySpec(naming, family, prefix);
-    const bad = [operations, bytes, time].find((counter) => !INSTRUMENT_NAME.test(counter.name));
-    if (bad !== undefined) return bad.name;
+    const { operations, bytes, time, run } = familySpec(naming, family, prefix);
+    const bad = [operations.name, bytes.name, time.name, ...runInstrumentNames(run)].find((name) => !INSTRUMENT_NAME.test(name));
+    if (bad !== undefined) return bad;
   }
   return undefined;
 }

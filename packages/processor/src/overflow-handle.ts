@@ -1,10 +1,11 @@
 import type { ResolvedLabels } from './labels.js';
+import type { Run } from './run.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
 import type { SeriesHandle } from './series-handle.js';
 
 /**
  * What `scope()` returns once a family holds `maxScopes - 1` handles: it keeps its labels, so scoping from it
- * still works, but records into the family's single overflow series. It is not memoized, so memory stays
+ * still works, but records (runs included) into the family's single overflow series. It is not memoized, so memory stays
  * flat however many distinct labels arrive.
  */
 export class OverflowHandle extends ScopeHandle {
@@ -22,5 +23,9 @@ export class OverflowHandle extends ScopeHandle {
 
   timedIncrementBytes(bytes: number, durationMs: number): void {
     this.target.timedIncrementBytes(bytes, durationMs);
+  }
+
+  startRun(): Run {
+    return this.target.startRun();
   }
 }

@@ -1,4 +1,6 @@
 import { mergeLabels, ROOT_LABELS, type ResolvedLabels, type ScopeLabels } from './labels.js';
+import type { Run, RunOutcome } from './run.js';
+import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, reasonIndex } from './run-failure.js';
 import type { Stats } from './stats.js';
 
 /** One call made on a {@link RecordingStats} tree, with the values exactly as given. */
@@ -17,15 +19,30 @@ export interface RecordedTotals {
   readonly durationMs: number;
 }
 
+/** One run started on a {@link RecordingStats} tree and ended, as the real stats would record it. */
+export interface RecordedRun {
+  /** The labels of the handle the run was started from. */
+  readonly labels: ResolvedLabels;
+  readonly outcome: RunOutcome;
+  /** For a failure, the reason as recorded ({@link RunFailure.Other} for one left out or not in the list). */
+  readonly reason: RunFailureReason | undefined;
+  /** From `startRun()` to the end, by `performance.now()`. */
+  readonly durationMs: number;
+  /** The bytes given to `succeed()`, if any. */
+  readonly bytes: number | undefined;
+}
+
 /**
  * Stats that keep every call in memory, for unit tests of code that takes a {@link Stats}
- * (the counterpart of Vitess's `FakeStats`). Every handle of one tree shares one call list.
+ * (the counterpart of Vitess's `FakeStats`). Every handle of one tree shares one call list and one run list.
  */
 export interface RecordingStats extends Stats {
   /** This handle's labels. */
   readonly labels: ResolvedLabels;
   /** Every call made on any handle of this tree, in order. */
   readonly calls: readonly RecordedCall[];
+  /** Every run started on any handle of this tree, in the order they ended; runs in progress are not listed. */
+  readonly runs: readonly RecordedRun[];
   scope(labels: ScopeLabels): RecordingStats;
   /** Sums the calls whose labels match every label given in `filter` (all calls when omitted). */
   totals(filter?: ScopeLabels): RecordedTotals;
@@ -33,20 +50,22 @@ export interface RecordingStats extends Stats {
 
 /** Creates a {@link RecordingStats} tree with no label set. */
 export function createRecordingStats(): RecordingStats {
-  return recordingHandle(ROOT_LABELS, []);
+  return recordingHandle(ROOT_LABELS, [], []);
 }
 
-function recordingHandle(labels: ResolvedLabels, calls: RecordedCall[]): RecordingStats {
+function recordingHandle(labels: ResolvedLabels, calls: RecordedCall[], runs: RecordedRun[]): RecordingStats {
   return {
     labels,
     calls,
-    scope: (given) => recordingHandle(mergeLabels(labels, given), calls),
+    runs,
+    scope: (given) => recordingHandle(mergeLabels(labels, given), calls, runs),
     timedIncrement: (durationMs) => {
       calls.push({ method: 'timedIncrement', labels, bytes: 0, durationMs });
     },
     timedIncrementBytes: (bytes, durationMs) => {
       calls.push({ method: 'timedIncrementBytes', labels, bytes, durationMs });
     },
+    startRun: () => recordingRun(labels, runs),
     totals: (filter = {}) => {
       let count = 0;
       let bytes = 0;
@@ -59,6 +78,20 @@ function recordingHandle(labels: ResolvedLabels, calls: RecordedCall[]): Recordi
       }
       return { count, bytes, durationMs };
     },
+  };
+}
+
+function recordingRun(labels: ResolvedLabels, runs: RecordedRun[]): Run {
+  const startedAt = performance.now();
+  let ended = false;
+  const end = (outcome: RunOutcome, reason: RunFailureReason | undefined, bytes: number | undefined): void => {
+    if (ended) return;
+    ended = true;
+    runs.push({ labels, outcome, reason, durationMs: performance.now() - startedAt, bytes });
+  };
+  return {
+    succeed: (bytes) => end('success', undefined, bytes),
+    fail: (reason) => end('failure', RUN_FAILURE_REASONS[reasonIndex(reason)] ?? RunFailure.Other, undefined),
   };
 }
 

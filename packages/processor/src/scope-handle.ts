@@ -1,4 +1,5 @@
 import type { ResolvedLabels, ScopeLabels } from './labels.js';
+import type { Run } from './run.js';
 import type { Stats } from './stats.js';
 
 /** Where a handle finds the handle for narrower labels: its family's registry. */
@@ -23,4 +24,5 @@ export abstract class ScopeHandle<Owner extends ScopeLookup = ScopeLookup> imple
 
   abstract timedIncrement(durationMs: number): void;
   abstract timedIncrementBytes(bytes: number, durationMs: number): void;
+  abstract startRun(): Run;
 }

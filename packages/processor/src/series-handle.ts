@@ -2,6 +2,7 @@ import type { Attributes } from '@opentelemetry/api';
 import { isAmount, MAX_PENDING } from './amount.js';
 import type { Instruments } from './instruments.js';
 import type { ResolvedLabels } from './labels.js';
+import type { Run } from './run.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
 
 /** What a series handle asks of the family that owns it. */
@@ -13,6 +14,8 @@ export interface SeriesOwner extends ScopeLookup {
   deliver(handle: SeriesHandle): void;
   /** Counts one dropped measurement. */
   countInvalid(): void;
+  /** Starts a run on the run series of this handle's attributes. */
+  startRun(attributes: Attributes): Run;
 }
 
 /**
@@ -62,6 +65,10 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
       }
     }
     this.owner.countInvalid();
+  }
+
+  startRun(): Run {
+    return this.owner.startRun(this.attributes);
   }
 
   /**

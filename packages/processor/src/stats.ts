@@ -1,4 +1,5 @@
 import type { ScopeLabels } from './labels.js';
+import type { Run } from './run.js';
 
 /**
  * Records backup or restore measurements for one combination of labels.
@@ -16,6 +17,13 @@ export interface Stats {
   timedIncrement(durationMs: number): void;
   /** Records one operation that moved `bytes` bytes in `durationMs` milliseconds. */
   timedIncrementBytes(bytes: number, durationMs: number): void;
+  /**
+   * Starts one backup or restore run, recorded with this handle's labels when it ends: its outcome, its duration,
+   * and for a success its end time and bytes. Reads the clock now and when the run ends, and at no other time.
+   * A run still in progress when the stats shut down ends as a {@link RunFailure.Interrupted} failure. To wrap
+   * an async function, use {@link trackRun}.
+   */
+  startRun(): Run;
 }
 
 /** The two families of measurements and the controls of their export. */
@@ -32,10 +40,12 @@ export interface BackupStats {
    */
   flush(): void;
   /**
-   * Flushes, stops the timer and detaches from the Meter. Recording afterwards is ignored (reported once
-   * through `diag`). Does not shut down the MeterProvider, which belongs to the caller. Never throws: if an
-   * instrument throws, it still closes everything and rejects with that error (what could not be added is
-   * lost, and reported through `diag`). Calling it again returns the same promise.
+   * Ends the runs still in progress as {@link RunFailure.Interrupted} failures, flushes, stops the timer and
+   * detaches from the Meter (the gauges of the last runs keep their values in later exports, so that the
+   * provider's final export carries them). Recording afterwards is ignored (reported once through `diag`).
+   * Does not shut down the MeterProvider, which belongs to the caller. Never throws: if an instrument throws, it
+   * still closes everything and rejects with that error (what could not be added is lost, and reported through
+   * `diag`). Calling it again returns the same promise.
    */
   shutdown(): Promise<void>;
 }

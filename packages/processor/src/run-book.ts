@@ -1,0 +1,132 @@
+import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
+import { isAmount, MAX_PENDING } from './amount.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { Family } from './naming.js';
+import { noopRun } from './noop-stats.js';
+import { OpenRun, type RunEnd } from './open-run.js';
+import type { Run } from './run.js';
+import { OTHER_REASON_INDEX, RunFailure, type RunFailureReason, reasonIndex } from './run-failure.js';
+import { createRunInstruments, type RunInstruments } from './run-instruments.js';
+import type { RunSpec } from './run-naming.js';
+import { RunSeries } from './run-series.js';
+
+/**
+ * The runs of one family: the run series of every handle a run was started from, the runs in progress, and the
+ * series whose ended runs wait for the next flush. Ending a run only adds to numbers its series owns; flushes add
+ * them to the instruments, as for the other measurements. At shutdown, the runs still in progress end as
+ * {@link RunFailure.Interrupted} failures before the last flush, so the final export carries them.
+ */
+export class RunBook implements RunEnd {
+  /** Keyed by the handle's attributes object, which is unique per handle (and shared by every overflow handle). */
+  private readonly series = new Map<Attributes, RunSeries>();
+  private readonly open = new Set<OpenRun>();
+  private readonly queue: RunSeries[] = [];
+  private instruments: RunInstruments | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly family: Family,
+    private readonly spec: RunSpec,
+    private readonly countInvalid: () => void,
+    private readonly diagnostics: Diagnostics,
+  ) {}
+
+  /** Starts a run on the series of the handle with these attributes. */
+  start(attributes: Attributes): Run {
+    if (this.closed) {
+      this.diagnostics.recordedAfterShutdown(this.family);
+      return noopRun;
+    }
+    let series = this.series.get(attributes);
+    if (series === undefined) {
+      series = new RunSeries(attributes, this.spec.reasonKey);
+      this.series.set(attributes, series);
+      // Queued at once, so that its series exist at 0 from the next flush on, before any run ends.
+      this.enqueue(series);
+    }
+    const run = new OpenRun(this, series);
+    this.open.add(run);
+    return run;
+  }
+
+  succeed(run: OpenRun, bytes: number | undefined): void {
+    if (!this.open.delete(run)) return;
+    const seconds = (performance.now() - run.startedAt) / 1000;
+    let kept: number | undefined;
+    if (bytes !== undefined) {
+      if (isAmount(bytes) && bytes <= MAX_PENDING) kept = Math.trunc(bytes);
+      else this.countInvalid();
+    }
+    run.series.succeeded(seconds, Date.now() / 1000, kept);
+    this.enqueue(run.series);
+  }
+
+  fail(run: OpenRun, reason: RunFailureReason | undefined): void {
+    if (!this.open.delete(run)) return;
+    const seconds = (performance.now() - run.startedAt) / 1000;
+    let index = reasonIndex(reason);
+    if (index < 0) {
+      this.diagnostics.unknownRunFailure(reason);
+      index = OTHER_REASON_INDEX;
+    }
+    run.series.failed(index, seconds, Date.now() / 1000);
+    this.enqueue(run.series);
+  }
+
+  /** Runs ended and not yet added to the instruments. */
+  get pendingRuns(): number {
+    let count = 0;
+    for (const series of this.queue) count += series.pendingCount;
+    return count;
+  }
+
+  /**
+   * Creates the instruments on `meter`. The gauges' callback stays registered after shutdown: the final export,
+   * which the provider makes after the stats are shut down, must still carry the last success.
+   */
+  bind(meter: Meter): void {
+    const instruments = createRunInstruments(meter, this.spec);
+    this.instruments = instruments;
+    meter.addBatchObservableCallback(
+      (result: BatchObservableResult) => {
+        for (const series of this.series.values()) series.observe(result, instruments);
+      },
+      [instruments.lastSuccessTime, instruments.lastFailureTime, instruments.lastSuccessBytes],
+    );
+  }
+
+  /**
+   * Adds every ended run to the instruments. A series whose instrument throws keeps what is left for the next
+   * flush; the others are flushed all the same, then the first error is thrown.
+   */
+  flush(): void {
+    const instruments = this.instruments;
+    if (instruments === undefined) return;
+    const queue = this.queue;
+    let kept = 0;
+    let failure: { error: unknown } | undefined;
+    for (let i = 0; i < queue.length; i++) {
+      const series = queue[i] as RunSeries;
+      try {
+        series.addTo(instruments);
+      } catch (error) {
+        failure ??= { error };
+        queue[kept++] = series;
+      }
+    }
+    queue.length = kept;
+    if (failure !== undefined) throw failure.error;
+  }
+
+  /** Ends every run in progress as interrupted; runs started or ended from now on are ignored. */
+  close(): void {
+    for (const run of [...this.open]) this.fail(run, RunFailure.Interrupted);
+    this.closed = true;
+  }
+
+  private enqueue(series: RunSeries): void {
+    if (series.queued) return;
+    series.queued = true;
+    this.queue.push(series);
+  }
+}
