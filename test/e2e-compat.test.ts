@@ -12,6 +12,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from 'node:net';
+import { RUN_DURATION_BOUNDARIES } from 'backupstats';
 import { afterAll, beforeAll, describe, expect, onTestFinished } from 'vitest';
 import type { ScopeTotal } from './fixtures/workload.mjs';
 import { type FixtureProcess, startFixture } from './support/child.js';
@@ -20,6 +21,7 @@ import { expectedSeries, expectScraped, mismatches } from './support/e2e-expecte
 import { it } from './support/fixtures.js';
 import { freePort } from './support/free-port.js';
 import { prometheusBinary, requireE2E } from './support/prometheus.js';
+import { histogramPoint, latest } from './support/run-series.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const compatDir = join(root, 'packages', 'compat-sdk3');
@@ -68,7 +70,7 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
     const installed = join(runDir, 'node_modules', 'backupstats');
     await cp(join(root, 'packages', 'processor', 'package.json'), join(installed, 'package.json'));
     await cp(dist, join(installed, 'dist'), { recursive: true });
-    for (const file of ['record-job.mjs', 'workload.mjs', 'exit-job.mjs']) await cp(join(root, 'test', 'fixtures', file), join(runDir, file));
+    for (const file of ['record-job.mjs', 'workload.mjs', 'exit-job.mjs', 'run-job.mjs']) await cp(join(root, 'test', 'fixtures', file), join(runDir, file));
     fixture = join(runDir, 'record-job.mjs');
   });
   afterAll(async () => {
@@ -124,6 +126,28 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
       expect(mismatches(expectedSeries(recorded.totals as ScopeTotal[], 'vitess'), receiver.totals())).toEqual([]);
     });
   }
+
+  it('a run in progress at SIGTERM: an interrupted failure in the final export, durations in the advised buckets', async ({ startReceiver }) => {
+    const receiver = await startReceiver('http');
+    const child = job(
+      {
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+        OTEL_METRIC_EXPORT_INTERVAL: '600000',
+      },
+      join(runDir, 'run-job.mjs'),
+    );
+    await child.waitForEvent('ready');
+    child.child.kill('SIGTERM');
+    const end = await child.exited(HANG_MS);
+    expect(end.signal === 'SIGTERM' || end.code === 143, `exit ${JSON.stringify(end)}\n${child.stderr()}`).toBe(true);
+    const labels = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
+    expect(latest(receiver, 'backup.runs', { ...labels, outcome: 'success' })).toBe(1);
+    expect(latest(receiver, 'backup.runs', { ...labels, outcome: 'failure', 'error.type': 'interrupted' })).toBe(1);
+    expect(latest(receiver, 'backup.last_success.bytes', labels)).toBe(4096);
+    expect(histogramPoint(receiver, 'backup.run.duration', 'failure')).toEqual({ count: 1, bounds: [...RUN_DURATION_BOUNDARIES] });
+  });
 
   describe('the end of a job keeps its deadline whatever the backend does', () => {
     for (const protocol of ['http/protobuf', 'grpc'] as const) {
