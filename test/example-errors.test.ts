@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, readSummary, row, runCli } from '../packages/examples/test-support/run-cli.js';
+import { expectFailedRun } from './support/failed-run.js';
 import { sourceTree as makeSourceTree } from './support/source-tree.js';
 
 // Root ignores file permissions: as root, the permission cases run the tool as `nobody`, so the kernel refuses.
@@ -44,12 +45,14 @@ async function backupOf(name: string): Promise<string> {
   return storage;
 }
 
-describe('bad input: a clear error naming the file, a non-zero exit code, the metrics of what happened exported', () => {
+describe('bad input: a clear error naming the file, a non-zero exit code, the metrics of what happened and the failed run exported', () => {
   it('a missing source folder exits with 3', async () => {
     const missing = join(dir, 'no-such-folder');
-    const result = await runCli([missing, '--quiet']);
+    const summary = join(dir, 'missing-summary.json');
+    const result = await runCli([missing, '--quiet', '--summary-json', summary]);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(`source folder ${missing} cannot be read: does not exist (ENOENT)`);
+    await expectFailedRun(summary, 'backup', 'source');
   });
 
   it.runIf(permissionsApply)('an unreadable file exits with 3, names it, and the files before it are exported (console exporter)', async () => {
@@ -67,8 +70,10 @@ describe('bad input: a clear error naming the file, a non-zero exit code, the me
     expect(row(rows, 'backup', 'BackupEngine', 'Source:Open').operations).toBe(1);
     expect(row(rows, 'backup', 'BackupEngine', 'Source:Read').bytes).toBe(36_000);
     expect(row(rows, 'backup', 'BackupEngine', 'Backup').operations).toBe(0);
-    // The console exporter printed the final export at shutdown, on the error path too.
+    await expectFailedRun(summary, 'backup', 'source');
+    // The console exporter printed the final export at shutdown, on the error path too, the failed run in it.
     expect(result.stdout).toContain("name: 'backup.bytes'");
+    expect(result.stdout).toContain("name: 'backup.last_failure.timestamp'");
   });
 
   it.runIf(permissionsApply)('a read-only storage folder exits with 4 and names the file it could not create', async () => {
@@ -77,9 +82,11 @@ describe('bad input: a clear error naming the file, a non-zero exit code, the me
     await mkdir(storage);
     await chmod(storage, 0o555);
     // One file at a time, so that the first object the tool creates is 000000.gz.
-    const result = await runCli(['backup', source, storage, '--concurrency', '1', '--quiet'], unprivileged);
+    const summary = join(dir, 'readonly-summary.json');
+    const result = await runCli(['backup', source, storage, '--concurrency', '1', '--quiet', '--summary-json', summary], unprivileged);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(`cannot write ${join(storage, '000000.gz')}: permission denied (EACCES)`);
+    await expectFailedRun(summary, 'backup', 'destination');
   });
 
   it.skipIf(!canMountTmpfs)('a full storage file system exits with 4 and names the file being written', async () => {
@@ -100,6 +107,7 @@ describe('bad input: a clear error naming the file, a non-zero exit code, the me
     expect(row(rows, 'backup', 'BackupStorage', 'Destination:Open').operations).toBe(1);
     expect(row(rows, 'backup', 'BackupStorage', 'Destination:Write').bytes).toBeGreaterThan(0);
     expect(row(rows, 'backup', 'BackupStorage', 'Destination:Write').bytes).toBeLessThanOrEqual(256 * 1024);
+    await expectFailedRun(summary, 'backup', 'destination');
   });
 
   it.skipIf(!canMountTmpfs)('a read-only file system exits with 4 and names the folder it could not create', async () => {
@@ -107,11 +115,13 @@ describe('bad input: a clear error naming the file, a non-zero exit code, the me
     const mountpoint = join(dir, 'rofs-mount');
     await mkdir(mountpoint);
     const storage = join(mountpoint, 'storage');
-    const result = await runCli(['backup', source, storage, '--quiet'], {
+    const summary = join(dir, 'rofs-summary.json');
+    const result = await runCli(['backup', source, storage, '--quiet', '--summary-json', summary], {
       wrapper: ['unshare', '-rm', 'sh', '-c', 'mount -t tmpfs -o ro,size=64k tmpfs "$0" && exec "$@"', mountpoint],
     });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(`cannot write ${storage}: the file system is read-only (EROFS)`);
+    await expectFailedRun(summary, 'backup', 'destination');
   });
 
   it('a corrupted archive at restore exits with 5 and names it', async () => {
@@ -127,26 +137,31 @@ describe('bad input: a clear error naming the file, a non-zero exit code, the me
     const rows = await readSummary(summary);
     expect(row(rows, 'restore', 'BackupStorage', 'Source:Open').operations).toBe(2);
     expect(row(rows, 'restore', 'BackupEngine', 'Destination:Write').bytes).toBeGreaterThanOrEqual(36_000);
+    await expectFailedRun(summary, 'restore', 'corrupted');
   });
 
   it('a truncated archive, a missing archive and a damaged manifest exit with 5 and name the file', async () => {
     const storage = await backupOf('damaged');
     const truncated = join(storage, '000002.gz');
     await truncate(truncated, 30);
-    let result = await runCli(['restore', storage, join(dir, 'damaged-1'), '--quiet']);
+    const summary = (n: number) => join(dir, `damaged-summary-${n}.json`);
+    let result = await runCli(['restore', storage, join(dir, 'damaged-1'), '--quiet', '--summary-json', summary(1)]);
     expect(result.code).toBe(5);
     expect(result.stderr).toContain(`cannot restore from ${truncated}: corrupted archive`);
+    await expectFailedRun(summary(1), 'restore', 'corrupted');
 
     await rm(truncated);
-    result = await runCli(['restore', storage, join(dir, 'damaged-2'), '--quiet']);
+    result = await runCli(['restore', storage, join(dir, 'damaged-2'), '--quiet', '--summary-json', summary(2)]);
     expect(result.code).toBe(5);
     expect(result.stderr).toContain(`cannot restore from ${truncated}: does not exist (ENOENT)`);
+    await expectFailedRun(summary(2), 'restore', 'corrupted');
 
     const manifest = join(storage, 'MANIFEST.json');
     await writeFile(manifest, '{"format": "backupstats-example/1", "files": [');
-    result = await runCli(['restore', storage, join(dir, 'damaged-3'), '--quiet']);
+    result = await runCli(['restore', storage, join(dir, 'damaged-3'), '--quiet', '--summary-json', summary(3)]);
     expect(result.code).toBe(5);
     expect(result.stderr).toContain(`cannot restore from ${manifest}: the manifest is not valid JSON`);
+    await expectFailedRun(summary(3), 'restore', 'corrupted');
   });
 
   it('an archive that decompresses to other content fails its checksum with 5', async () => {
@@ -157,11 +172,14 @@ describe('bad input: a clear error naming the file, a non-zero exit code, the me
     const [first, second] = manifest.files;
     [first!.object, second!.object] = [second!.object, first!.object];
     await writeFile(manifestPath, JSON.stringify(manifest));
-    const result = await runCli(['restore', storage, join(dir, 'mismatch-restored'), '--concurrency', '1', '--quiet']);
+    const summary = join(dir, 'mismatch-summary.json');
+    const result = await runCli(['restore', storage, join(dir, 'mismatch-restored'), '--concurrency', '1', '--quiet', '--summary-json', summary]);
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/cannot restore a\.txt: its archive .*000001\.gz gives data that does not match the manifest/);
+    await expectFailedRun(summary, 'restore', 'corrupted');
   });
 
+  // Refused before any run starts (and before the metrics are set up, for a bad variable): no run to count.
   it('a bad flag or variable exits with 2, naming it and what it accepts', async () => {
     let result = await runCli(['--size', 'lots']);
     expect(result.code).toBe(2);

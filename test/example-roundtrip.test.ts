@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { readSummary, row, runCli, sha256File, startCli } from '../packages/examples/test-support/run-cli.js';
+import { readRuns, readSummary, row, runCli, sha256File, startCli } from '../packages/examples/test-support/run-cli.js';
 import { waitForOutput } from './support/child.js';
 import { freePort } from './support/free-port.js';
 
@@ -76,8 +76,15 @@ describe('the example backup tool (pnpm demo)', () => {
     expect(row(rows, 'restore', 'BackupEngine', 'Destination:Write').bytes).toBe(sizes);
     expect(row(rows, 'restore', 'BackupEngine', 'Destination:Close').operations).toBe(files);
     expect(row(rows, 'restore', 'BackupEngine', 'Restore')).toMatchObject({ operations: 1, bytes: sizes });
+    // One successful run of each family, on the whole Backup and Restore.
+    const engine = { component: 'BackupEngine', implementation: 'Builtin', outcome: 'success', reason: '-', runs: 1 };
+    expect(await readRuns(summary)).toEqual([
+      { family: 'backup', operation: 'Backup', ...engine },
+      { family: 'restore', operation: 'Restore', ...engine },
+    ]);
     // The printed table is the same data.
     expect(result.stdout).toMatch(/backup\s+BackupEngine\/Builtin\s+Source:Open\s+25\s/);
+    expect(result.stdout).toMatch(/restore\s+BackupEngine\/Builtin\s+Restore\s+success\s+-\s+1$/m);
   });
 
   it('backs up and restores a folder the user names (brotli, nested, empty and unicode-named files)', async () => {

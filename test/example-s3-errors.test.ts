@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { readSummary, row, runCli } from '../packages/examples/test-support/run-cli.js';
+import { expectFailedRun } from './support/failed-run.js';
 import { freePort } from './support/free-port.js';
 import { type Endpoint, S3RVER_CREDENTIALS, s3Client, startS3Server } from './support/s3.js';
 import { sourceTree as makeSourceTree } from './support/source-tree.js';
@@ -55,6 +56,7 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
       expect.stringMatching(new RegExp(`^backup-demo: error: cannot reach the S3 endpoint ${endpoint} for s3://backups/x/ \\(.*ECONNREFUSED.*\\)$`)),
     ]);
     expect(await s3Rows(summary, 'backup')).toEqual({ send: 3, failed: 3, throttled: 0 });
+    await expectFailedRun(summary, 'backup', 'destination');
   });
 
   it('a missing bucket exits with 7 and names it', async () => {
@@ -67,6 +69,7 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
       `backup-demo: error: cannot use s3://no-such-bucket/x/: the bucket no-such-bucket does not exist at the S3 endpoint ${server.url} (NoSuchBucket)\n`,
     );
     expect(await s3Rows(summary, 'backup')).toEqual({ send: 1, failed: 1, throttled: 0 });
+    await expectFailedRun(summary, 'backup', 'configuration');
   });
 
   it('access denied (an unknown access key) exits with 8 and says which variables to check', async () => {
@@ -81,6 +84,7 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
       expect.stringMatching(/^backup-demo: error: access to s3:\/\/backups\/s3-denied\/MANIFEST\.json was denied \(InvalidAccessKeyId: .+\); check the credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY or AWS_PROFILE$/),
     ]);
     expect(await s3Rows(summary, 'restore')).toEqual({ send: 1, failed: 1, throttled: 0 });
+    await expectFailedRun(summary, 'restore', 'configuration');
   });
 
   it('a corrupted object at restore exits with 5 and names its s3:// URL', async () => {
@@ -105,6 +109,7 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
     expect(row(rows, 'restore', 'BackupStorage', 'Source:Open').operations).toBe(3);
     expect(row(rows, 'restore', 'BackupEngine', 'Destination:Write').bytes).toBeGreaterThanOrEqual(36_000);
     expect(await s3Rows(summary, 'restore')).toEqual({ send: 3, failed: 0, throttled: 0 });
+    await expectFailedRun(summary, 'restore', 'corrupted');
   });
 
   it('a malformed s3:// storage or endpoint variable exits with 2, naming it and what it accepts', async () => {

@@ -1,5 +1,6 @@
-// Ctrl-C (SIGINT) or SIGTERM in the middle of `pnpm demo`: the final totals are still exported, the exit status
-// says which signal ended it, and the temporary storage and restore folders are gone.
+// Ctrl-C (SIGINT) or SIGTERM in the middle of `pnpm demo`: the final totals are still exported, the backup run
+// in progress among them as an interrupted failure, the exit status says which signal ended it, and the temporary
+// storage and restore folders are gone.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, onTestFinished } from 'vitest';
 import { startCli } from '../packages/examples/test-support/run-cli.js';
 import { it } from './support/fixtures.js';
+import { latest } from './support/run-series.js';
 import { S3RVER_CREDENTIALS } from './support/s3.js';
 
 /** Exit codes a shell reports for a process ended by the signal (128 + its number). */
@@ -36,7 +38,9 @@ async function storedObjects(output: string): Promise<number> {
 
 describe('a signal in the middle of pnpm demo', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`${signal} mid-backup: the final totals are exported, the exit says ${signal}, and no temporary folder is left`, async ({ startReceiver }) => {
+    it(`${signal} mid-backup: the final totals and the interrupted run are exported, the exit says ${signal}, no temporary folder is left`, async ({
+      startReceiver,
+    }) => {
       const root = await mkdtemp(join(tmpdir(), 'backupstats-signal-'));
       onTestFinished(() => rm(root, { recursive: true, force: true }));
       const receiver = await startReceiver('http');
@@ -66,6 +70,9 @@ describe('a signal in the middle of pnpm demo', () => {
       expect(end.signal === signal || end.code === SHELL_CODE[signal], `${JSON.stringify(end)}\n${output()}`).toBe(true);
       const key = 'backup.bytes{BackupEngine,Builtin,Source:Read}';
       expect(receiver.totals().get(key), output()).toBeGreaterThan(0);
+      const run = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
+      expect(latest(receiver, 'backup.runs', { ...run, outcome: 'failure', 'error.type': 'interrupted' })).toBe(1);
+      expect(latest(receiver, 'backup.runs', { ...run, outcome: 'success' })).toBe(0);
       expect(await demoFolders(root)).toEqual([]);
     });
   }

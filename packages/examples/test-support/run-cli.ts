@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type NodeProcess, startNode } from '@backupstats/testkit/node-process';
+import type { RunRow } from '../src/backup-tool/run-summary.js';
 import type { SummaryRow } from '../src/backup-tool/summary.js';
 
 /** The examples package (tsx resolves from there). */
@@ -53,12 +54,17 @@ export async function runCli(args: readonly string[], options: RunOptions = {}):
   return { code, signal, stdout: run.stdout(), stderr: run.stderr() };
 }
 
-/** One row of the tool's `--summary-json`: the tool's own type. */
-export type { SummaryRow };
+/** The rows of the tool's `--summary-json`: the tool's own types. */
+export type { RunRow, SummaryRow };
 
-/** Reads a `--summary-json` file. */
+/** Reads the scope rows of a `--summary-json` file. */
 export async function readSummary(path: string): Promise<SummaryRow[]> {
-  return JSON.parse(await readFile(path, 'utf8')) as SummaryRow[];
+  return (JSON.parse(await readFile(path, 'utf8')) as { scopes: SummaryRow[] }).scopes;
+}
+
+/** Reads the run rows of a `--summary-json` file: the runs counted, by scope, outcome and reason. */
+export async function readRuns(path: string): Promise<RunRow[]> {
+  return (JSON.parse(await readFile(path, 'utf8')) as { runs: RunRow[] }).runs;
 }
 
 /** The row of one scope, or zeros when the pipeline exported nothing for it. */

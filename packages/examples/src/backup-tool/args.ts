@@ -54,7 +54,7 @@ Options:
   --loop                  repeat the backup/restore cycle on the same data until Ctrl-C (live dashboards);
                           each cycle uses new storage (a new prefix under an s3:// --storage) and a new
                           temporary restore folder, removed after the cycle
-  --summary-json <file>   also write the summary rows as JSON
+  --summary-json <file>   also write the summary as JSON: { scopes: [...], runs: [...] }
   --quiet                 no progress output
   -h, --help              this text
 

@@ -1,5 +1,5 @@
 import { pipeline } from 'node:stream/promises';
-import { meterTransform, type Stats, timeAsync } from 'backupstats';
+import { meterTransform, type Stats, timeAsync, trackRun } from 'backupstats';
 import { createChecksumTap } from './checksum-tap.js';
 import { createCompressor, EXTENSIONS } from './compression.js';
 import { reason, sourceError } from './errors.js';
@@ -8,6 +8,7 @@ import type { Compression, Manifest, ManifestEntry } from './manifest.js';
 import { openForReading } from './metered-file.js';
 import { runPool } from './pool.js';
 import type { Progress } from './progress.js';
+import { runFailureReason } from './run-failure.js';
 import { backupScopes } from './scopes.js';
 import type { BackupTarget } from './storage.js';
 import { listTree, type SourceFile } from './tree.js';
@@ -32,13 +33,21 @@ export interface BackupResult {
   readonly skipped: readonly string[];
 }
 
+/** The reason a failed backup run is recorded with. */
+const backupFailure = runFailureReason('backup');
+
 /**
  * Backs up every regular file under `source` into the target as one compressed object per file, then writes
  * the manifest (sizes, sha256). Every stage is metered: Source:Open/Read/Close and Compressor:Write/Close under
- * BackupEngine/Builtin, the storage under BackupStorage (the target meters itself), and the whole Backup.
+ * BackupEngine/Builtin, the storage under BackupStorage (the target meters itself), and the whole Backup, which is
+ * also tracked as a run: its outcome (with the reason of a failure), duration, and the bytes of a success.
  */
 export async function backup(options: BackupOptions): Promise<BackupResult> {
   const scopes = backupScopes(options.stats);
+  return trackRun(scopes.backup, () => backupRun(options, scopes), { bytes: (result) => result.bytes, reason: backupFailure });
+}
+
+async function backupRun(options: BackupOptions, scopes: ReturnType<typeof backupScopes>): Promise<BackupResult> {
   return timeAsync(
     scopes.backup,
     async () => {

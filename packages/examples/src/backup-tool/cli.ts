@@ -13,6 +13,7 @@ import { ExitCode, ToolError } from './errors.js';
 import { formatBytes } from './format.js';
 import { createProgress, type Progress, silentProgress } from './progress.js';
 import { restore } from './restore.js';
+import { formatRuns, runRows } from './run-summary.js';
 import { generateSampleData } from './sample-data.js';
 import { listenForSignals, type Signals } from './signals.js';
 import { describeStorage, removeStorage, type StorageLocation, storageBelow, storageLocation, withBackupTarget, withRestoreSource } from './storage-location.js';
@@ -89,10 +90,14 @@ async function main(): Promise<number> {
   }
 
   // Printed on failure too: the measurements of what did happen are exported all the same.
-  const rows = summaryRows(await telemetry.collect());
+  const collected = await telemetry.collect();
+  const scopes = summaryRows(collected);
+  const runs = runRows(collected);
   say('\nWhat the OpenTelemetry pipeline exported (per scope; throughput = bytes / time spent in that operation):');
-  process.stdout.write(formatSummary(rows));
-  if (args.summaryJson !== undefined) await writeFile(args.summaryJson, `${JSON.stringify(rows, null, 1)}\n`);
+  process.stdout.write(formatSummary(scopes));
+  say('\nRuns, by outcome:');
+  process.stdout.write(formatRuns(runs));
+  if (args.summaryJson !== undefined) await writeFile(args.summaryJson, `${JSON.stringify({ scopes, runs }, null, 1)}\n`);
   if (!args.keep) await Promise.all(temporary.map((dir) => rm(dir, { recursive: true, force: true })));
 
   if (args.serve && telemetry.prometheusUrl !== undefined) {

@@ -1,7 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { meterReadable, meterTransform, noopStats, type Stats, timeAsync } from 'backupstats';
+import { meterReadable, meterTransform, noopStats, type Stats, timeAsync, trackRun } from 'backupstats';
 import { createChecksumTap } from './checksum-tap.js';
 import { createDecompressor } from './compression.js';
 import { ensureFolder } from './ensure-folder.js';
@@ -11,6 +11,7 @@ import { type Manifest, type ManifestEntry, parseManifest } from './manifest.js'
 import { openForWriting } from './metered-file.js';
 import { runPool } from './pool.js';
 import type { Progress } from './progress.js';
+import { runFailureReason } from './run-failure.js';
 import { restoreScopes } from './scopes.js';
 import type { RestoreSource } from './storage.js';
 
@@ -30,13 +31,21 @@ export interface RestoreResult {
   readonly bytes: number;
 }
 
+/** The reason a failed restore run is recorded with. */
+const restoreFailure = runFailureReason('restore');
+
 /**
  * Restores the backup in `source` into `target` and checks every file's size and sha256 against the
  * manifest as it is written. Metered: the storage under BackupStorage (the source meters itself),
- * Decompressor:Read/Close and Destination:Open/Write/Close under BackupEngine/Builtin, and the whole Restore.
+ * Decompressor:Read/Close and Destination:Open/Write/Close under BackupEngine/Builtin, and the whole Restore, which
+ * is also tracked as a run.
  */
 export async function restore(options: RestoreOptions): Promise<RestoreResult> {
   const scopes = restoreScopes(options.stats);
+  return trackRun(scopes.restore, () => restoreRun(options, scopes), { bytes: (result) => result.bytes, reason: restoreFailure });
+}
+
+async function restoreRun(options: RestoreOptions, scopes: ReturnType<typeof restoreScopes>): Promise<RestoreResult> {
   return timeAsync(
     scopes.restore,
     async () => {
