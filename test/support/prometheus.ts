@@ -38,6 +38,15 @@ export interface PromSample {
   value: number;
 }
 
+/** One alert as Prometheus's `/api/v1/alerts` reports it. */
+export interface PromAlert {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  state: 'pending' | 'firing';
+  activeAt: string;
+  value: string;
+}
+
 /** A running Prometheus server started by {@link startPrometheus}. */
 export interface PrometheusServer {
   /** Base URL, such as `http://127.0.0.1:41234`. */
@@ -49,19 +58,22 @@ export interface PrometheusServer {
    * and returns them; throws with the last result after `timeoutMs` (default 30 s).
    */
   waitForSamples(promql: string, predicate?: (s: PromSample[]) => boolean, timeoutMs?: number): Promise<PromSample[]>;
+  /** The alerts of the loaded rules that are pending or firing now. */
+  alerts(): Promise<PromAlert[]>;
   /** Kills the server and removes its configuration and storage. */
   stop(): Promise<void>;
 }
 
 /**
  * Starts the real Prometheus binary on 127.0.0.1 (free port), scraping `targets` (`host:port`) every
- * `scrapeIntervalSeconds` (default 1), with a temporary storage directory. `metricRelabelConfigs` is YAML
- * (list items indented by six spaces) put under the scrape job's `metric_relabel_configs`. Resolves once `/-/ready` says so.
+ * `scrapeIntervalSeconds` (default 1, also the rule evaluation interval), with a temporary storage directory.
+ * `metricRelabelConfigs` is YAML (list items indented by six spaces) put under the scrape job's
+ * `metric_relabel_configs`; `ruleFiles` are loaded as its rule files. Resolves once `/-/ready` says so.
  * Throws, saying that Prometheus is missing, when there is no binary.
  */
 export async function startPrometheus(
   targets: readonly string[],
-  options: { scrapeIntervalSeconds?: number; metricRelabelConfigs?: string } = {},
+  options: { scrapeIntervalSeconds?: number; metricRelabelConfigs?: string; ruleFiles?: readonly string[] } = {},
 ): Promise<PrometheusServer> {
   if (prometheusBinary === undefined) {
     throw new Error(
@@ -76,6 +88,7 @@ export async function startPrometheus(
     `  scrape_interval: ${interval}s`,
     `  scrape_timeout: ${interval}s`,
     `  evaluation_interval: ${interval}s`,
+    ...(options.ruleFiles === undefined ? [] : ['rule_files:', ...options.ruleFiles.map((file) => `  - ${JSON.stringify(file)}`)]),
     'scrape_configs:',
     '  - job_name: backupstats',
     '    static_configs:',
@@ -170,6 +183,12 @@ export async function startPrometheus(
         },
         { timeout: timeoutMs, interval: 250 },
       ),
+    async alerts() {
+      const response = await fetch(`${url}/api/v1/alerts`);
+      const body = (await response.json()) as { status: string; data?: { alerts: PromAlert[] } };
+      if (body.status !== 'success' || body.data === undefined) throw new Error(`Prometheus /api/v1/alerts failed: ${response.status}`);
+      return body.data.alerts;
+    },
     stop,
   };
 }
