@@ -76,7 +76,7 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the Grafana dashboard against
     const loop = demo as NodeProcess;
     const dashboard = JSON.parse(await readFile(join(EXAMPLES_DIR, 'dashboards', 'backupstats.json'), 'utf8')) as Dashboard;
     const queries = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel: panel.title, expr: substitute(target.expr) })));
-    expect(queries.length).toBeGreaterThanOrEqual(22);
+    expect(queries.length).toBeGreaterThanOrEqual(30);
     const finite = (samples: PromSample[]) => samples.length > 0 && samples.every((s) => Number.isFinite(s.value));
     for (const { panel, expr } of queries) {
       const samples = await server.waitForSamples(expr, finite, 45_000);
@@ -119,6 +119,18 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the Grafana dashboard against
     const throttled = await server.query('sum(backup_operations_total{operation="AWS:Request:Throttled"}) + sum(restore_operations_total{operation="AWS:Request:Throttled"})');
     expect(throttled[0]?.value).toBeGreaterThan(0);
     expect(throttled[0]?.value).toBeLessThanOrEqual(proxy?.counts.slowDowns ?? 0);
+
+    // The Runs row: every cycle is one successful backup run and one successful restore run, and none failed.
+    const runsPanel = dashboard.panels.find((p) => p.title === 'Runs by outcome');
+    expect(runsPanel?.targets?.map((t) => t.expr)).toEqual([expect.stringContaining('backup_runs_total'), expect.stringContaining('restore_runs_total')]);
+    await server.waitForSamples('sum(backup_runs_total{outcome="success"})', one(cycles));
+    await server.waitForSamples('sum(restore_runs_total{outcome="success"})', one(cycles));
+    await server.waitForSamples('sum(backup_runs_total{outcome="failure"}) + sum(restore_runs_total{outcome="failure"})', one(0));
+    await server.waitForSamples('sum(backup_run_duration_count{outcome="success"})', one(cycles));
+    await server.waitForSamples('max(backup_last_success_bytes)', one(SIZE));
+    const age = await server.query(substitute(dashboard.panels.find((p) => p.title === 'Time since the last successful backup')?.targets?.[0]?.expr ?? ''));
+    expect(age[0]?.value).toBeGreaterThanOrEqual(0);
+    expect(age[0]?.value).toBeLessThan(600);
 
     loop.child.kill('SIGTERM');
     expect((await loop.exited).code, loop.stderr()).toBe(0);
