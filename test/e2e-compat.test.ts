@@ -145,8 +145,9 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
     const labels = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
     expect(latest(receiver, 'backup.runs', { ...labels, outcome: 'success' })).toBe(1);
     expect(latest(receiver, 'backup.runs', { ...labels, outcome: 'failure', 'error.type': 'interrupted' })).toBe(1);
+    expect(latest(receiver, 'backup.runs', { ...labels, outcome: 'failure', 'error.type': 'source' })).toBe(1);
     expect(latest(receiver, 'backup.last_success.bytes', labels)).toBe(4096);
-    expect(histogramPoint(receiver, 'backup.run.duration', 'failure')).toEqual({ count: 1, bounds: [...RUN_DURATION_BOUNDARIES] });
+    expect(histogramPoint(receiver, 'backup.run.duration', 'failure')).toEqual({ count: 2, bounds: [...RUN_DURATION_BOUNDARIES] });
   });
 
   describe('the end of a job keeps its deadline whatever the backend does', () => {

@@ -32,11 +32,12 @@ describe('a run in progress at the end of the job', () => {
 
       expect(latest(receiver, 'backup.runs', { ...LABELS, outcome: 'success' })).toBe(1);
       expect(latest(receiver, 'backup.runs', { ...LABELS, outcome: 'failure', 'error.type': 'interrupted' })).toBe(1);
+      expect(latest(receiver, 'backup.runs', { ...LABELS, outcome: 'failure', 'error.type': 'source' })).toBe(1);
       expect(latest(receiver, 'backup.runs', { ...LABELS, outcome: 'failure', 'error.type': '_OTHER' })).toBe(0);
       expect(latest(receiver, 'backup.last_success.bytes', LABELS)).toBe(4096);
       const succeeded = latest(receiver, 'backup.last_success.timestamp', LABELS) ?? Number.NaN;
       expect(latest(receiver, 'backup.last_failure.timestamp', LABELS)).toBeGreaterThanOrEqual(succeeded);
-      expect(histogramPoint(receiver, 'backup.run.duration', 'failure')?.count).toBe(1);
+      expect(histogramPoint(receiver, 'backup.run.duration', 'failure')?.count).toBe(2);
       expect(histogramPoint(receiver, 'backup.run.duration', 'success')).toEqual({ count: 1, bounds: [...RUN_DURATION_BOUNDARIES] });
     });
   }
