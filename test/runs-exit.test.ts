@@ -8,6 +8,13 @@ import { histogramPoint, latest } from './support/run-series.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/run-job.mjs', import.meta.url));
 const LABELS = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
+/** OTLP to `url` with no periodic export before the shutdown's: only the final export can deliver the runs. */
+const finalExportTo = (url: string) => ({
+  OTEL_METRICS_EXPORTER: 'otlp',
+  OTEL_EXPORTER_OTLP_ENDPOINT: url,
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+  OTEL_METRIC_EXPORT_INTERVAL: '600000',
+});
 /** Exit codes a shell reports for a process killed by the signal (128 + its number). */
 const SHELL_CODE = { SIGTERM: 143, SIGINT: 130 } as const;
 
@@ -16,14 +23,7 @@ describe('a run in progress at the end of the job', () => {
     const how = ending === 'return' ? 'the job ends normally without finishing it' : `the job gets ${ending}`;
     it(`${how}: a failure "interrupted", in the final export`, async ({ startReceiver, startFixture }) => {
       const receiver = await startReceiver('http');
-      const child = startFixture(fixture, {
-        OTEL_METRICS_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-        // No export before the shutdown's: only the final export can deliver the runs.
-        OTEL_METRIC_EXPORT_INTERVAL: '600000',
-        FIXTURE_END: ending === 'return' ? 'return' : 'signal',
-      });
+      const child = startFixture(fixture, { ...finalExportTo(receiver.url), FIXTURE_END: ending === 'return' ? 'return' : 'signal' });
       await child.waitForEvent('ready');
       if (ending !== 'return') child.child.kill(ending);
       const end = await child.exited();

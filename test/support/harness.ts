@@ -4,6 +4,7 @@ import {
   MeterProvider,
   PeriodicExportingMetricReader,
   type ResourceMetrics,
+  type ViewOptions,
 } from '@opentelemetry/sdk-metrics';
 import { seriesKey } from './series-key.js';
 
@@ -15,8 +16,10 @@ export interface Harness {
   shutdown(): Promise<void>;
 }
 
+/** `views` configure the provider as the SDK's own views do (an instrument's aggregation, attributes). */
 export function createHarness(
   temporalities: readonly AggregationTemporality[] = [AggregationTemporality.CUMULATIVE],
+  views: ViewOptions[] = [],
 ): Harness {
   const pairs = temporalities.map((temporality) => {
     const exporter = new InMemoryMetricExporter(temporality);
@@ -24,7 +27,7 @@ export function createHarness(
     const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 2 ** 30 });
     return { exporter, reader };
   });
-  const provider = new MeterProvider({ readers: pairs.map((p) => p.reader) });
+  const provider = new MeterProvider({ readers: pairs.map((p) => p.reader), views });
   return {
     provider,
     async collect(index = 0) {

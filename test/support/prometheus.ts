@@ -6,10 +6,13 @@ import { join } from 'node:path';
 import { vi } from 'vitest';
 import { freePort } from './free-port.js';
 
-function findBinary(): string | undefined {
-  // An explicit PROMETHEUS_BIN is the only candidate, so that pointing it elsewhere really changes the binary.
-  const explicit = process.env.PROMETHEUS_BIN;
-  const candidate = explicit !== undefined && explicit !== '' ? explicit : '/usr/bin/prometheus';
+/**
+ * The executable named by the variable `variable` if set (then the only candidate, so that pointing it elsewhere
+ * really changes the binary), else `fallback`; undefined when it is not there.
+ */
+export function findBinary(variable: string, fallback: string): string | undefined {
+  const explicit = process.env[variable];
+  const candidate = explicit !== undefined && explicit !== '' ? explicit : fallback;
   try {
     accessSync(candidate, constants.X_OK);
     return candidate;
@@ -19,7 +22,7 @@ function findBinary(): string | undefined {
 }
 
 /** The Prometheus server binary (`PROMETHEUS_BIN` if set, else `/usr/bin/prometheus`), or undefined when absent. */
-export const prometheusBinary: string | undefined = findBinary();
+export const prometheusBinary: string | undefined = findBinary('PROMETHEUS_BIN', '/usr/bin/prometheus');
 
 /** True when `BACKUPSTATS_REQUIRE_E2E=1`: a missing Prometheus must then fail the tests, not skip them. */
 export const requireE2E: boolean = process.env.BACKUPSTATS_REQUIRE_E2E === '1';

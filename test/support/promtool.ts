@@ -1,20 +1,8 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-
-function findBinary(): string | undefined {
-  // An explicit PROMTOOL_BIN is the only candidate, so that pointing it elsewhere really changes the binary.
-  const explicit = process.env.PROMTOOL_BIN;
-  const candidate = explicit !== undefined && explicit !== '' ? explicit : '/usr/bin/promtool';
-  try {
-    accessSync(candidate, constants.X_OK);
-    return candidate;
-  } catch {
-    return undefined;
-  }
-}
+import { findBinary } from './prometheus.js';
 
 /** `promtool` (`PROMTOOL_BIN` if set, else `/usr/bin/promtool`, from Debian's `prometheus` package), or undefined. */
-export const promtoolBinary: string | undefined = findBinary();
+export const promtoolBinary: string | undefined = findBinary('PROMTOOL_BIN', '/usr/bin/promtool');
 
 /** What one promtool command did. */
 export interface PromtoolResult {

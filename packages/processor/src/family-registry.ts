@@ -1,5 +1,6 @@
 import type { Attributes, Meter } from '@opentelemetry/api';
 import type { Diagnostics } from './diagnostics.js';
+import { drainQueue } from './flush-queue.js';
 import { createInstruments, type Instruments } from './instruments.js';
 import { labelKey, mergeLabels, ROOT_LABELS, type ResolvedLabels, type ScopeLabels } from './labels.js';
 import type { Family, FamilySpec } from './naming.js';
@@ -117,19 +118,7 @@ export abstract class FamilyRegistry implements SeriesOwner {
     const instruments = this.instruments;
     // Never into a no-op: with no instruments yet, everything stays pending.
     if (instruments === undefined) return;
-    const queue = this.queue;
-    let kept = 0;
-    let failure: { error: unknown } | undefined;
-    for (let i = 0; i < queue.length; i++) {
-      const handle = queue[i] as SeriesHandle;
-      try {
-        handle.addTo(instruments);
-      } catch (error) {
-        failure ??= { error };
-        queue[kept++] = handle;
-      }
-    }
-    queue.length = kept;
+    let failure = drainQueue(this.queue, instruments);
     try {
       this.runs.flush();
     } catch (error) {

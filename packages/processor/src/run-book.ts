@@ -1,6 +1,7 @@
 import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
 import { isAmount, MAX_PENDING } from './amount.js';
 import type { Diagnostics } from './diagnostics.js';
+import { drainQueue } from './flush-queue.js';
 import type { Family } from './naming.js';
 import { noopRun } from './noop-stats.js';
 import { OpenRun, type RunEnd } from './open-run.js';
@@ -102,19 +103,7 @@ export class RunBook implements RunEnd {
   flush(): void {
     const instruments = this.instruments;
     if (instruments === undefined) return;
-    const queue = this.queue;
-    let kept = 0;
-    let failure: { error: unknown } | undefined;
-    for (let i = 0; i < queue.length; i++) {
-      const series = queue[i] as RunSeries;
-      try {
-        series.addTo(instruments);
-      } catch (error) {
-        failure ??= { error };
-        queue[kept++] = series;
-      }
-    }
-    queue.length = kept;
+    const failure = drainQueue(this.queue, instruments);
     if (failure !== undefined) throw failure.error;
   }
 
