@@ -16,6 +16,8 @@ const CASES: readonly Case[] = [
   ['prefix not a string', { metricPrefix: 5 }, ['metricPrefix', '5', 'a string']],
   ['prefix making invalid names', { metricPrefix: 'my job ' }, ['metricPrefix', '"my job "', 'my job backup']],
   ['prefix starting with a digit', { metricPrefix: '1_' }, ['metricPrefix', '"1_"']],
+  // 230 characters keep the counters' names within 255, not the longest run instrument's.
+  ['prefix too long for the run names', { metricPrefix: 'p'.repeat(230) }, ['metricPrefix', `${'p'.repeat(230)}backup.last_success.timestamp" is not`]],
   ['meterProvider not a provider', { meterProvider: {} }, ['meterProvider', 'getMeter']],
 ];
 
