@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RUN_DURATION_BOUNDARIES } from 'backupstats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScopeTotal } from './fixtures/workload.mjs';
 import { startFixture } from './support/child.js';
@@ -63,4 +64,18 @@ describe('the oldest @opentelemetry/api the peer range accepts', () => {
       expect(mismatches(expectedSeries(totals, 'otel'), actual)).toEqual([]);
     },
   );
+
+  it('runs: by outcome and reason, durations in the advised buckets, the last success and failure as gauges', () => {
+    const runs = events.find((e) => e.event === 'exported' && e.case === 'runs') as { points: Array<{ metric: string; attributes: Record<string, AttributeValue>; value: unknown }> } | undefined;
+    const scope = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
+    const sorted = (attributes: Record<string, unknown>) => JSON.stringify(Object.entries(attributes).sort());
+    const value = (metric: string, attributes: Record<string, string>): unknown =>
+      runs?.points.find((p) => p.metric === metric && sorted(p.attributes) === sorted(attributes))?.value;
+    expect(value('backup.runs', { ...scope, outcome: 'success' })).toBe(1);
+    expect(value('backup.runs', { ...scope, outcome: 'failure', 'error.type': 'source' })).toBe(1);
+    expect(value('backup.runs', { ...scope, outcome: 'failure', 'error.type': 'interrupted' })).toBe(0);
+    expect(value('backup.run.duration', { ...scope, outcome: 'failure' })).toMatchObject({ count: 1, buckets: { boundaries: [...RUN_DURATION_BOUNDARIES] } });
+    expect(value('backup.last_success.bytes', scope)).toBe(4096);
+    expect(value('backup.last_failure.timestamp', scope)).toBeGreaterThanOrEqual(value('backup.last_success.timestamp', scope) as number);
+  });
 });
