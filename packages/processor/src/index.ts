@@ -5,7 +5,7 @@ export { type MeterTransformOptions, meterTransform } from './io/meter-transform
 export { meterWritable } from './io/meter-writable.js';
 export { type TimedOptions, timeAsync, timeSync } from './io/timed.js';
 export { Component, Implementation, Operation, type ResolvedLabels, type ScopeLabels, UNSET } from './labels.js';
-export { type Naming, NAMINGS } from './naming.js';
+export { NAMINGS, type Naming } from './spec-types.js';
 export { createNoopBackupStats, noopStats } from './noop-stats.js';
 export type { BackupStatsOptions } from './options.js';
 export {

@@ -1,22 +1,6 @@
 import { ValueType } from '@opentelemetry/api';
 import { type RunSpec, runSpec } from './run-naming.js';
-
-/** Which metric names and units to emit: OpenTelemetry style, or the names Vitess exports. */
-export type Naming = 'otel' | 'vitess';
-
-/** The naming presets {@link Naming} accepts. */
-export const NAMINGS: readonly Naming[] = Object.freeze(['otel', 'vitess'] as const);
-
-/** The two measurement families. */
-export type Family = 'backup' | 'restore';
-
-/** What an OpenTelemetry counter of one family is called, in which unit, and how to fill it. */
-export interface CounterSpec {
-  readonly name: string;
-  readonly unit: string;
-  readonly description: string;
-  readonly valueType: ValueType;
-}
+import type { CounterSpec, Family, Naming } from './spec-types.js';
 
 /** The three counters of one family plus the conversion from milliseconds to the time counter's unit, and its run instruments. */
 export interface FamilySpec {

@@ -1,6 +1,7 @@
 import type { MeterProvider } from '@opentelemetry/api';
 import { DEFAULT_MAX_SCOPES } from './cardinality.js';
-import { familySpec, INSTRUMENT_NAME, NAMINGS, type Naming } from './naming.js';
+import { familySpec, INSTRUMENT_NAME } from './naming.js';
+import { NAMINGS, type Naming } from './spec-types.js';
 import { runInstrumentNames } from './run-naming.js';
 import { type IntegerRule, integerText, isIntegerIn, listChoices, MAX_TIMER_MILLIS, notAccepted, showValue } from './option-rules.js';
 

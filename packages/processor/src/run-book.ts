@@ -2,7 +2,7 @@ import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/ap
 import { isAmount, MAX_PENDING } from './amount.js';
 import type { Diagnostics } from './diagnostics.js';
 import { drainQueue } from './flush-queue.js';
-import type { Family } from './naming.js';
+import type { Family } from './spec-types.js';
 import { noopRun } from './noop-stats.js';
 import { OpenRun, type RunEnd } from './open-run.js';
 import type { Run } from './run.js';
