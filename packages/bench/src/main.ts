@@ -1,6 +1,6 @@
 // `pnpm bench [--quick] [--only=record,pipeline,flush,memory,demo,demo-s3,s3-request] [--pipeline-mib=N] [--rounds=N]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr),
-// writes bench-results/<date>.json, and after a full run the results section of README.md.
+// writes bench-results/<date>.json, and after a full run the results section of docs/performance.md.
 // Exits non-zero only when a benchmark crashed: timings never fail a run.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { renderJson, renderMarkdown } from './report.js';
 import type { RunResults } from './results.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const DOC = `${ROOT}README.md`;
+const DOC = `${ROOT}docs/performance.md`;
 const BEGIN = '<!-- bench:results:begin -->';
 const END = '<!-- bench:results:end -->';
 

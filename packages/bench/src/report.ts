@@ -11,7 +11,7 @@ export function renderMarkdown(results: RunResults): string {
   const out: string[] = [];
   out.push(`Machine: ${machine}. Date: ${date}.${results.quick ? ' **Quick mode: sizes too small for the figures to mean anything.**' : ''}`);
   out.push('');
-  out.push('#### Targets');
+  out.push('### Targets');
   out.push('');
   out.push(
     table(
@@ -22,7 +22,7 @@ export function renderMarkdown(results: RunResults): string {
 
   const record = results.record;
   if (record !== undefined) {
-    out.push('', '#### 1. Cost of one record (`timedIncrementBytes` or its equivalent)', '');
+    out.push('', '### 1. Cost of one record (`timedIncrementBytes` or its equivalent)', '');
     out.push(
       table(
         ['case', 'ns/op (median)', '± (rme)', 'direct OTel ÷ this', 'records per sample'],
@@ -41,7 +41,7 @@ export function renderMarkdown(results: RunResults): string {
   if (pipeline !== undefined) {
     out.push(
       '',
-      `#### 2. Pipeline: ${pipeline.totalBytes / MiB} MiB through 3 metered stages (source → transform → sha1 destination, in memory), ${pipeline.rounds} interleaved rounds`,
+      `### 2. Pipeline: ${pipeline.totalBytes / MiB} MiB through 3 metered stages (source → transform → sha1 destination, in memory), ${pipeline.rounds} interleaved rounds`,
       '',
     );
     out.push(
@@ -84,7 +84,7 @@ export function renderMarkdown(results: RunResults): string {
 
   const flush = results.flush;
   if (flush !== undefined) {
-    out.push('', '#### 3. Flush cost', '');
+    out.push('', '### 3. Flush cost', '');
     out.push(
       table(
         ['dirty handles', 'flush() µs (median)', 'same Counter.add calls µs (median)', 'flush ÷ SDK calls', 'repetitions'],
@@ -103,7 +103,7 @@ export function renderMarkdown(results: RunResults): string {
   if (memory !== undefined) {
     const m = memory.records;
     const s = memory.scopes;
-    out.push('', '#### 4. Memory (heap used after forced GC, fresh process)', '');
+    out.push('', '### 4. Memory (heap used after forced GC, fresh process)', '');
     out.push(
       table(
         ['scenario', 'heap before', 'heap after', 'growth'],
@@ -121,9 +121,9 @@ export function renderMarkdown(results: RunResults): string {
     );
   }
 
-  if (results.demo !== undefined) out.push(...demoSection('#### 5. Demo backup, metrics on vs off (`BACKUPSTATS_DISABLED=true`)', results.demo));
+  if (results.demo !== undefined) out.push(...demoSection('### 5. Demo backup, metrics on vs off (`BACKUPSTATS_DISABLED=true`)', results.demo));
   if (results.demoS3 !== undefined) {
-    out.push(...demoSection('#### 6. Demo backup to S3, metrics on vs off (`BACKUPSTATS_DISABLED=true`)', results.demoS3));
+    out.push(...demoSection('### 6. Demo backup to S3, metrics on vs off (`BACKUPSTATS_DISABLED=true`)', results.demoS3));
     if (results.demoS3.status === 'measured') {
       out.push(
         '',
@@ -134,7 +134,7 @@ export function renderMarkdown(results: RunResults): string {
   }
   const s3 = results.s3Request;
   if (s3 !== undefined) {
-    out.push('', '#### 7. Cost of the S3 request middleware, next to the request', '');
+    out.push('', '### 7. Cost of the S3 request middleware, next to the request', '');
     out.push(
       table(
         ['what', 'per request', 'middleware ÷ this'],
@@ -155,7 +155,7 @@ export function renderMarkdown(results: RunResults): string {
 
   const errors = Object.entries(results.errors);
   if (errors.length > 0) {
-    out.push('', '#### Crashed', '');
+    out.push('', '### Crashed', '');
     for (const [name, message] of errors) out.push(`- ${name}: ${message}`);
   }
   return `${out.join('\n')}\n`;
