@@ -49,9 +49,9 @@ describe.skipIf(!prometheusBinary && !requireE2E)('a real Prometheus scraping a 
     });
   }
 
-  it('vitess naming with the README relabel rule: the series keep the exact names Vitess dashboards query', async ({ startPrometheus }) => {
+  it('vitess naming with the relabel rule of docs/naming.md: the series keep the exact names Vitess dashboards query', async ({ startPrometheus }) => {
     const { child, port, totals } = await scrapedJob(namings[1].env);
-    // The rule exactly as the README gives it, indented for the scrape job.
+    // The rule exactly as docs/naming.md gives it, indented for the scrape job.
     const prometheus = await startPrometheus([`127.0.0.1:${port}`], {
       metricRelabelConfigs: [
         '      - source_labels: [__name__]',

@@ -1,4 +1,4 @@
-// backupstats with the OpenTelemetry NodeSDK (@opentelemetry/sdk-node), as the README shows it, on both lines:
+// backupstats with the OpenTelemetry NodeSDK (@opentelemetry/sdk-node), as docs/configuration.md shows it, on both lines:
 // NodeSDK 0.223 (SDK 2.x) on Node 20 from the workspace, NodeSDK 0.301 (SDK 3.x) on Node 22 from
 // packages/compat-sdk3. The NodeSDK is configured from the environment and its own OTLP exporter sends to the
 // test's receiver; every backup series must arrive there with the NodeSDK's resource (its process detector's

@@ -53,7 +53,7 @@ export function mismatches(expected: readonly ExpectedSeries[], actual: Readonly
 
 /**
  * What the OpenTelemetry Prometheus exporter calls each counter in the exposition: dots become underscores
- * and counters get `_total`; no unit suffix. This is the table the README documents.
+ * and counters get `_total`; no unit suffix. This is the table docs/naming.md documents.
  */
 export const PROMETHEUS_NAMES: Readonly<Record<string, string>> = {
   'backup.operations': 'backup_operations_total',
