@@ -11,7 +11,8 @@ import { byteLengthOf } from './byte-length.js';
  * No stream is added: the same object comes back, so data, errors, backpressure, `destroy()` and
  * `highWaterMark` are the stream's own. It works with every Readable built on Node's `_read()` / `push()`
  * contract (files, sockets, zlib, `Readable.from`, a `Transform`'s readable side), inside `stream.pipeline` or
- * not. Per chunk it costs at most two clock reads and one record on the held handle.
+ * not. Per chunk it costs at most two clock reads and one record on the held handle; nothing is allocated.
+ * The clock is `performance.now()` of the global `performance` object as it is when the stream is metered.
  */
 export function meterReadable<T extends Readable>(stream: T, stats: Stats): T {
   const read = stream._read;
@@ -21,19 +22,35 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats): T {
   const state = (stream as { _readableState?: { defaultEncoding?: unknown; objectMode?: unknown } })._readableState;
   const defaultEncoding =
     state !== undefined && state.objectMode !== true && typeof state.defaultEncoding === 'string' ? (state.defaultEncoding as BufferEncoding) : undefined;
-  let start = performance.now();
+  const meter = new ReadMeter(stats, defaultEncoding);
   stream._read = function meteredRead(this: Readable, size: number): void {
-    start = performance.now();
+    meter.start = meter.clock.now();
     read.call(this, size);
   };
   stream.push = function meteredPush(this: Readable, chunk: unknown, encoding?: BufferEncoding): boolean {
-    if (chunk !== null && chunk !== undefined) {
-      // One clock read ends this chunk's wait and starts the next one's.
-      const now = performance.now();
-      stats.timedIncrementBytes(byteLengthOf(chunk, encoding || defaultEncoding), now - start);
-      start = now;
-    }
+    if (chunk !== null && chunk !== undefined) meter.arrived(chunk, encoding);
     return push.call(this, chunk, encoding);
   };
   return stream;
+}
+
+/** The wait in progress. One per stream, every field set in the constructor (one hidden class, numbers in place). */
+class ReadMeter {
+  readonly clock: typeof performance = performance;
+  /** When the current wait began (ms, the clock's own origin): metering, the read request or the last chunk. */
+  start: number;
+
+  constructor(
+    readonly stats: Stats,
+    readonly defaultEncoding: BufferEncoding | undefined,
+  ) {
+    this.start = this.clock.now();
+  }
+
+  arrived(chunk: unknown, encoding: BufferEncoding | undefined): void {
+    // One clock read ends this chunk's wait and starts the next one's.
+    const now = this.clock.now();
+    this.stats.timedIncrementBytes(byteLengthOf(chunk, encoding || this.defaultEncoding), now - this.start);
+    this.start = now;
+  }
 }

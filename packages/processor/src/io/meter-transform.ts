@@ -1,6 +1,7 @@
 import type { Transform, TransformCallback } from 'node:stream';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
+import { drainsNextWrite, type WritableStateView, writableStateOf } from './writable-drain.js';
 
 /** Options of {@link meterTransform}. */
 export interface MeterTransformOptions {
@@ -13,24 +14,23 @@ export interface MeterTransformOptions {
 
 /**
  * Meters a Transform in place and returns it: every chunk it takes in is recorded on `stats` as one operation
- * with the chunk's bytes (input side) and the time the transform spent on it (from `_transform` to its
- * callback, which excludes time spent waiting for a slow reader). A failed chunk records nothing. The chunks
- * a stage feeds itself while flushing (zlib does) are part of the flush, not chunks.
+ * with the chunk's bytes (input side) and the time the transform spent on it, from the moment Node starts the
+ * chunk to its callback, which excludes time spent waiting for a slow reader. Node starts a chunk when it
+ * hands it to `_transform`, or, for a chunk that waited in the stream's input buffer, when the previous
+ * chunk's callback runs without data (the transform pushed its output itself, as zlib does): Node then calls
+ * `_transform` for it before any other code runs, and one clock read serves both. A callback that carries
+ * data makes Node push it first, which can run the next stages, so the next chunk then takes its own clock
+ * read. Output the transform pushes before its callback is part of its time. A failed chunk records nothing.
+ * The chunks a stage feeds itself while flushing (zlib does) are part of the flush, not chunks.
  *
  * No stream is added: the same object comes back, so data, errors, backpressure and `destroy()` are the
- * stream's own. Works inside `stream.pipeline`. To also time the output side as a reader sees it (Vitess's
- * `Decompressor:Read`), use {@link meterReadable} on the same stream.
+ * stream's own. Works inside `stream.pipeline`. Nothing is allocated per chunk. To also time the output side
+ * as a reader sees it (Vitess's `Decompressor:Read`), use {@link meterReadable} on the same stream. The clock
+ * is `performance.now()` of the global `performance` object as it is when the stream is metered.
  */
 export function meterTransform<T extends Transform>(stream: T, stats: Stats, options: MeterTransformOptions = {}): T {
-  let start = 0;
-  let bytes = 0;
-  let callback: TransformCallback = noop;
-  let flushing = false;
-  const done = (error?: Error | null, data?: unknown): void => {
-    const next = callback;
-    if (error === undefined || error === null) stats.timedIncrementBytes(bytes, performance.now() - start);
-    next(error, data);
-  };
+  const meter = new TransformMeter(stats, writableStateOf(stream));
+  const done: TransformCallback = (error, data) => meter.done(error, data);
 
   const transform = stream._transform;
   stream._transform = function meteredTransform(
@@ -39,33 +39,89 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
     encoding: BufferEncoding,
     cb: TransformCallback,
   ): void {
-    if (flushing) {
+    if (meter.flushing) {
       transform.call(this, chunk, encoding, cb);
       return;
     }
-    callback = cb;
-    bytes = byteLengthOf(chunk, encoding);
-    start = performance.now();
+    meter.begin(byteLengthOf(chunk, encoding), cb);
     transform.call(this, chunk, encoding, done);
+    meter.sync = false;
   };
 
   const flush = stream._flush;
   if (typeof flush === 'function') {
     const flushStats = options.flush;
     stream._flush = function meteredFlush(this: Transform, cb: TransformCallback): void {
-      flushing = true;
-      const begin = flushStats === undefined ? 0 : performance.now();
+      meter.flushing = true;
+      const begin = flushStats === undefined ? 0 : meter.clock.now();
       // Once per stream: a closure here costs nothing on the per-chunk path.
       flush.call(this, (error?: Error | null, data?: unknown) => {
-        flushing = false;
+        meter.flushing = false;
         if (flushStats !== undefined && (error === undefined || error === null)) {
-          flushStats.timedIncrement(performance.now() - begin);
+          flushStats.timedIncrement(meter.clock.now() - begin);
         }
         cb(error, data);
       });
     };
   }
   return stream;
+}
+
+/**
+ * The chunk in flight. One per stream, with every field set in the constructor (one hidden class, numbers
+ * stored in place): the per-chunk path allocates nothing.
+ */
+class TransformMeter {
+  /** When the chunk in flight started (ms, the clock's own origin). */
+  start = 0;
+  bytes = 0;
+  /** Node's callback for the chunk in flight. */
+  callback: TransformCallback = noop;
+  /** A chunk is in flight and its callback has not run yet. */
+  pending = false;
+  /** The chunk in flight has not returned from `_transform` yet: a callback now is synchronous. */
+  sync = false;
+  /** `start` was stamped by the previous chunk's callback, which is draining the input buffer into this one. */
+  drained = false;
+  /** `_flush` is running: the chunks it feeds itself are part of the flush. */
+  flushing = false;
+  readonly clock: typeof performance = performance;
+
+  constructor(
+    readonly stats: Stats,
+    readonly state: WritableStateView | undefined,
+  ) {}
+
+  begin(bytes: number, callback: TransformCallback): void {
+    this.bytes = bytes;
+    this.callback = callback;
+    this.pending = true;
+    this.sync = true;
+    if (this.drained) this.drained = false;
+    else this.start = this.clock.now();
+  }
+
+  done(error: Error | null | undefined, data: unknown): void {
+    // Read everything before calling back: the callback may start the next chunk synchronously.
+    const next = this.callback;
+    if (this.pending && (error === undefined || error === null)) {
+      this.pending = false;
+      const now = this.clock.now();
+      this.stats.timedIncrementBytes(this.bytes, now - this.start);
+      // Node pushes data handed to the callback before it takes the next chunk, and a synchronous callback
+      // returns into the stream's own _transform first: no sharing across either.
+      if ((data === undefined || data === null) && !this.sync && drainsNextWrite(this.state)) {
+        this.start = now;
+        this.drained = true;
+        next(error, data);
+        this.drained = false;
+        return;
+      }
+    } else {
+      this.pending = false;
+    }
+    next(error, data);
+  }
 }
 
 function noop(): void {}

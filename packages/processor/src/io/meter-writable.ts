@@ -1,20 +1,26 @@
 import { Writable } from 'node:stream';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
+import { drainsNextWrite, type WritableStateView, writableStateOf } from './writable-drain.js';
 
 type WriteCallback = (error?: Error | null) => void;
 type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
 
 /**
  * Meters a Writable in place and returns it: every write the stream carries out is recorded on `stats` as
- * one operation with its bytes and the time from handing the data to the stream's `_write` to its callback.
- * A batched `_writev` (fs streams have one) is one operation carrying the bytes of all its chunks, as it is
- * one system call. A failed write records nothing.
+ * one operation with its bytes and its duration, from the moment Node starts the write to its callback.
+ * Node starts a write when it hands the data to `_write`, or, for data that waited in the buffer, when the
+ * previous write's callback runs: Node then calls `_write` for it before any other code runs, so one clock
+ * read ends the previous write and starts this one, and the durations of back-to-back writes add up to the
+ * time the stream was busy. A batched `_writev` (fs streams have one) is one operation carrying the bytes of
+ * all its chunks, as it is one system call. A failed write records nothing, nor does a second callback for
+ * the same write (Node reports that one as an error).
  *
  * No stream is added: the same object comes back, so data, errors, backpressure (`highWaterMark`, `drain`)
- * and `destroy()` are the stream's own. Works inside `stream.pipeline`. Per write it costs two clock reads
- * and one record; the callback handed to the stream is made once, not per write (Node runs one write at a
- * time per stream).
+ * and `destroy()` are the stream's own. Works inside `stream.pipeline`. Per write it costs one record and
+ * two clock reads, one when it starts where the previous write's callback drains the buffer; nothing is
+ * allocated per write (Node runs one write at a time per stream). The clock is `performance.now()` of the
+ * global `performance` object as it is when the stream is metered.
  *
  * @throws TypeError when `stream` is not a `stream.Writable` (`http.ClientRequest` and `ServerResponse` are
  * typed as one but never call `_write` / `_writev`, so metering them in place would record nothing).
@@ -22,41 +28,87 @@ type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
 export function meterWritable<T extends Writable>(stream: T, stats: Stats): T {
   // Writable's own instanceof check looks for the writable state that _write / _writev run from.
   if (!(stream instanceof Writable)) throw notWritable(stream);
-  let start = 0;
-  let bytes = 0;
-  let callback: WriteCallback = noop;
-  const done = (error?: Error | null): void => {
-    // Read everything before calling back: the callback may start the next write synchronously.
-    const next = callback;
-    if (error === undefined || error === null) stats.timedIncrementBytes(bytes, performance.now() - start);
-    next(error);
-  };
+  const meter = new WriteMeter(stats, writableStateOf(stream));
+  const done: WriteCallback = (error) => meter.done(error);
 
   const write = stream._write;
   // The default _write hands the chunk to _writev, which is metered below: metering both would count twice.
   if (write !== Writable.prototype._write) {
     stream._write = function meteredWrite(this: Writable, chunk: unknown, encoding: BufferEncoding, cb: WriteCallback): void {
-      callback = cb;
-      bytes = byteLengthOf(chunk, encoding);
-      start = performance.now();
+      meter.begin(byteLengthOf(chunk, encoding), cb);
       write.call(this, chunk, encoding, done);
+      meter.sync = false;
     };
   }
   const writev = stream._writev;
   if (typeof writev === 'function') {
     stream._writev = function meteredWritev(this: Writable, chunks: WritevChunks, cb: WriteCallback): void {
-      callback = cb;
       let total = 0;
       for (let i = 0; i < chunks.length; i++) {
         const entry = chunks[i] as WritevChunks[number];
         total += byteLengthOf(entry.chunk, entry.encoding);
       }
-      bytes = total;
-      start = performance.now();
+      meter.begin(total, cb);
       writev.call(this, chunks, done);
+      meter.sync = false;
     };
   }
   return stream;
+}
+
+/**
+ * The write in flight. One per stream, with every field set in the constructor (one hidden class, numbers
+ * stored in place): the per-write path allocates nothing.
+ */
+class WriteMeter {
+  /** When the write in flight started (ms, the clock's own origin). */
+  start = 0;
+  bytes = 0;
+  /** Node's callback for the write in flight (the same function for every write of a stream). */
+  callback: WriteCallback = noop;
+  /** A write is in flight and its callback has not run yet. */
+  pending = false;
+  /** The write in flight has not returned from `_write` yet: a callback now is synchronous. */
+  sync = false;
+  /** `start` was stamped by the previous write's callback, which is draining the buffer into this write. */
+  drained = false;
+  readonly clock: typeof performance = performance;
+
+  constructor(
+    readonly stats: Stats,
+    readonly state: WritableStateView | undefined,
+  ) {}
+
+  begin(bytes: number, callback: WriteCallback): void {
+    this.bytes = bytes;
+    this.callback = callback;
+    this.pending = true;
+    this.sync = true;
+    if (this.drained) this.drained = false;
+    else this.start = this.clock.now();
+  }
+
+  done(error: Error | null | undefined): void {
+    // Read everything before calling back: the callback may start the next write synchronously.
+    const next = this.callback;
+    if (this.pending && (error === undefined || error === null)) {
+      this.pending = false;
+      const now = this.clock.now();
+      this.stats.timedIncrementBytes(this.bytes, now - this.start);
+      // A synchronous callback returns into the stream's own _write first: no sharing across that code.
+      if (!this.sync && drainsNextWrite(this.state)) {
+        this.start = now;
+        this.drained = true;
+        next(error);
+        // Consumed by the write Node started, or left over if it started none.
+        this.drained = false;
+        return;
+      }
+    } else {
+      this.pending = false;
+    }
+    next(error);
+  }
 }
 
 function noop(): void {}
