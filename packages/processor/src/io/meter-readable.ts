@@ -11,8 +11,9 @@ import { byteLengthOf } from './byte-length.js';
  * No stream is added: the same object comes back, so data, errors, backpressure, `destroy()` and
  * `highWaterMark` are the stream's own. It works with every Readable built on Node's `_read()` / `push()`
  * contract (files, sockets, zlib, `Readable.from`, a `Transform`'s readable side), inside `stream.pipeline` or
- * not. Per chunk it costs at most two clock reads and one record on the held handle; nothing is allocated.
- * The clock is `performance.now()` of the global `performance` object as it is when the stream is metered.
+ * not. Per chunk it costs at most two clock reads and one record on the held handle; no closure or object is
+ * made per chunk. The clock is `performance.now()` of the global `performance` object as it is when the
+ * stream is metered.
  */
 export function meterReadable<T extends Readable>(stream: T, stats: Stats): T {
   const read = stream._read;
@@ -34,11 +35,15 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats): T {
   return stream;
 }
 
-/** The wait in progress. One per stream, every field set in the constructor (one hidden class, numbers in place). */
+/** The wait in progress. One per stream; a timestamp is stored in place rather than boxed anew on every chunk. */
 class ReadMeter {
   readonly clock: typeof performance = performance;
-  /** When the current wait began (ms, the clock's own origin): metering, the read request or the last chunk. */
-  start: number;
+  /**
+   * When the current wait began (ms, the clock's own origin): metering, the read request or the last chunk.
+   * Initialised to a number here, before the constructor's clock read: a field that starts out undefined is
+   * stored as a pointer, and every clock read stored into it would allocate a box.
+   */
+  start = 0;
 
   constructor(
     readonly stats: Stats,

@@ -18,9 +18,9 @@ type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
  *
  * No stream is added: the same object comes back, so data, errors, backpressure (`highWaterMark`, `drain`)
  * and `destroy()` are the stream's own. Works inside `stream.pipeline`. Per write it costs one record and
- * two clock reads, one when it starts where the previous write's callback drains the buffer; nothing is
- * allocated per write (Node runs one write at a time per stream). The clock is `performance.now()` of the
- * global `performance` object as it is when the stream is metered.
+ * two clock reads, or one for a write started by the previous write's callback; no closure or object is made
+ * per write (Node runs one write at a time per stream). The clock is `performance.now()` of the global
+ * `performance` object as it is when the stream is metered.
  *
  * @throws TypeError when `stream` is not a `stream.Writable` (`http.ClientRequest` and `ServerResponse` are
  * typed as one but never call `_write` / `_writev`, so metering them in place would record nothing).
@@ -57,8 +57,8 @@ export function meterWritable<T extends Writable>(stream: T, stats: Stats): T {
 }
 
 /**
- * The write in flight. One per stream, with every field set in the constructor (one hidden class, numbers
- * stored in place): the per-write path allocates nothing.
+ * The write in flight. One per stream; every field starts as a value of its final type, so all meters share
+ * one hidden class and a timestamp is stored in place rather than boxed anew on every write.
  */
 class WriteMeter {
   /** When the write in flight started (ms, the clock's own origin). */
@@ -81,7 +81,8 @@ class WriteMeter {
 
   begin(bytes: number, callback: WriteCallback): void {
     this.bytes = bytes;
-    this.callback = callback;
+    // Node hands the same callback to every write of a stream: skip the store and its write barrier.
+    if (this.callback !== callback) this.callback = callback;
     this.pending = true;
     this.sync = true;
     if (this.drained) this.drained = false;
