@@ -111,8 +111,8 @@ class TransformMeter {
       this.pending = false;
       const now = this.clock.now();
       this.stats.timedIncrementBytes(this.bytes, now - this.start);
-      // Node pushes data handed to the callback before it takes the next chunk, and a synchronous callback
-      // returns into the stream's own _transform first: no sharing across either.
+      // Node pushes data handed to the callback before it takes the next chunk, and that push can run the next
+      // stages; a synchronous callback returns into the rest of the stream's own _transform first.
       if ((data === undefined || data === null) && !this.sync && drainsNextWrite(this.state)) {
         this.start = now;
         this.drained = true;

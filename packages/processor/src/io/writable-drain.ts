@@ -16,12 +16,12 @@ export function writableStateOf(stream: object): WritableStateView | undefined {
  * True when a successful callback of the write in flight makes Node start the next buffered write before it
  * runs any other code, so that the end of this write and the start of the next are the same instant.
  *
- * Node's `onwrite` (lib/internal/streams/writable.js, Node 20 to 24) checks the callback, updates its counters
- * and, when chunks are buffered, calls `clearBuffer` before anything else (`afterWrite`, the write callbacks
- * and `'drain'` come after); `clearBuffer` hands the first buffered chunk (or, with `_writev`, all of them) to
- * `_write` / `_writev` unless the stream is corked, destroyed or already draining its buffer (a write that
- * called back synchronously from inside `clearBuffer`, whose loop then runs user code first). Those are the
- * conditions read here; with any of them false, the next write takes its own clock read.
+ * Node's `onwrite` (lib/internal/streams/writable.js, read in Node 20 and 22 and in readable-stream 4) checks
+ * the callback, updates its counters and, when chunks are buffered, calls `clearBuffer` before anything else
+ * (`afterWrite`, the write callbacks and `'drain'` come after). `clearBuffer` hands the first buffered chunk
+ * (or, with `_writev`, all of them) to `_write` / `_writev` unless the stream is corked, destroyed or already
+ * inside `clearBuffer`: this is its own test. The meters act on the answer only for the duration of Node's
+ * callback, so when it is false, or when no write starts inside that callback, the next write reads the clock.
  */
 export function drainsNextWrite(state: WritableStateView | undefined): boolean {
   return (
