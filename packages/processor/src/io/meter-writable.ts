@@ -96,8 +96,8 @@ class WriteMeter {
       this.pending = false;
       const now = this.clock.now();
       this.stats.timedIncrementBytes(this.bytes, now - this.start);
-      // A synchronous callback returns into the rest of the stream's own _write before any next write (and a
-      // synchronous pipeline then skips reading the stream's state at all).
+      // A synchronous callback is left out to save the state reads in synchronous pipelines: Node is then inside
+      // clearBuffer already, or nothing was buffered when _write began.
       if (!this.sync && drainsNextWrite(this.state)) {
         this.start = now;
         this.drained = true;

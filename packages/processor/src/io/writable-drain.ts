@@ -1,9 +1,7 @@
 /** The parts of Node's internal writable state that tell whether a callback drains the buffer first. */
 export interface WritableStateView {
   readonly bufferedRequestCount: number;
-  readonly bufferProcessing: boolean;
   readonly corked: number;
-  readonly destroyed: boolean;
 }
 
 /** Reads the writable state of a stream once, at metering time; undefined for a stream that has none. */
@@ -13,18 +11,18 @@ export function writableStateOf(stream: object): WritableStateView | undefined {
 }
 
 /**
- * True when a successful callback of the write in flight makes Node start the next buffered write before it
- * runs any other code, so that the end of this write and the start of the next are the same instant.
+ * True when, during a successful callback of the write in flight, the first write Node starts (if any) is
+ * the next buffered one, started before any other code runs: the end of this write and the start of that
+ * one are then the same instant.
  *
  * Node's `onwrite` (lib/internal/streams/writable.js, read in Node 20 and 22 and in readable-stream 4) checks
- * the callback, updates its counters and, when chunks are buffered, calls `clearBuffer` before anything else
- * (`afterWrite`, the write callbacks and `'drain'` come after). `clearBuffer` hands the first buffered chunk
- * (or, with `_writev`, all of them) to `_write` / `_writev` unless the stream is corked, destroyed or already
- * inside `clearBuffer`: this is its own test. The meters act on the answer only for the duration of Node's
- * callback, so when it is false, or when no write starts inside that callback, the next write reads the clock.
+ * the callback, updates its counters and, when chunks are buffered, calls `clearBuffer` before anything else;
+ * `clearBuffer` hands the first buffered chunk (or, with `_writev`, all of them) to `_write` / `_writev`
+ * unless the stream is corked (or destroyed, or already inside `clearBuffer`, where it starts nothing). Only
+ * after that come `afterWrite`, the write callbacks and `'drain'`, user code that may itself write or
+ * uncork. So with chunks buffered and the stream not corked, no other code can start a write first; the
+ * meters act on the answer only while Node's callback runs, and the next write reads the clock otherwise.
  */
 export function drainsNextWrite(state: WritableStateView | undefined): boolean {
-  return (
-    state !== undefined && state.bufferedRequestCount > 0 && !state.bufferProcessing && state.corked === 0 && !state.destroyed
-  );
+  return state !== undefined && state.bufferedRequestCount > 0 && state.corked === 0;
 }
