@@ -295,6 +295,28 @@ describe('meterTransform: a chunk Node starts from the previous chunk\'s callbac
     expectDurations(stats, costs);
   });
 
+  it('a second callback for one chunk is not recorded again (Node reports it as an error)', async () => {
+    const stats = createRecordingStats();
+    const stage = meterTransform(
+      new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          spend(2);
+          setImmediate(() => {
+            callback(null, chunk);
+            callback(null, chunk);
+          });
+        },
+      }),
+      stats,
+    );
+    const errored = new Promise((resolve) => stage.on('error', resolve));
+    stage.resume();
+    stage.write(Buffer.alloc(6));
+    await expect(errored).resolves.toMatchObject({ code: 'ERR_MULTIPLE_CALLBACK' });
+    expect(stats.calls.map((c) => c.bytes)).toEqual([6]);
+    expectDurations(stats, [2]);
+  });
+
   it('inside stream.pipeline with a slow stage: every byte counted once, durations are the chunks\' own costs', async () => {
     const stats = createRecordingStats();
     const costs = Array.from({ length: 40 }, (_, n) => 0.5 + (n % 7));
