@@ -1,39 +1,14 @@
-// When Node starts a buffered write (or a buffered transform chunk) from the previous one's callback, one clock
-// read ends the previous operation and starts the next. These tests pin that rule on vitest's fake
-// `performance` clock, which moves only when a test "spends" time: each operation's duration must be exactly
-// its own cost, whatever code runs between two operations (write callbacks, 'drain' listeners, the next
-// stages, the rest of a synchronous _write), and the reads per operation must drop to one only where the
-// rule applies. Tolerance: 1e-9 ms (floating-point rounding of the clock's own sums).
-import { Readable, Transform, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createRecordingStats, meterTransform, meterWritable, type RecordingStats } from 'backupstats';
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+// When Node starts a buffered write from the previous write's callback, one clock read ends the previous
+// write and starts the next. These tests pin that rule on the fake clock (support/fake-clock.ts): each write's
+// duration must be exactly its own cost, whatever code runs between two writes (write callbacks, 'drain'
+// listeners, uncork, the rest of a synchronous _write), and the reads per write must drop to one only where
+// the rule applies. The same rule for transform chunks: io-clock-sharing-transform.test.ts.
+import { Writable } from 'node:stream';
+import { createRecordingStats, meterWritable } from 'backupstats';
+import { describe, expect, it } from 'vitest';
+import { expectDurations, finished, spend, useFakeClock } from './support/fake-clock.js';
 
-let clockReads: MockInstance<() => number>;
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['performance'] });
-  // Far from 0, so that a duration that forgot to subtract its start would show.
-  vi.advanceTimersByTime(1_000_000);
-  clockReads = vi.spyOn(performance, 'now');
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-/** Moves the fake clock: the time the code calling it takes. */
-const spend = (ms: number): void => {
-  vi.advanceTimersByTime(ms);
-};
-
-function expectDurations(stats: RecordingStats, expected: readonly number[]): void {
-  const actual = stats.calls.map((c) => c.durationMs);
-  expect(actual).toHaveLength(expected.length);
-  for (const [i, duration] of actual.entries()) expect(duration, `duration ${i}`).toBeCloseTo(expected[i] as number, 9);
-}
-
-const finished = (stream: Writable): Promise<void> =>
-  new Promise((resolve, reject) => stream.on('finish', resolve).on('error', reject));
+const clock = useFakeClock();
 
 /** A sink whose writes take `costs[i]` ms each, half before `_write` returns and half until an asynchronous callback. */
 function slowSink(costs: readonly number[], options: { writev?: boolean; between?: () => void } = {}): Writable & { batches: number[] } {
@@ -74,7 +49,7 @@ describe('meterWritable: a write Node starts from the previous write\'s callback
     const stats = createRecordingStats();
     const costs = [4, 1.5, 7, 0.25, 3];
     const sink = meterWritable(slowSink(costs), stats);
-    clockReads.mockClear();
+    clock().mockClear();
     // The first write starts at once; the other four wait in the buffer while it runs.
     for (let i = 0; i < costs.length; i++) sink.write(Buffer.alloc(i + 1));
     sink.end();
@@ -82,13 +57,13 @@ describe('meterWritable: a write Node starts from the previous write\'s callback
     expectDurations(stats, costs);
     expect(stats.calls.map((c) => c.bytes)).toEqual([1, 2, 3, 4, 5]);
     // Two reads for the first write, then one per write: its callback's read also starts the next.
-    expect(clockReads).toHaveBeenCalledTimes(costs.length + 1);
+    expect(clock()).toHaveBeenCalledTimes(costs.length + 1);
   });
 
   it('a buffered batch drained into _writev starts at the callback of the write before it', async () => {
     const stats = createRecordingStats();
     const sink = meterWritable(slowSink([2, 9], { writev: true }), stats);
-    clockReads.mockClear();
+    clock().mockClear();
     sink.write(Buffer.alloc(10));
     sink.write(Buffer.alloc(20));
     sink.write(Buffer.alloc(30));
@@ -97,7 +72,7 @@ describe('meterWritable: a write Node starts from the previous write\'s callback
     expect(sink.batches).toEqual([10, 50]);
     expect(stats.calls.map((c) => c.bytes)).toEqual([10, 50]);
     expectDurations(stats, [2, 9]);
-    expect(clockReads).toHaveBeenCalledTimes(3);
+    expect(clock()).toHaveBeenCalledTimes(3);
   });
 
   it('a write the caller starts after a callback or a \'drain\' listener takes its own clock read', async () => {
@@ -136,7 +111,7 @@ describe('meterWritable: a write Node starts from the previous write\'s callback
   it('a corked stream uncorked from a write callback takes its own clock read for the batch', async () => {
     const stats = createRecordingStats();
     const sink = meterWritable(slowSink([3, 8], { writev: true }), stats);
-    clockReads.mockClear();
+    clock().mockClear();
     sink.write(Buffer.alloc(1), () => {
       // Runs after the first write's callback while the next two wait corked: not their time.
       spend(50);
@@ -149,7 +124,7 @@ describe('meterWritable: a write Node starts from the previous write\'s callback
     await finished(sink);
     expect(stats.calls.map((c) => c.bytes)).toEqual([1, 5]);
     expectDurations(stats, [3, 8]);
-    expect(clockReads).toHaveBeenCalledTimes(4);
+    expect(clock()).toHaveBeenCalledTimes(4);
   });
 
   it('the rest of a _write that calls back synchronously is not charged to the next write', async () => {
@@ -228,118 +203,5 @@ describe('meterWritable: a write Node starts from the previous write\'s callback
     await expect(errored).resolves.toMatchObject({ code: 'ERR_MULTIPLE_CALLBACK' });
     expect(stats.calls.map((c) => c.bytes)).toEqual([4]);
     expectDurations(stats, [5]);
-  });
-});
-
-describe('meterTransform: a chunk Node starts from the previous chunk\'s callback starts at that callback', () => {
-  /** A transform that pushes its own output (as zlib does) and calls back without data, asynchronously. */
-  function selfPushing(costs: readonly number[]): Transform {
-    let i = 0;
-    return new Transform({
-      highWaterMark: 1024,
-      transform(chunk: Buffer, _encoding, callback) {
-        const cost = costs[i] as number;
-        i += 1;
-        spend(cost / 2);
-        setImmediate(() => {
-          spend(cost / 2);
-          this.push(chunk);
-          callback();
-        });
-      },
-    });
-  }
-
-  it('chunks waiting in the input buffer: each chunk its own time, one clock read per chunk after the first', async () => {
-    const stats = createRecordingStats();
-    const costs = [1, 2, 4, 8];
-    const stage = meterTransform(selfPushing(costs), stats);
-    clockReads.mockClear();
-    const received: number[] = [];
-    stage.on('data', (chunk: Buffer) => received.push(chunk.length));
-    for (let i = 0; i < costs.length; i++) stage.write(Buffer.alloc(i + 1));
-    stage.end();
-    await new Promise((resolve) => stage.on('end', resolve));
-    expect(received).toEqual([1, 2, 3, 4]);
-    expectDurations(stats, costs);
-    expect(clockReads).toHaveBeenCalledTimes(costs.length + 1);
-  });
-
-  it('a callback that carries data: the next stages it runs are not charged to the next chunk', async () => {
-    const stats = createRecordingStats();
-    const costs = [3, 5, 7];
-    let i = 0;
-    const stage = meterTransform(
-      new Transform({
-        highWaterMark: 1024,
-        transform(chunk: Buffer, _encoding, callback) {
-          const cost = costs[i] as number;
-          i += 1;
-          spend(cost);
-          setImmediate(() => callback(null, chunk));
-        },
-      }),
-      stats,
-    );
-    // A synchronous reader: Node pushes the data to it inside the callback, before taking the next chunk.
-    const sink = new Writable({
-      write(_chunk, _encoding, callback) {
-        spend(1000);
-        callback();
-      },
-    });
-    const done = pipeline(stage, sink);
-    for (let n = 0; n < costs.length; n++) stage.write(Buffer.alloc(1));
-    stage.end();
-    await done;
-    expectDurations(stats, costs);
-  });
-
-  it('a second callback for one chunk is not recorded again (Node reports it as an error)', async () => {
-    const stats = createRecordingStats();
-    const stage = meterTransform(
-      new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          spend(2);
-          setImmediate(() => {
-            callback(null, chunk);
-            callback(null, chunk);
-          });
-        },
-      }),
-      stats,
-    );
-    const errored = new Promise((resolve) => stage.on('error', resolve));
-    stage.resume();
-    stage.write(Buffer.alloc(6));
-    await expect(errored).resolves.toMatchObject({ code: 'ERR_MULTIPLE_CALLBACK' });
-    expect(stats.calls.map((c) => c.bytes)).toEqual([6]);
-    expectDurations(stats, [2]);
-  });
-
-  it('inside stream.pipeline with a slow stage: every byte counted once, durations are the chunks\' own costs', async () => {
-    const stats = createRecordingStats();
-    const costs = Array.from({ length: 40 }, (_, n) => 0.5 + (n % 7));
-    const stage = meterTransform(selfPushing(costs), stats);
-    let received = 0;
-    await pipeline(
-      Readable.from(
-        costs.map((_, n) => Buffer.alloc(n + 1)),
-        { objectMode: false },
-      ),
-      stage,
-      // A reader that takes no time of its own: time it spent while a chunk is in flight would be the chunk's.
-      new Writable({
-        write(chunk: Buffer, _encoding, callback) {
-          received += chunk.length;
-          setImmediate(callback);
-        },
-      }),
-    );
-    expect(received).toBe((40 * 41) / 2);
-    expect(stats.totals()).toMatchObject({ count: 40, bytes: (40 * 41) / 2 });
-    expectDurations(stats, costs);
-    // The reader is faster than the stage, so chunks wait in its input buffer: most start at a callback.
-    expect(clockReads.mock.calls.length).toBeLessThan(2 * costs.length);
   });
 });

@@ -1,0 +1,45 @@
+// The stream-timing tests' clock: vitest's fake `performance`, which moves only when a test "spends" time, so
+// that every recorded duration can be checked exactly. Tolerance: 1e-9 ms (floating-point rounding of the
+// clock's own sums).
+import type { Writable } from 'node:stream';
+import type { RecordingStats } from 'backupstats';
+import { afterEach, beforeEach, expect, type MockInstance, vi } from 'vitest';
+
+/**
+ * Fakes `performance` around every test of the file and counts its `now()` reads; returns the counter of the
+ * running test (cleared with `mockClear()` where a test counts from a later point).
+ */
+export function useFakeClock(): () => MockInstance<() => number> {
+  let reads: MockInstance<() => number> | undefined;
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    // Far from 0, so that a duration that forgot to subtract its start would show.
+    vi.advanceTimersByTime(1_000_000);
+    reads = vi.spyOn(performance, 'now');
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+  return () => {
+    if (reads === undefined) throw new Error('the fake clock is set up before each test of the file');
+    return reads;
+  };
+}
+
+/** Moves the fake clock: the time the code calling it takes. */
+export function spend(ms: number): void {
+  vi.advanceTimersByTime(ms);
+}
+
+/** Every recorded duration, in order, equals the expected one (to 1e-9 ms). */
+export function expectDurations(stats: RecordingStats, expected: readonly number[]): void {
+  const actual = stats.calls.map((c) => c.durationMs);
+  expect(actual).toHaveLength(expected.length);
+  for (const [i, duration] of actual.entries()) expect(duration, `duration ${i}`).toBeCloseTo(expected[i] as number, 9);
+}
+
+/** Resolves on the stream's 'finish', rejects on its 'error'. */
+export function finished(stream: Writable): Promise<void> {
+  return new Promise((resolve, reject) => stream.on('finish', resolve).on('error', reject));
+}
