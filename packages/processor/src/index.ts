@@ -3,6 +3,7 @@ export { meterIterable } from './io/meter-iterable.js';
 export { meterReadable } from './io/meter-readable.js';
 export { type MeterTransformOptions, meterTransform } from './io/meter-transform.js';
 export { meterWritable } from './io/meter-writable.js';
+export type { MeterOptions } from './io/timing-sample.js';
 export { type TimedOptions, timeAsync, timeSync } from './io/timed.js';
 export { Component, Implementation, Operation, type ResolvedLabels, type ScopeLabels, UNSET } from './labels.js';
 export { NAMINGS, type Naming } from './spec-types.js';

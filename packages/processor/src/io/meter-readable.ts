@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
+import { type MeterOptions, nextSpan, timeOneInOf } from './timing-sample.js';
 
 /**
  * Meters a Readable in place and returns it: every chunk it produces is recorded on `stats` as one operation
@@ -13,9 +14,13 @@ import { byteLengthOf } from './byte-length.js';
  * contract (files, sockets, zlib, `Readable.from`, a `Transform`'s readable side), inside `stream.pipeline` or
  * not. Per chunk it costs at most two clock reads and one record on the held handle; no closure or object is
  * made per chunk. The clock is `performance.now()` of the global `performance` object as it is when the
- * stream is metered.
+ * stream is metered. With `options.timeOneIn` set to N, one chunk in N (on average) is timed and stands for
+ * the others ({@link MeterOptions.timeOneIn}): two clock reads per timed chunk, none for the others.
+ *
+ * @throws TypeError when `options.timeOneIn` is not an integer from 1 to 65536.
  */
-export function meterReadable<T extends Readable>(stream: T, stats: Stats): T {
+export function meterReadable<T extends Readable>(stream: T, stats: Stats, options: MeterOptions = {}): T {
+  const every = timeOneInOf(options, 'meterReadable');
   const read = stream._read;
   const push = stream.push;
   // A string pushed without an encoding is encoded with the stream's `defaultEncoding` (hex, latin1, base64…),
@@ -23,9 +28,10 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats): T {
   const state = (stream as { _readableState?: { defaultEncoding?: unknown; objectMode?: unknown } })._readableState;
   const defaultEncoding =
     state !== undefined && state.objectMode !== true && typeof state.defaultEncoding === 'string' ? (state.defaultEncoding as BufferEncoding) : undefined;
-  const meter = new ReadMeter(stats, defaultEncoding);
+  const meter = new ReadMeter(stats, defaultEncoding, every);
   stream._read = function meteredRead(this: Readable, size: number): void {
-    meter.start = meter.clock.now();
+    // The wait of an untimed chunk needs no start.
+    if (meter.untimed === 0) meter.start = meter.clock.now();
     read.call(this, size);
   };
   stream.push = function meteredPush(this: Readable, chunk: unknown, encoding?: BufferEncoding): boolean {
@@ -44,18 +50,35 @@ class ReadMeter {
    * stored as a pointer, and every clock read stored into it would allocate a box.
    */
   start = 0;
+  /** Chunks to leave untimed before the next timed one (always 0 without sampling). */
+  untimed = 0;
+  /** How many chunks the next timed one stands for (always 1 without sampling). */
+  span = 1;
 
   constructor(
     readonly stats: Stats,
     readonly defaultEncoding: BufferEncoding | undefined,
+    readonly every: number,
   ) {
+    this.span = nextSpan(every);
+    this.untimed = this.span - 1;
     this.start = this.clock.now();
   }
 
   arrived(chunk: unknown, encoding: BufferEncoding | undefined): void {
+    const bytes = byteLengthOf(chunk, encoding || this.defaultEncoding);
+    if (this.untimed > 0) {
+      this.stats.timedIncrementBytes(bytes, 0);
+      this.untimed -= 1;
+      // The next chunk is timed: its wait starts now (or at the next read request).
+      if (this.untimed === 0) this.start = this.clock.now();
+      return;
+    }
     // One clock read ends this chunk's wait and starts the next one's.
     const now = this.clock.now();
-    this.stats.timedIncrementBytes(byteLengthOf(chunk, encoding || this.defaultEncoding), now - this.start);
+    this.stats.timedIncrementBytes(bytes, (now - this.start) * this.span);
     this.start = now;
+    this.span = nextSpan(this.every);
+    this.untimed = this.span - 1;
   }
 }

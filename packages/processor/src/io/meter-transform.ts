@@ -1,10 +1,11 @@
 import type { Transform, TransformCallback } from 'node:stream';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
+import { type MeterOptions, nextSpan, timeOneInOf } from './timing-sample.js';
 import { drainsNextWrite, type WritableStateView, writableStateOf } from './writable-drain.js';
 
 /** Options of {@link meterTransform}. */
-export interface MeterTransformOptions {
+export interface MeterTransformOptions extends MeterOptions {
   /**
    * Where to record the stage's final flush (`_flush`, for example a compressor writing its last block) as one
    * operation with its duration, as Vitess records `Compressor:Close`. Not recorded when left out.
@@ -29,10 +30,13 @@ export interface MeterTransformOptions {
  * a chunk started by the previous chunk's callback; no closure or object is made per chunk. To also time the
  * output side as a reader sees it (Vitess's `Decompressor:Read`), use {@link meterReadable} on the same
  * stream. The clock is `performance.now()` of the global `performance` object as it is when the stream is
- * metered.
+ * metered. With `options.timeOneIn` set to N, one chunk in N (on average) is timed and stands for the others
+ * ({@link MeterOptions.timeOneIn}); the flush is always timed.
+ *
+ * @throws TypeError when `options.timeOneIn` is not an integer from 1 to 65536.
  */
 export function meterTransform<T extends Transform>(stream: T, stats: Stats, options: MeterTransformOptions = {}): T {
-  const meter = new TransformMeter(stats, writableStateOf(stream));
+  const meter = new TransformMeter(stats, writableStateOf(stream), timeOneInOf(options, 'meterTransform'));
   const done: TransformCallback = (error, data) => meter.done(error, data);
 
   const transform = stream._transform;
@@ -88,18 +92,34 @@ class TransformMeter {
   drained = false;
   /** `_flush` is running: the chunks it feeds itself are part of the flush. */
   flushing = false;
+  /** The chunk in flight is timed (always, without sampling). */
+  timed = false;
+  /** Chunks to leave untimed before the next timed one (always 0 without sampling). */
+  untimed = 0;
+  /** How many chunks the next timed one stands for (always 1 without sampling). */
+  span = 1;
   readonly clock: typeof performance = performance;
 
   constructor(
     readonly stats: Stats,
     readonly state: WritableStateView | undefined,
-  ) {}
+    readonly every: number,
+  ) {
+    this.span = nextSpan(every);
+    this.untimed = this.span - 1;
+  }
 
   begin(bytes: number, callback: TransformCallback): void {
     this.bytes = bytes;
     this.callback = callback;
     this.pending = true;
     this.sync = true;
+    if (this.untimed > 0) {
+      this.untimed -= 1;
+      this.timed = false;
+      return;
+    }
+    this.timed = true;
     if (this.drained) this.drained = false;
     else this.start = this.clock.now();
   }
@@ -109,12 +129,19 @@ class TransformMeter {
     const next = this.callback;
     if (this.pending && (error === undefined || error === null)) {
       this.pending = false;
+      if (!this.timed) {
+        this.stats.timedIncrementBytes(this.bytes, 0);
+        next(error, data);
+        return;
+      }
       const now = this.clock.now();
-      this.stats.timedIncrementBytes(this.bytes, now - this.start);
+      this.stats.timedIncrementBytes(this.bytes, (now - this.start) * this.span);
+      this.span = nextSpan(this.every);
+      this.untimed = this.span - 1;
       // Node pushes data handed to the callback before it takes the next chunk, and that push can run the next
       // stages. A synchronous callback is left out to save the state reads in synchronous pipelines: Node is then
-      // inside clearBuffer already, or nothing was buffered when the chunk began.
-      if ((data === undefined || data === null) && !this.sync && drainsNextWrite(this.state)) {
+      // inside clearBuffer already, or nothing was buffered when the chunk began. An untimed next chunk needs no start.
+      if (this.untimed === 0 && (data === undefined || data === null) && !this.sync && drainsNextWrite(this.state)) {
         this.start = now;
         this.drained = true;
         next(error, data);

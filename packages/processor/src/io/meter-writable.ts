@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
+import { type MeterOptions, nextSpan, timeOneInOf } from './timing-sample.js';
 import { drainsNextWrite, type WritableStateView, writableStateOf } from './writable-drain.js';
 
 type WriteCallback = (error?: Error | null) => void;
@@ -20,15 +21,17 @@ type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
  * and `destroy()` are the stream's own. Works inside `stream.pipeline`. Per write it costs one record and
  * two clock reads, or one for a write started by the previous write's callback; no closure or object is made
  * per write (Node runs one write at a time per stream). The clock is `performance.now()` of the global
- * `performance` object as it is when the stream is metered.
+ * `performance` object as it is when the stream is metered. With `options.timeOneIn` set to N, one write in N
+ * (on average) is timed and stands for the others ({@link MeterOptions.timeOneIn}).
  *
  * @throws TypeError when `stream` is not a `stream.Writable` (`http.ClientRequest` and `ServerResponse` are
- * typed as one but never call `_write` / `_writev`, so metering them in place would record nothing).
+ * typed as one but never call `_write` / `_writev`, so metering them in place would record nothing), or when
+ * `options.timeOneIn` is not an integer from 1 to 65536.
  */
-export function meterWritable<T extends Writable>(stream: T, stats: Stats): T {
+export function meterWritable<T extends Writable>(stream: T, stats: Stats, options: MeterOptions = {}): T {
   // Writable's own instanceof check looks for the writable state that _write / _writev run from.
   if (!(stream instanceof Writable)) throw notWritable(stream);
-  const meter = new WriteMeter(stats, writableStateOf(stream));
+  const meter = new WriteMeter(stats, writableStateOf(stream), timeOneInOf(options, 'meterWritable'));
   const done: WriteCallback = (error) => meter.done(error);
 
   const write = stream._write;
@@ -72,12 +75,22 @@ class WriteMeter {
   sync = false;
   /** `start` was stamped by the previous write's callback, which is draining the buffer into this write. */
   drained = false;
+  /** The write in flight is timed (always, without sampling). */
+  timed = false;
+  /** Writes to leave untimed before the next timed one (always 0 without sampling). */
+  untimed = 0;
+  /** How many writes the next timed one stands for (always 1 without sampling). */
+  span = 1;
   readonly clock: typeof performance = performance;
 
   constructor(
     readonly stats: Stats,
     readonly state: WritableStateView | undefined,
-  ) {}
+    readonly every: number,
+  ) {
+    this.span = nextSpan(every);
+    this.untimed = this.span - 1;
+  }
 
   begin(bytes: number, callback: WriteCallback): void {
     this.bytes = bytes;
@@ -85,6 +98,12 @@ class WriteMeter {
     if (this.callback !== callback) this.callback = callback;
     this.pending = true;
     this.sync = true;
+    if (this.untimed > 0) {
+      this.untimed -= 1;
+      this.timed = false;
+      return;
+    }
+    this.timed = true;
     if (this.drained) this.drained = false;
     else this.start = this.clock.now();
   }
@@ -94,11 +113,18 @@ class WriteMeter {
     const next = this.callback;
     if (this.pending && (error === undefined || error === null)) {
       this.pending = false;
+      if (!this.timed) {
+        this.stats.timedIncrementBytes(this.bytes, 0);
+        next(error);
+        return;
+      }
       const now = this.clock.now();
-      this.stats.timedIncrementBytes(this.bytes, now - this.start);
+      this.stats.timedIncrementBytes(this.bytes, (now - this.start) * this.span);
+      this.span = nextSpan(this.every);
+      this.untimed = this.span - 1;
       // A synchronous callback is left out to save the state reads in synchronous pipelines: Node is then inside
-      // clearBuffer already, or nothing was buffered when _write began.
-      if (!this.sync && drainsNextWrite(this.state)) {
+      // clearBuffer already, or nothing was buffered when _write began. An untimed next write needs no start.
+      if (this.untimed === 0 && !this.sync && drainsNextWrite(this.state)) {
         this.start = now;
         this.drained = true;
         next(error);
