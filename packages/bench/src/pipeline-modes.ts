@@ -1,7 +1,8 @@
 /**
  * The ways the pipeline is run, in the order the first round runs them (later rounds rotate it). `wrappers on
  * noopStats` runs the same metered wrappers, with their clock reads, recording nothing: it separates what timing
- * each chunk costs (which the caller asks for) from what recording it into backupstats adds.
+ * each chunk costs (which the caller asks for) from what recording it into backupstats adds. `backupstats
+ * timeOneIn 16` is the throttled mode with the opt-in sampled timing: every chunk counted, one in 16 timed.
  */
 export const PIPELINE_MODES = [
   'unmetered',
@@ -9,6 +10,7 @@ export const PIPELINE_MODES = [
   'wrappers on noopStats',
   'direct OTel',
   'backupstats unthrottled',
+  'backupstats timeOneIn 16',
 ] as const;
 
 /** One way of running the pipeline. */

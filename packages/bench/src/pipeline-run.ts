@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { Component, createBackupStats, Implementation, noopStats, Operation, type Stats } from 'backupstats';
+import { Component, createBackupStats, Implementation, type MeterOptions, noopStats, Operation, type Stats } from 'backupstats';
 import { createDirectOtelStats } from './direct-otel-stats.js';
 import { createOtelSetup, type OtelSetup } from './otel.js';
 import type { PipelineMode } from './pipeline-modes.js';
@@ -37,6 +37,8 @@ function stageStats(root: Stats): StageStats {
 export interface ModeSetup {
   readonly mode: PipelineMode;
   readonly stats: StageStats | undefined;
+  /** Options of every stage's meter. */
+  readonly meterOptions: MeterOptions;
   /** Ends a run's measurements (inside the timed section: a real job flushes before it exits). */
   finish(): void;
   /** Cumulative bytes the OpenTelemetry pipeline has received, or undefined when nothing is exported. */
@@ -47,17 +49,18 @@ const nothing = async (): Promise<undefined> => undefined;
 
 /** Creates the instrumentation of `mode`. */
 export function setUpMode(mode: PipelineMode): ModeSetup {
-  if (mode === 'unmetered') return { mode, stats: undefined, finish: () => {}, exportedBytes: nothing };
-  if (mode === 'wrappers on noopStats') return { mode, stats: stageStats(noopStats), finish: () => {}, exportedBytes: nothing };
+  const meterOptions: MeterOptions = mode === 'backupstats timeOneIn 16' ? { timeOneIn: 16 } : {};
+  if (mode === 'unmetered') return { mode, stats: undefined, meterOptions, finish: () => {}, exportedBytes: nothing };
+  if (mode === 'wrappers on noopStats') return { mode, stats: stageStats(noopStats), meterOptions, finish: () => {}, exportedBytes: nothing };
   const otel: OtelSetup = createOtelSetup();
   if (mode === 'direct OTel') {
-    return { mode, stats: stageStats(createDirectOtelStats(otel.provider)), finish: () => {}, exportedBytes: () => otel.total(BYTES_METRIC) };
+    return { mode, stats: stageStats(createDirectOtelStats(otel.provider)), meterOptions, finish: () => {}, exportedBytes: () => otel.total(BYTES_METRIC) };
   }
   const backupStats = createBackupStats({
     meterProvider: otel.provider,
     ...(mode === 'backupstats unthrottled' ? { flushIntervalMillis: 0 } : {}),
   });
-  return { mode, stats: stageStats(backupStats.backup), finish: () => backupStats.flush(), exportedBytes: () => otel.total(BYTES_METRIC) };
+  return { mode, stats: stageStats(backupStats.backup), meterOptions, finish: () => backupStats.flush(), exportedBytes: () => otel.total(BYTES_METRIC) };
 }
 
 /** 1 MiB of pseudo-random bytes, the same in every process (xorshift32 from a fixed seed). */
@@ -92,7 +95,7 @@ export async function runOnce(setup: ModeSetup, data: Buffer, chunk: number, tot
   const exportedBefore = await setup.exportedBytes();
   // Collect the previous run's garbage now, not inside this run's timing (the process runs with --expose-gc).
   (globalThis as { gc?: () => void }).gc?.();
-  const stages = createStages(data, chunk, total, setup.stats);
+  const stages = createStages(data, chunk, total, setup.stats, setup.meterOptions);
   const cpuStart = process.cpuUsage();
   const start = process.hrtime.bigint();
   await pipeline(stages.source, stages.transform, stages.destination);

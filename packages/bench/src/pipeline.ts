@@ -18,6 +18,8 @@ export interface PipelineRow {
   /** Lowest and highest per-round overhead, percent. */
   readonly overheadMinPercent: number;
   readonly overheadMaxPercent: number;
+  /** Median of the per-round ratios to the same round's `wrappers on noopStats` run minus 1, percent: what recording adds to timing. */
+  readonly overNoopPercent: number;
   /** CPU time (user + system) of the mode's process over the rounds. */
   readonly cpuMs: Summary;
   /** Median of the per-round CPU-time ratios minus 1, percent: a cross-check less sensitive to descheduling. */
@@ -112,6 +114,7 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
         log(`  pipeline ${chunk / 1024} KiB round ${round + 1}/${rounds}: ${line.join(', ')}`);
       }
       const base = times.get('unmetered') as Timing[];
+      const noop = times.get('wrappers on noopStats') as Timing[];
       for (const mode of PIPELINE_MODES) {
         const runs = times.get(mode) as Timing[];
         const overheads = summarize(runs.map((t, i) => (t.wallMs / (base[i] as Timing).wallMs - 1) * 100));
@@ -126,6 +129,7 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
           overheadPercent: overheads.median,
           overheadMinPercent: overheads.min,
           overheadMaxPercent: overheads.max,
+          overNoopPercent: summarize(runs.map((t, i) => (t.wallMs / (noop[i] as Timing).wallMs - 1) * 100)).median,
           cpuMs: summarize(runs.map((t) => t.cpuMs)),
           cpuOverheadPercent: cpuOverheads.median,
           throughputMiBs: total / MiB / (wall.median / 1000),

@@ -54,6 +54,7 @@ export function renderMarkdown(results: RunResults): string {
           'MiB/s',
           'overhead vs unmetered (median)',
           'overhead min … max',
+          'overhead vs noopStats wrappers (median)',
           'CPU-time overhead (median)',
         ],
         pipeline.rows.map((r) => [
@@ -64,6 +65,7 @@ export function renderMarkdown(results: RunResults): string {
           fixed(r.throughputMiBs, 0),
           r.mode === 'unmetered' ? '–' : percent(r.overheadPercent),
           r.mode === 'unmetered' ? '–' : `${percent(r.overheadMinPercent)} … ${percent(r.overheadMaxPercent)}`,
+          r.mode === 'unmetered' || r.mode === 'wrappers on noopStats' ? '–' : percent(r.overNoopPercent),
           r.mode === 'unmetered' ? '–' : percent(r.cpuOverheadPercent),
         ]),
       ),
@@ -76,7 +78,8 @@ export function renderMarkdown(results: RunResults): string {
       'Every run uses the same three streams, metered in place by `meterReadable`, `meterTransform` and `meterWritable` ' +
         '(except `unmetered`). *direct OTel*: each chunk written straight into three OTel counters. *wrappers on noopStats*: the same ' +
         'wrappers and clock reads recording nothing, which separates the cost of timing each chunk from the cost of recording it. ' +
-        'Each mode runs in a process of its own; rounds run the modes in this order, then rotated (B C D E A, …), so every ' +
+        '*backupstats timeOneIn 16*: the throttled mode with the opt-in sampled timing (every chunk counted, one in 16 on average timed). ' +
+        'Each mode runs in a process of its own; rounds run the modes in this order, then rotated (B C D E F A, …), so every ' +
         'mode takes every place equally often. Overheads are medians of per-round ratios to the same round’s ' +
         'unmetered run; CPU time (user + system) is a cross-check that is less sensitive to other processes taking the cores.',
     );

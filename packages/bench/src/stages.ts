@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Readable, Transform, type TransformCallback, Writable } from 'node:stream';
-import { meterReadable, meterTransform, meterWritable, type Stats } from 'backupstats';
+import { type MeterOptions, meterReadable, meterTransform, meterWritable, type Stats } from 'backupstats';
 
 /** The three stages of the benchmark pipeline, each metered on its own handle when one is given. */
 export interface Stages {
@@ -40,9 +40,9 @@ function memorySource(data: Buffer, chunk: number, total: number): Readable {
 /**
  * Builds the pipeline's stages: the same three streams in every mode, metered in place by the library's own
  * wrappers (`meterReadable`, `meterTransform`, `meterWritable`) when `stats` is given, so the benchmark
- * measures the code users run.
+ * measures the code users run; `options` are the meters' own (sampled timing).
  */
-export function createStages(data: Buffer, chunk: number, total: number, stats: StageStats | undefined): Stages {
+export function createStages(data: Buffer, chunk: number, total: number, stats: StageStats | undefined, options: MeterOptions = {}): Stages {
   const hash: Hash = createHash('sha1');
   let digest: string | undefined;
   const source = memorySource(data, chunk, total);
@@ -54,9 +54,9 @@ export function createStages(data: Buffer, chunk: number, total: number, stats: 
     },
   });
   if (stats !== undefined) {
-    meterReadable(source, stats.source);
-    meterTransform(transform, stats.transform);
-    meterWritable(destination, stats.destination);
+    meterReadable(source, stats.source, options);
+    meterTransform(transform, stats.transform, options);
+    meterWritable(destination, stats.destination, options);
   }
   return { source, transform, destination, digest: () => (digest ??= hash.digest('hex')) };
 }
