@@ -157,7 +157,16 @@ describe('timeOneIn drawn at random', () => {
       stats.transform,
       { timeOneIn: every },
     );
-    const destination = meterWritable(new Writable({ write: (_c, _e, cb) => (spend(1), cb()) }), stats.destination, { timeOneIn: every });
+    const destination = meterWritable(
+      new Writable({
+        write(_chunk, _encoding, callback) {
+          spend(1);
+          callback();
+        },
+      }),
+      stats.destination,
+      { timeOneIn: every },
+    );
     await pipeline(source, stage, destination);
     for (const name of ['source', 'transform', 'destination'] as const) {
       expect(stats[name].totals(), name).toMatchObject({ count: n, bytes: 3 * n });
