@@ -57,7 +57,7 @@ describe('timeOneIn on meterWritable', () => {
     expect(random).not.toHaveBeenCalled();
   });
 
-  it('a failed timed write records nothing, and the next write is timed for the same span', async () => {
+  it('a failed timed write records nothing; the untimed write before it keeps its count and bytes', async () => {
     fixSpan(2, 2);
     const stats = createRecordingStats();
     let i = 0;
