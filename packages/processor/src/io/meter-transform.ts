@@ -1,8 +1,9 @@
 import type { Transform, TransformCallback } from 'node:stream';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
-import { type MeterOptions, nextSpan, timeOneInOf } from './timing-sample.js';
-import { drainsNextWrite, type WritableStateView, writableStateOf } from './writable-drain.js';
+import { OperationMeter } from './operation-meter.js';
+import { type MeterOptions, timeOneInOf } from './timing-sample.js';
+import { drainsNextWrite, writableStateOf } from './writable-drain.js';
 
 /** Options of {@link meterTransform}. */
 export interface MeterTransformOptions extends MeterOptions {
@@ -36,8 +37,22 @@ export interface MeterTransformOptions extends MeterOptions {
  * @throws TypeError when `options.timeOneIn` is not an integer from 1 to 65536.
  */
 export function meterTransform<T extends Transform>(stream: T, stats: Stats, options: MeterTransformOptions = {}): T {
-  const meter = new TransformMeter(stats, writableStateOf(stream), timeOneInOf(options, 'meterTransform'));
-  const done: TransformCallback = (error, data) => meter.done(error, data);
+  const meter = new OperationMeter<TransformCallback>(stats, writableStateOf(stream), timeOneInOf(options, 'meterTransform'), noop);
+  // `_flush` is running: the chunks it feeds itself are part of the flush.
+  let flushing = false;
+  const done: TransformCallback = (error, data) => {
+    // Read before calling back: the callback may start the next chunk synchronously.
+    const next = meter.callback;
+    // Node pushes data handed to the callback before it takes the next chunk, and that push can run the next
+    // stages: only a callback without data lets the next chunk start at this one's end.
+    if (meter.end(error === undefined || error === null) && (data === undefined || data === null) && drainsNextWrite(meter.state)) {
+      meter.drained = true;
+      next(error, data);
+      meter.drained = false;
+      return;
+    }
+    next(error, data);
+  };
 
   const transform = stream._transform;
   stream._transform = function meteredTransform(
@@ -46,7 +61,7 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
     encoding: BufferEncoding,
     cb: TransformCallback,
   ): void {
-    if (meter.flushing) {
+    if (flushing) {
       transform.call(this, chunk, encoding, cb);
       return;
     }
@@ -59,11 +74,11 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
   if (typeof flush === 'function') {
     const flushStats = options.flush;
     stream._flush = function meteredFlush(this: Transform, cb: TransformCallback): void {
-      meter.flushing = true;
+      flushing = true;
       const begin = flushStats === undefined ? 0 : meter.clock.now();
       // Once per stream: a closure here costs nothing on the per-chunk path.
       flush.call(this, (error?: Error | null, data?: unknown) => {
-        meter.flushing = false;
+        flushing = false;
         if (flushStats !== undefined && (error === undefined || error === null)) {
           flushStats.timedIncrement(meter.clock.now() - begin);
         }
@@ -72,87 +87,6 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
     };
   }
   return stream;
-}
-
-/**
- * The chunk in flight. One per stream; every field starts as a value of its final type, so all meters share
- * one hidden class and a timestamp is stored in place rather than boxed anew on every chunk.
- */
-class TransformMeter {
-  /** When the chunk in flight started (ms, the clock's own origin). */
-  start = 0;
-  bytes = 0;
-  /** Node's callback for the chunk in flight. */
-  callback: TransformCallback = noop;
-  /** A chunk is in flight and its callback has not run yet. */
-  pending = false;
-  /** The chunk in flight has not returned from `_transform` yet: a callback now is synchronous. */
-  sync = false;
-  /** `start` was stamped by the previous chunk's callback, which is draining the input buffer into this one. */
-  drained = false;
-  /** `_flush` is running: the chunks it feeds itself are part of the flush. */
-  flushing = false;
-  /** The chunk in flight is timed (always, without sampling). */
-  timed = false;
-  /** Chunks to leave untimed before the next timed one (always 0 without sampling). */
-  untimed = 0;
-  /** How many chunks the next timed one stands for (always 1 without sampling). */
-  span = 1;
-  readonly clock: typeof performance = performance;
-
-  constructor(
-    readonly stats: Stats,
-    readonly state: WritableStateView | undefined,
-    readonly every: number,
-  ) {
-    this.span = nextSpan(every);
-    this.untimed = this.span - 1;
-  }
-
-  begin(bytes: number, callback: TransformCallback): void {
-    this.bytes = bytes;
-    this.callback = callback;
-    this.pending = true;
-    this.sync = true;
-    if (this.untimed > 0) {
-      this.untimed -= 1;
-      this.timed = false;
-      return;
-    }
-    this.timed = true;
-    if (this.drained) this.drained = false;
-    else this.start = this.clock.now();
-  }
-
-  done(error: Error | null | undefined, data: unknown): void {
-    // Read everything before calling back: the callback may start the next chunk synchronously.
-    const next = this.callback;
-    if (this.pending && (error === undefined || error === null)) {
-      this.pending = false;
-      if (!this.timed) {
-        this.stats.timedIncrementBytes(this.bytes, 0);
-        next(error, data);
-        return;
-      }
-      const now = this.clock.now();
-      this.stats.timedIncrementBytes(this.bytes, (now - this.start) * this.span);
-      this.span = nextSpan(this.every);
-      this.untimed = this.span - 1;
-      // Node pushes data handed to the callback before it takes the next chunk, and that push can run the next
-      // stages. A synchronous callback is left out to save the state reads in synchronous pipelines: Node is then
-      // inside clearBuffer already, or nothing was buffered when the chunk began. An untimed next chunk needs no start.
-      if (this.untimed === 0 && (data === undefined || data === null) && !this.sync && drainsNextWrite(this.state)) {
-        this.start = now;
-        this.drained = true;
-        next(error, data);
-        this.drained = false;
-        return;
-      }
-    } else {
-      this.pending = false;
-    }
-    next(error, data);
-  }
 }
 
 function noop(): void {}

@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
-import { type MeterOptions, nextSpan, timeOneInOf } from './timing-sample.js';
-import { drainsNextWrite, type WritableStateView, writableStateOf } from './writable-drain.js';
+import { OperationMeter } from './operation-meter.js';
+import { type MeterOptions, timeOneInOf } from './timing-sample.js';
+import { drainsNextWrite, writableStateOf } from './writable-drain.js';
 
 type WriteCallback = (error?: Error | null) => void;
 type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
@@ -31,8 +32,19 @@ type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
 export function meterWritable<T extends Writable>(stream: T, stats: Stats, options: MeterOptions = {}): T {
   // Writable's own instanceof check looks for the writable state that _write / _writev run from.
   if (!(stream instanceof Writable)) throw notWritable(stream);
-  const meter = new WriteMeter(stats, writableStateOf(stream), timeOneInOf(options, 'meterWritable'));
-  const done: WriteCallback = (error) => meter.done(error);
+  const meter = new OperationMeter<WriteCallback>(stats, writableStateOf(stream), timeOneInOf(options, 'meterWritable'), noop);
+  const done: WriteCallback = (error) => {
+    // Read before calling back: the callback may start the next write synchronously.
+    const next = meter.callback;
+    if (meter.end(error === undefined || error === null) && drainsNextWrite(meter.state)) {
+      meter.drained = true;
+      next(error);
+      // Consumed by the write Node started, or left over if it started none.
+      meter.drained = false;
+      return;
+    }
+    next(error);
+  };
 
   const write = stream._write;
   // The default _write hands the chunk to _writev, which is metered below: metering both would count twice.
@@ -57,86 +69,6 @@ export function meterWritable<T extends Writable>(stream: T, stats: Stats, optio
     };
   }
   return stream;
-}
-
-/**
- * The write in flight. One per stream; every field starts as a value of its final type, so all meters share
- * one hidden class and a timestamp is stored in place rather than boxed anew on every write.
- */
-class WriteMeter {
-  /** When the write in flight started (ms, the clock's own origin). */
-  start = 0;
-  bytes = 0;
-  /** Node's callback for the write in flight (the same function for every write of a stream). */
-  callback: WriteCallback = noop;
-  /** A write is in flight and its callback has not run yet. */
-  pending = false;
-  /** The write in flight has not returned from `_write` yet: a callback now is synchronous. */
-  sync = false;
-  /** `start` was stamped by the previous write's callback, which is draining the buffer into this write. */
-  drained = false;
-  /** The write in flight is timed (always, without sampling). */
-  timed = false;
-  /** Writes to leave untimed before the next timed one (always 0 without sampling). */
-  untimed = 0;
-  /** How many writes the next timed one stands for (always 1 without sampling). */
-  span = 1;
-  readonly clock: typeof performance = performance;
-
-  constructor(
-    readonly stats: Stats,
-    readonly state: WritableStateView | undefined,
-    readonly every: number,
-  ) {
-    this.span = nextSpan(every);
-    this.untimed = this.span - 1;
-  }
-
-  begin(bytes: number, callback: WriteCallback): void {
-    this.bytes = bytes;
-    // Node hands the same callback to every write of a stream: skip the store and its write barrier.
-    if (this.callback !== callback) this.callback = callback;
-    this.pending = true;
-    this.sync = true;
-    if (this.untimed > 0) {
-      this.untimed -= 1;
-      this.timed = false;
-      return;
-    }
-    this.timed = true;
-    if (this.drained) this.drained = false;
-    else this.start = this.clock.now();
-  }
-
-  done(error: Error | null | undefined): void {
-    // Read everything before calling back: the callback may start the next write synchronously.
-    const next = this.callback;
-    if (this.pending && (error === undefined || error === null)) {
-      this.pending = false;
-      if (!this.timed) {
-        this.stats.timedIncrementBytes(this.bytes, 0);
-        next(error);
-        return;
-      }
-      const now = this.clock.now();
-      this.stats.timedIncrementBytes(this.bytes, (now - this.start) * this.span);
-      this.span = nextSpan(this.every);
-      this.untimed = this.span - 1;
-      // A synchronous callback is left out to save the state reads in synchronous pipelines: Node is then inside
-      // clearBuffer already, or nothing was buffered when _write began. An untimed next write needs no start.
-      if (this.untimed === 0 && !this.sync && drainsNextWrite(this.state)) {
-        this.start = now;
-        this.drained = true;
-        next(error);
-        // Consumed by the write Node started, or left over if it started none.
-        this.drained = false;
-        return;
-      }
-    } else {
-      this.pending = false;
-    }
-    next(error);
-  }
 }
 
 function noop(): void {}
