@@ -1,0 +1,90 @@
+// shutdown() called twice, and a flush interrupted by an instrument that throws: no measurement is lost and
+// none is added twice.
+import { createBackupStats } from 'backupstats';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AddCall, createCountingProvider } from './support/counting-provider.js';
+import { createHarness, type Harness, valuesByKey } from './support/harness.js';
+
+let harness: Harness;
+afterEach(() => harness.shutdown());
+
+describe('shutdown() twice', () => {
+  it('flushes and detaches from the Meter once; the second call resolves and does nothing', async () => {
+    harness = createHarness();
+    const counting = createCountingProvider(harness.provider);
+    const stats = createBackupStats({ meterProvider: counting.provider });
+    stats.backup.timedIncrementBytes(3, 1);
+    await expect(stats.shutdown()).resolves.toBeUndefined();
+    expect(counting.removedCallbacks).toBe(1);
+    expect(counting.adds).toHaveLength(3);
+
+    stats.backup.timedIncrementBytes(3, 1);
+    await expect(stats.shutdown()).resolves.toBeUndefined();
+    expect(counting.removedCallbacks).toBe(1);
+    expect(counting.adds).toHaveLength(3);
+  });
+});
+
+describe('a flush interrupted by an instrument that throws', () => {
+  // Whether flush() rethrows the instrument's error is not pinned here; what must hold is that nothing
+  // recorded is lost and nothing is added twice once a later flush gets through.
+  const attempt = (flush: () => void): void => {
+    try {
+      flush();
+    } catch {
+      // The instrument's error, or none.
+    }
+  };
+
+  it('flushes on retry the handles not flushed yet, and the others not again', async () => {
+    harness = createHarness();
+    const counting = createCountingProvider(harness.provider);
+    const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
+    const handles = ['Source:Read', 'Compressor:Write', 'Destination:Write'].map((operation) => stats.backup.scope({ operation }));
+    handles.forEach((handle, i) => {
+      for (let n = 0; n <= i; n++) handle.timedIncrementBytes(100 * (i + 1), 1);
+    });
+    // The second handle's first add throws: the first handle is through, the second and third are not.
+    counting.failAdd('backup.operations', 2, new Error('transient'));
+    attempt(() => stats.flush());
+    const afterFailure = counting.adds.length;
+    attempt(() => stats.flush());
+
+    // Each instrument got each handle's numbers in exactly one add, across the failed flush and the retry.
+    const key = (a: AddCall): string => `${a.instrument}{${String(a.attributes?.operation)}}`;
+    const keys = counting.adds.map(key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.sort()).toEqual(
+      ['backup.bytes', 'backup.operations', 'backup.time'].flatMap((i) => [`${i}{Compressor:Write}`, `${i}{Destination:Write}`, `${i}{Source:Read}`]),
+    );
+    expect(afterFailure).toBeLessThan(counting.adds.length);
+
+    const values = valuesByKey(await harness.collect());
+    expect(values.get('backup.operations{-,-,Source:Read}')).toBe(1);
+    expect(values.get('backup.bytes{-,-,Source:Read}')).toBe(100);
+    expect(values.get('backup.operations{-,-,Compressor:Write}')).toBe(2);
+    expect(values.get('backup.bytes{-,-,Compressor:Write}')).toBe(400);
+    expect(values.get('backup.operations{-,-,Destination:Write}')).toBe(3);
+    expect(values.get('backup.bytes{-,-,Destination:Write}')).toBe(900);
+    expect(values.get('backup.time{-,-,Destination:Write}')).toBeCloseTo(0.003, 12);
+    await stats.shutdown();
+  });
+
+  it('a handle recorded on between the failed flush and the retry is flushed once, with everything', async () => {
+    harness = createHarness();
+    const counting = createCountingProvider(harness.provider);
+    const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
+    const handle = stats.restore.scope({ operation: 'Decompressor:Read' });
+    handle.timedIncrementBytes(5, 1);
+    counting.failAdd('restore.operations', 1, new Error('transient'));
+    attempt(() => stats.flush());
+    handle.timedIncrementBytes(6, 1);
+    attempt(() => stats.flush());
+    expect(counting.adds.map((a) => [a.instrument, a.value])).toEqual([
+      ['restore.operations', 2],
+      ['restore.bytes', 11],
+      ['restore.time', 0.002],
+    ]);
+    await stats.shutdown();
+  });
+});
