@@ -1,0 +1,75 @@
+// Every instrument's name, unit, description and value type under both namings, as a real SDK exports them,
+// and the instrumentation scope they are reported under.
+import { readFileSync } from 'node:fs';
+import { ValueType } from '@opentelemetry/api';
+import { createBackupStats, METER_NAME, type Naming, NAMINGS, VERSION } from 'backupstats';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './support/harness.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.shutdown();
+  harness = undefined;
+});
+
+const { INT, DOUBLE } = ValueType;
+
+const SELF_METRICS = [
+  [
+    'backupstats.invalid_measurements',
+    '{measurement}',
+    'Measurements dropped because a byte count or duration was negative, NaN, infinite or not a number.',
+    INT,
+  ],
+  ['backupstats.scopes', '{scope}', 'Distinct label combinations held in memory (the overflow series is not counted).', INT],
+] as const;
+
+const EXPECTED: Record<Naming, readonly (readonly [string, string, string, ValueType])[]> = {
+  otel: [
+    ['backup.operations', '{operation}', 'Number of backup operations recorded.', INT],
+    ['backup.bytes', 'By', 'Bytes moved by backup operations.', INT],
+    ['backup.time', 's', 'Time spent in backup operations.', DOUBLE],
+    ['restore.operations', '{operation}', 'Number of restore operations recorded.', INT],
+    ['restore.bytes', 'By', 'Bytes moved by restore operations.', INT],
+    ['restore.time', 's', 'Time spent in restore operations.', DOUBLE],
+    ...SELF_METRICS,
+  ],
+  vitess: [
+    ['vtbackup_backup_count', '1', 'backup operations', INT],
+    ['vtbackup_backup_bytes', 'By', 'backup bytes', INT],
+    ['vtbackup_backup_duration_nanoseconds', 'ns', 'backup duration in nanoseconds', INT],
+    ['vtbackup_restore_count', '1', 'restore operations', INT],
+    ['vtbackup_restore_bytes', 'By', 'restore bytes', INT],
+    ['vtbackup_restore_duration_nanoseconds', 'ns', 'restore duration in nanoseconds', INT],
+    ...SELF_METRICS,
+  ],
+};
+
+describe('instrument names, units, descriptions and value types', () => {
+  it('offers exactly the otel and vitess namings', () => {
+    expect(NAMINGS).toEqual(['otel', 'vitess']);
+  });
+
+  it.each(NAMINGS)('%s naming', async (naming) => {
+    harness = createHarness();
+    const stats = createBackupStats({ meterProvider: harness.provider, naming, metricPrefix: naming === 'vitess' ? 'vtbackup_' : '' });
+    stats.backup.timedIncrementBytes(1, 1);
+    stats.restore.timedIncrementBytes(1, 1);
+    const exported = await harness.collect();
+    const scopes = exported.scopeMetrics.filter((s) => s.scope.name === METER_NAME);
+    expect(scopes).toHaveLength(1);
+    const descriptors = (scopes[0]?.metrics ?? []).map(({ descriptor: d }) => [d.name, d.unit, d.description, d.valueType]);
+    expect(descriptors).toEqual(EXPECTED[naming]);
+    await stats.shutdown();
+  });
+
+  it('reports itself as the instrumentation scope "backupstats" with the package version', async () => {
+    harness = createHarness();
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    const exported = await harness.collect();
+    const packageJson = JSON.parse(readFileSync(new URL('../packages/processor/package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(exported.scopeMetrics.map((s) => s.scope)).toEqual([{ name: 'backupstats', version: packageJson.version, schemaUrl: undefined }]);
+    expect(VERSION).toBe(packageJson.version);
+    await stats.shutdown();
+  });
+});
