@@ -18,7 +18,13 @@ const CASES: readonly Case[] = [
   ['prefix starting with a digit', { metricPrefix: '1_' }, ['metricPrefix', '"1_"']],
   // 230 characters keep the counters' names within 255, not the longest run instrument's.
   ['prefix too long for the run names', { metricPrefix: 'p'.repeat(230) }, ['metricPrefix', `${'p'.repeat(230)}backup.last_success.timestamp" is not`]],
-  ['meterProvider not a provider', { meterProvider: {} }, ['meterProvider', 'getMeter']],
+  ['meterProvider not a provider', { meterProvider: {} }, ['meterProvider', 'a value of type object', 'getMeter']],
+  ['meterProvider null', { meterProvider: null }, ['meterProvider', 'is null;', 'getMeter']],
+  ['meterProvider as text', { meterProvider: 'otel' }, ['meterProvider', '"otel"', 'getMeter']],
+  ['meterProvider a function', { meterProvider: Object.assign(() => {}, { getMeter: () => {} }) }, ['meterProvider', 'a value of type function']],
+  ['interval as a boolean', { flushIntervalMillis: true }, ['flushIntervalMillis', 'is true;']],
+  ['interval as a bigint', { flushIntervalMillis: 1000n }, ['flushIntervalMillis', 'is 1000;']],
+  ['naming null', { naming: null }, ['naming', 'is null;']],
 ];
 
 describe('bad options throw at construction with the option, the value and what is accepted', () => {
@@ -31,10 +37,18 @@ describe('bad options throw at construction with the option, the value and what 
     } catch (error) {
       message = (error as Error).message;
     }
+    expect(message).toMatch(/^backupstats: option \w+ is .+; accepted: ./);
     for (const fragment of fragments) expect(message).toContain(fragment);
   });
 
+  it('accepts the limits themselves', () => {
+    for (const options of [{ flushIntervalMillis: 0 }, { flushIntervalMillis: 2 ** 31 - 1 }, { maxScopes: 2 }]) {
+      expect(() => createBackupStats(options).shutdown()).not.toThrow();
+    }
+  });
+
   it('rejects options that are not an object', () => {
-    expect(() => createBackupStats(null as unknown as BackupStatsOptions)).toThrow(/options must be an object/);
+    expect(() => createBackupStats(null as unknown as BackupStatsOptions)).toThrow(/^backupstats: options must be an object, got null$/);
+    expect(() => createBackupStats('fast' as unknown as BackupStatsOptions)).toThrow(/^backupstats: options must be an object, got "fast"$/);
   });
 });
