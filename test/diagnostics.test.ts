@@ -1,0 +1,40 @@
+// What the one-time diagnostic messages say: which family, what was wrong, what is accepted, where further
+// cases are counted.
+import { createBackupStats, type Stats } from 'backupstats';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type DiagCapture, captureDiag } from './support/diag-capture.js';
+import { createHarness, type Harness } from './support/harness.js';
+
+let harness: Harness;
+let diagnostics: DiagCapture;
+afterEach(async () => {
+  diagnostics.restore();
+  await harness.shutdown();
+});
+
+describe('diagnostic messages', () => {
+  it('an invalid measurement: named family, the rule, and where later ones are counted', async () => {
+    harness = createHarness();
+    diagnostics = captureDiag();
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    (stats.restore as Stats).timedIncrementBytes(-1, 1);
+    stats.backup.timedIncrement(Number.NaN);
+    expect(diagnostics.messages).toEqual([
+      'backupstats: dropped an invalid restore measurement (bytes and durations must be finite numbers of 0 or more); ' +
+        'further ones are counted in backupstats.invalid_measurements without a message',
+    ]);
+    await stats.shutdown();
+  });
+
+  it('a record after shutdown: named family, and that later ones are ignored too', async () => {
+    harness = createHarness();
+    diagnostics = captureDiag();
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    await stats.shutdown();
+    stats.backup.timedIncrement(1);
+    stats.restore.timedIncrement(1);
+    expect(diagnostics.messages).toEqual([
+      'backupstats: a backup measurement was recorded after shutdown() and is ignored, as are any later ones',
+    ]);
+  });
+});
