@@ -24,6 +24,19 @@ describe('createRecordingStats', () => {
     expect(stats.totals()).toEqual({ count: 3, bytes: 150, durationMs: 3.5 });
     expect(stats.totals({ implementation: 'S3' })).toEqual({ count: 0, bytes: 0, durationMs: 0 });
   });
+
+  it('totals() filters on each label given, and on all of them together', () => {
+    const stats = createRecordingStats();
+    stats.scope({ component: 'C1', implementation: 'I1', operation: 'O1' }).timedIncrementBytes(1, 1);
+    stats.scope({ component: 'C1', implementation: 'I2', operation: 'O2' }).timedIncrementBytes(2, 2);
+    stats.scope({ component: 'C2', implementation: 'I1', operation: 'O2' }).timedIncrementBytes(4, 4);
+    expect(stats.totals({ component: 'C1' }).bytes).toBe(3);
+    expect(stats.totals({ implementation: 'I1' }).bytes).toBe(5);
+    expect(stats.totals({ operation: 'O2' }).bytes).toBe(6);
+    expect(stats.totals({ component: 'C1', operation: 'O2' }).bytes).toBe(2);
+    expect(stats.totals({ implementation: 'I1', operation: 'O2' }).bytes).toBe(4);
+    expect(stats.totals({ component: 'C2', implementation: 'I2' }).count).toBe(0);
+  });
 });
 
 describe('no-op stats', () => {
