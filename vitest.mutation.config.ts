@@ -18,7 +18,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/*.test.ts'],
-    exclude: ['test/e2e-*.test.ts', 'test/example-*.test.ts', 'test/setup-*.test.ts', 'test/property.test.ts'],
+    exclude: ['test/e2e-*.test.ts', 'test/example-*.test.ts', 'test/exit-*.test.ts', 'test/setup-*.test.ts', 'test/property.test.ts'],
     testTimeout: 5_000,
     hookTimeout: 10_000,
   },

@@ -20,7 +20,8 @@ describe('diagnostic messages', () => {
     (stats.restore as Stats).timedIncrementBytes(-1, 1);
     stats.backup.timedIncrement(Number.NaN);
     expect(diagnostics.messages).toEqual([
-      'backupstats: dropped an invalid restore measurement (bytes and durations must be finite numbers of 0 or more); ' +
+      'backupstats: dropped an invalid restore measurement (bytes and durations must be numbers from 0 to ' +
+        'Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush); ' +
         'further ones are counted in backupstats.invalid_measurements without a message',
     ]);
     await stats.shutdown();
