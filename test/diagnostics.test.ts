@@ -1,5 +1,6 @@
 // What the one-time diagnostic messages say: which family, what was wrong, what is accepted, where further
 // cases are counted.
+import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
 import { createBackupStats, type Stats } from 'backupstats';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DiagCapture, captureDiag } from './support/diag-capture.js';
@@ -37,5 +38,17 @@ describe('diagnostic messages', () => {
     expect(diagnostics.messages).toEqual([
       'backupstats: a backup measurement was recorded after shutdown() and is ignored, as are any later ones',
     ]);
+  });
+
+  it("a no-op MeterProvider given: that nothing will be exported, and what to do instead", async () => {
+    harness = createHarness();
+    diagnostics = captureDiag();
+    const noop: MeterProvider = { getMeter: () => createNoopMeter() };
+    const stats = createBackupStats({ meterProvider: noop });
+    expect(diagnostics.messages).toEqual([
+      "backupstats: the meterProvider given is @opentelemetry/api's no-op provider (taken before an SDK registered?); " +
+        'nothing will be exported. Leave the option out to follow the global provider once it is registered',
+    ]);
+    await stats.shutdown();
   });
 });

@@ -74,17 +74,19 @@ describe('the flush timer', () => {
     await stats.shutdown();
   });
 
-  it('an instrument that throws does not escape the timer: reported through diag, retried on the next tick', async () => {
+  it('an instrument that throws does not escape the timer: reported through diag once per run of failures, retried on the next tick', async () => {
     harness = createHarness();
     fakeIntervals();
     const diagnostics = captureDiag();
     try {
       const counting = createCountingProvider(harness.provider);
       const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 1000 });
-      stats.backup.scope({ operation: 'Source:Read' }).timedIncrementBytes(7, 1);
-      // The first add of the flush throws, before anything of this handle reached an instrument.
+      const handle = stats.backup.scope({ operation: 'Source:Read' });
+      handle.timedIncrementBytes(7, 1);
+      // The first add of the flush throws, before anything of this handle reached an instrument; twice in a row.
       counting.failAdd('backup.operations', 1, new Error('exporter pipeline busy'));
-
+      expect(() => vi.advanceTimersByTime(1000)).not.toThrow();
+      counting.failAdd('backup.operations', 1, new Error('still busy'));
       expect(() => vi.advanceTimersByTime(1000)).not.toThrow();
       expect(counting.adds).toEqual([]);
       expect(diagnostics.messages).toHaveLength(1);
@@ -96,6 +98,13 @@ describe('the flush timer', () => {
         ['backup.bytes', 7],
         ['backup.time', 0.001],
       ]);
+
+      // A failure after a flush that went through is a new run: reported again.
+      handle.timedIncrement(1);
+      counting.failAdd('backup.operations', 1, new Error('busy again'));
+      vi.advanceTimersByTime(1000);
+      expect(diagnostics.messages).toHaveLength(2);
+      expect(diagnostics.messages[1]).toMatch(/^backupstats: .*busy again/);
       await stats.shutdown();
     } finally {
       diagnostics.restore();

@@ -1,5 +1,5 @@
 // What counts as one operation and how many bytes it carries, for chunks that are not Buffers.
-import { Readable, Writable } from 'node:stream';
+import { Readable, type ReadableOptions, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createRecordingStats, meterIterable, meterReadable } from 'backupstats';
 import { describe, expect, it } from 'vitest';
@@ -64,5 +64,18 @@ describe('meterReadable: what is a chunk', () => {
     for await (const row of meterReadable(Readable.from(rows), stats)) seen.push(row);
     expect(seen).toEqual(rows);
     expect(stats.calls.map((c) => c.bytes)).toEqual([0, 0, 0]);
+  });
+
+  it('in object mode, a string is counted as the text it is, whatever the defaultEncoding', async () => {
+    const stats = createRecordingStats();
+    // @types/node declares defaultEncoding for writables only; Node's Readable takes it too.
+    const options = { objectMode: true, defaultEncoding: 'hex', read() {} } as ReadableOptions;
+    const source = meterReadable(new Readable(options), stats);
+    source.push('abcd');
+    source.push(null);
+    const seen: unknown[] = [];
+    for await (const chunk of source) seen.push(chunk);
+    expect(seen).toEqual(['abcd']);
+    expect(stats.calls.map((c) => c.bytes)).toEqual([4]);
   });
 });

@@ -23,6 +23,32 @@ describe('shutdown() twice', () => {
     expect(counting.removedCallbacks).toBe(1);
     expect(counting.adds).toHaveLength(3);
   });
+
+  it('stats sharing a provider share one collection callback, removed when the last one shuts down', async () => {
+    harness = createHarness();
+    const counting = createCountingProvider(harness.provider);
+    const first = createBackupStats({ meterProvider: counting.provider });
+    const second = createBackupStats({ meterProvider: counting.provider });
+    expect(counting.addedCallbacks).toBe(1);
+    await first.shutdown();
+    expect(counting.removedCallbacks).toBe(0);
+    await second.shutdown();
+    expect(counting.removedCallbacks).toBe(1);
+    const third = createBackupStats({ meterProvider: counting.provider });
+    expect(counting.addedCallbacks).toBe(2);
+    await third.shutdown();
+  });
+
+  it('rejects with the error of an instrument that throws, and still closes', async () => {
+    harness = createHarness();
+    const counting = createCountingProvider(harness.provider);
+    const stats = createBackupStats({ meterProvider: counting.provider });
+    stats.backup.timedIncrement(1);
+    const failure = new Error('instrument gone');
+    counting.failAdd('backup.operations', 1, failure);
+    await expect(stats.shutdown()).rejects.toBe(failure);
+    expect(counting.removedCallbacks).toBe(1);
+  });
 });
 
 describe('a flush interrupted by an instrument that throws', () => {
@@ -67,6 +93,41 @@ describe('a flush interrupted by an instrument that throws', () => {
     expect(values.get('backup.operations{-,-,Destination:Write}')).toBe(3);
     expect(values.get('backup.bytes{-,-,Destination:Write}')).toBe(900);
     expect(values.get('backup.time{-,-,Destination:Write}')).toBeCloseTo(0.003, 12);
+    await stats.shutdown();
+  });
+
+  it('an instrument that throws after another took its number: the retry adds only what is still pending', async () => {
+    harness = createHarness();
+    const counting = createCountingProvider(harness.provider);
+    const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
+    stats.backup.scope({ operation: 'Destination:Write' }).timedIncrementBytes(8, 2);
+    counting.failAdd('backup.bytes', 1, new Error('transient'));
+    attempt(() => stats.flush());
+    attempt(() => stats.flush());
+    expect(counting.adds.map((a) => [a.instrument, a.value])).toEqual([
+      ['backup.operations', 1],
+      ['backup.bytes', 8],
+      ['backup.time', 0.002],
+    ]);
+    await stats.shutdown();
+  });
+
+  it('unthrottled: a record an instrument refused waits for the next flush, once however many were refused', async () => {
+    harness = createHarness();
+    const counting = createCountingProvider(harness.provider);
+    const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 0 });
+    const handle = stats.backup.scope({ operation: 'Source:Read' });
+    counting.failAdd('backup.operations', 1, new Error('transient'));
+    handle.timedIncrementBytes(3, 1);
+    counting.failAdd('backup.operations', 1, new Error('transient'));
+    handle.timedIncrementBytes(4, 1);
+    expect(counting.adds).toEqual([]);
+    stats.flush();
+    expect(counting.adds.map((a) => [a.instrument, a.value])).toEqual([
+      ['backup.operations', 2],
+      ['backup.bytes', 7],
+      ['backup.time', 0.002],
+    ]);
     await stats.shutdown();
   });
 

@@ -17,6 +17,8 @@ export interface CountingProvider {
   readonly provider: MeterProvider;
   /** Every `add` call that went through, in order. */
   readonly adds: readonly AddCall[];
+  /** How many times a batch observable callback was added to one of its Meters. */
+  readonly addedCallbacks: number;
   /** How many times a batch observable callback was removed from one of its Meters. */
   readonly removedCallbacks: number;
   /** Forgets the `add` calls seen so far. */
@@ -28,6 +30,7 @@ export interface CountingProvider {
 export function createCountingProvider(real: MeterProvider): CountingProvider {
   const adds: AddCall[] = [];
   const failures = new Map<string, { remaining: number; error: Error }>();
+  let addedCallbacks = 0;
   let removedCallbacks = 0;
 
   const counting = (instrument: string, counter: Counter): Counter => ({
@@ -52,9 +55,12 @@ export function createCountingProvider(real: MeterProvider): CountingProvider {
         createObservableGauge: meter.createObservableGauge.bind(meter),
         createObservableCounter: meter.createObservableCounter.bind(meter),
         createObservableUpDownCounter: meter.createObservableUpDownCounter.bind(meter),
-        addBatchObservableCallback: meter.addBatchObservableCallback.bind(meter),
         createCounter: <A extends Attributes>(counterName: string, counterOptions?: MetricOptions) =>
           counting(counterName, meter.createCounter(counterName, counterOptions)) as Counter<A>,
+        addBatchObservableCallback(callback, observables) {
+          addedCallbacks += 1;
+          meter.addBatchObservableCallback(callback, observables);
+        },
         removeBatchObservableCallback(callback, observables) {
           removedCallbacks += 1;
           meter.removeBatchObservableCallback(callback, observables);
@@ -66,6 +72,9 @@ export function createCountingProvider(real: MeterProvider): CountingProvider {
   return {
     provider,
     adds,
+    get addedCallbacks() {
+      return addedCallbacks;
+    },
     get removedCallbacks() {
       return removedCallbacks;
     },
