@@ -1,9 +1,9 @@
 // The in-process tests, run against the library's TypeScript source instead of its build, for StrykerJS
 // (`pnpm test:mutation`): Stryker mutates the source, so the tests must load the source. Left out: tests that
-// start child processes or servers (a child loads the unmutated build, and they are slow), and the property
-// test (random inputs would make a mutant's fate vary from run to run, and its 12 s would be paid by every
-// mutant it covers, which is all of them). A hung test fails after testTimeout, well before Stryker's own
-// timeout, so a mutant that stalls a stream counts as killed without restarting the worker.
+// start child processes or servers (a child loads the unmutated build; they are slow; the S3 tests need an S3
+// server), and the property test (random inputs would make a mutant's fate vary from run to run, and its 12 s
+// would be paid by every mutant it covers, which is all of them). A hung test fails after testTimeout, well
+// before Stryker's own timeout, so a mutant that stalls a stream counts as killed without restarting a worker.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -13,12 +13,19 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^backupstats$/, replacement: source('index.ts') },
-      { find: /^backupstats\/setup$/, replacement: source('setup/index.ts') },
+      { find: /^backupstats\/(setup|s3)$/, replacement: source('$1/index.ts') },
     ],
   },
   test: {
     include: ['test/*.test.ts'],
-    exclude: ['test/e2e-*.test.ts', 'test/example-*.test.ts', 'test/exit-*.test.ts', 'test/setup-*.test.ts', 'test/property.test.ts'],
+    exclude: [
+      'test/e2e-*.test.ts',
+      'test/example-*.test.ts',
+      'test/exit-*.test.ts',
+      'test/s3-*.test.ts',
+      'test/setup-*.test.ts',
+      'test/property.test.ts',
+    ],
     testTimeout: 5_000,
     hookTimeout: 10_000,
   },
