@@ -4,12 +4,17 @@
 // server), and the property test (random inputs would make a mutant's fate vary from run to run, and its 12 s
 // would be paid by every mutant it covers, which is all of them). A hung test fails after testTimeout, well
 // before Stryker's own timeout, so a mutant that stalls a stream counts as killed without restarting a worker.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const source = (file: string): string => fileURLToPath(new URL(`./packages/processor/src/${file}`, import.meta.url));
 
+// As the build does (packages/processor/tsup.config.ts): src/version.ts reads the version from this constant.
+const { version } = JSON.parse(readFileSync(source('../package.json'), 'utf8')) as { version: string };
+
 export default defineConfig({
+  define: { BACKUPSTATS_PACKAGE_VERSION: JSON.stringify(version) },
   resolve: {
     alias: [
       { find: /^backupstats$/, replacement: source('index.ts') },
@@ -19,9 +24,16 @@ export default defineConfig({
   test: {
     include: ['test/*.test.ts'],
     exclude: [
+      'test/api-oldest.test.ts',
+      'test/bundle-esbuild.test.ts',
+      'test/docs-typecheck.test.ts',
       'test/e2e-*.test.ts',
       'test/example-*.test.ts',
       'test/exit-*.test.ts',
+      'test/nodesdk.test.ts',
+      'test/package-contents.test.ts',
+      'test/runs-exit.test.ts',
+      'test/runs-prometheus.test.ts',
       'test/s3-*.test.ts',
       'test/setup-*.test.ts',
       'test/property.test.ts',

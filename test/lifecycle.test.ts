@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type AddCall, createCountingProvider } from './support/counting-provider.js';
 import { createHarness, type Harness, valuesByKey } from './support/harness.js';
 
+const SCOPES = 'backupstats.scopes';
+
 let harness: Harness;
 afterEach(() => harness.shutdown());
 
@@ -15,12 +17,12 @@ describe('shutdown() twice', () => {
     const stats = createBackupStats({ meterProvider: counting.provider });
     stats.backup.timedIncrementBytes(3, 1);
     await expect(stats.shutdown()).resolves.toBeUndefined();
-    expect(counting.removedCallbacks).toBe(1);
+    expect(counting.removedCallbacks(SCOPES)).toBe(1);
     expect(counting.adds).toHaveLength(3);
 
     stats.backup.timedIncrementBytes(3, 1);
     await expect(stats.shutdown()).resolves.toBeUndefined();
-    expect(counting.removedCallbacks).toBe(1);
+    expect(counting.removedCallbacks(SCOPES)).toBe(1);
     expect(counting.adds).toHaveLength(3);
   });
 
@@ -29,13 +31,13 @@ describe('shutdown() twice', () => {
     const counting = createCountingProvider(harness.provider);
     const first = createBackupStats({ meterProvider: counting.provider });
     const second = createBackupStats({ meterProvider: counting.provider });
-    expect(counting.addedCallbacks).toBe(1);
+    expect(counting.addedCallbacks(SCOPES)).toBe(1);
     await first.shutdown();
-    expect(counting.removedCallbacks).toBe(0);
+    expect(counting.removedCallbacks(SCOPES)).toBe(0);
     await second.shutdown();
-    expect(counting.removedCallbacks).toBe(1);
+    expect(counting.removedCallbacks(SCOPES)).toBe(1);
     const third = createBackupStats({ meterProvider: counting.provider });
-    expect(counting.addedCallbacks).toBe(2);
+    expect(counting.addedCallbacks(SCOPES)).toBe(2);
     await third.shutdown();
   });
 
@@ -47,7 +49,7 @@ describe('shutdown() twice', () => {
     const failure = new Error('instrument gone');
     counting.failAdd('backup.operations', 1, failure);
     await expect(stats.shutdown()).rejects.toBe(failure);
-    expect(counting.removedCallbacks).toBe(1);
+    expect(counting.removedCallbacks(SCOPES)).toBe(1);
   });
 });
 
@@ -112,14 +114,13 @@ describe('a flush interrupted by an instrument that throws', () => {
     await stats.shutdown();
   });
 
-  it('unthrottled: a record an instrument refused waits for the next flush, once however many were refused', async () => {
+  it('unthrottled: after a refused add, later records wait with it, and the next flush adds them in one add', async () => {
     harness = createHarness();
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 0 });
     const handle = stats.backup.scope({ operation: 'Source:Read' });
     counting.failAdd('backup.operations', 1, new Error('transient'));
     handle.timedIncrementBytes(3, 1);
-    counting.failAdd('backup.operations', 1, new Error('transient'));
     handle.timedIncrementBytes(4, 1);
     expect(counting.adds).toEqual([]);
     stats.flush();

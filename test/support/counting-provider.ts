@@ -17,10 +17,10 @@ export interface CountingProvider {
   readonly provider: MeterProvider;
   /** Every `add` call that went through, in order. */
   readonly adds: readonly AddCall[];
-  /** How many times a batch observable callback was added to one of its Meters. */
-  readonly addedCallbacks: number;
-  /** How many times a batch observable callback was removed from one of its Meters. */
-  readonly removedCallbacks: number;
+  /** How many batch observable callbacks that observe the instrument `name` were added to its Meters. */
+  addedCallbacks(name: string): number;
+  /** How many batch observable callbacks that observe the instrument `name` were removed from its Meters. */
+  removedCallbacks(name: string): number;
   /** Forgets the `add` calls seen so far. */
   clearAdds(): void;
   /** Makes the `nth` next `add` on `instrument` (1: the very next) throw `error`, once; it adds nothing. */
@@ -30,8 +30,15 @@ export interface CountingProvider {
 export function createCountingProvider(real: MeterProvider): CountingProvider {
   const adds: AddCall[] = [];
   const failures = new Map<string, { remaining: number; error: Error }>();
-  let addedCallbacks = 0;
-  let removedCallbacks = 0;
+  // The name of every observable instrument created through the provider, and the callbacks on each.
+  const names = new WeakMap<object, string>();
+  const added: string[] = [];
+  const removed: string[] = [];
+  const named = <O extends object>(name: string, observable: O): O => {
+    names.set(observable, name);
+    return observable;
+  };
+  const observed = (observables: readonly object[]): string[] => observables.map((o) => names.get(o) ?? '?');
 
   const counting = (instrument: string, counter: Counter): Counter => ({
     add(value, attributes, context) {
@@ -52,17 +59,17 @@ export function createCountingProvider(real: MeterProvider): CountingProvider {
         createGauge: meter.createGauge.bind(meter),
         createHistogram: meter.createHistogram.bind(meter),
         createUpDownCounter: meter.createUpDownCounter.bind(meter),
-        createObservableGauge: meter.createObservableGauge.bind(meter),
-        createObservableCounter: meter.createObservableCounter.bind(meter),
-        createObservableUpDownCounter: meter.createObservableUpDownCounter.bind(meter),
+        createObservableGauge: (name, options) => named(name, meter.createObservableGauge(name, options)),
+        createObservableCounter: (name, options) => named(name, meter.createObservableCounter(name, options)),
+        createObservableUpDownCounter: (name, options) => named(name, meter.createObservableUpDownCounter(name, options)),
         createCounter: <A extends Attributes>(counterName: string, counterOptions?: MetricOptions) =>
           counting(counterName, meter.createCounter(counterName, counterOptions)) as Counter<A>,
         addBatchObservableCallback(callback, observables) {
-          addedCallbacks += 1;
+          added.push(...observed(observables));
           meter.addBatchObservableCallback(callback, observables);
         },
         removeBatchObservableCallback(callback, observables) {
-          removedCallbacks += 1;
+          removed.push(...observed(observables));
           meter.removeBatchObservableCallback(callback, observables);
         },
       };
@@ -72,12 +79,8 @@ export function createCountingProvider(real: MeterProvider): CountingProvider {
   return {
     provider,
     adds,
-    get addedCallbacks() {
-      return addedCallbacks;
-    },
-    get removedCallbacks() {
-      return removedCallbacks;
-    },
+    addedCallbacks: (name) => added.filter((n) => n === name).length,
+    removedCallbacks: (name) => removed.filter((n) => n === name).length,
     clearAdds: () => {
       adds.length = 0;
     },
