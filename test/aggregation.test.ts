@@ -2,18 +2,15 @@
 // flush makes one `add` per instrument per handle recorded on since the last flush, however many records.
 // The provider below counts every `add` call on the way to a real SDK MeterProvider.
 import { createBackupStats } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type CountingProvider, createCountingProvider } from './support/counting-provider.js';
-import { createHarness, type Harness, valuesByKey } from './support/harness.js';
-
-let harness: Harness;
-afterEach(() => harness.shutdown());
+import { it } from './support/fixtures.js';
+import { type Harness, valuesByKey } from './support/harness.js';
 
 /** The far end of setInterval's range: the timer never fires during a test. */
 const NEVER = 2 ** 31 - 1;
 
-function setUp(flushIntervalMillis: number): { counting: CountingProvider; stats: ReturnType<typeof createBackupStats> } {
-  harness = createHarness();
+function setUp(harness: Harness, flushIntervalMillis: number): { counting: CountingProvider; stats: ReturnType<typeof createBackupStats> } {
   const counting = createCountingProvider(harness.provider);
   return { counting, stats: createBackupStats({ meterProvider: counting.provider, flushIntervalMillis }) };
 }
@@ -26,8 +23,8 @@ function addsPerInstrument(counting: CountingProvider): Record<string, number> {
 }
 
 describe('local aggregation', () => {
-  it('N records on one handle make no add until a flush, then exactly one add per instrument', async () => {
-    const { counting, stats } = setUp(NEVER);
+  it('N records on one handle make no add until a flush, then exactly one add per instrument', async ({ harness }) => {
+    const { counting, stats } = setUp(harness, NEVER);
     const handle = stats.backup.scope({ component: 'BackupStorage', implementation: 'File', operation: 'File:Write' });
     for (let i = 0; i < 10_000; i++) handle.timedIncrementBytes(64, 0.5);
     expect(counting.adds).toEqual([]);
@@ -45,8 +42,8 @@ describe('local aggregation', () => {
     await stats.shutdown();
   });
 
-  it('the pending set does not grow with records: each flush adds once per instrument per handle recorded on', async () => {
-    const { counting, stats } = setUp(NEVER);
+  it('the pending set does not grow with records: each flush adds once per instrument per handle recorded on', async ({ harness }) => {
+    const { counting, stats } = setUp(harness, NEVER);
     const read = stats.backup.scope({ operation: 'Source:Read' });
     const close = stats.backup.scope({ operation: 'Source:Close' });
     const restore = stats.restore.scope({ operation: 'Restore' });
@@ -83,8 +80,8 @@ describe('local aggregation', () => {
     await stats.shutdown();
   });
 
-  it('flushIntervalMillis 0 adds every record to the instruments at once, with no flush', async () => {
-    const { counting, stats } = setUp(0);
+  it('flushIntervalMillis 0 adds every record to the instruments at once, with no flush', async ({ harness }) => {
+    const { counting, stats } = setUp(harness, 0);
     const handle = stats.backup.scope({ operation: 'Destination:Write' });
     handle.timedIncrementBytes(100, 2);
     handle.timedIncrementBytes(0, 4);

@@ -2,21 +2,11 @@
 // cases are counted.
 import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
 import { createBackupStats, type Stats } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type DiagCapture, captureDiag } from './support/diag-capture.js';
-import { createHarness, type Harness } from './support/harness.js';
-
-let harness: Harness;
-let diagnostics: DiagCapture;
-afterEach(async () => {
-  diagnostics.restore();
-  await harness.shutdown();
-});
+import { describe, expect } from 'vitest';
+import { it } from './support/fixtures.js';
 
 describe('diagnostic messages', () => {
-  it('an invalid measurement: named family, the rule, and where later ones are counted', async () => {
-    harness = createHarness();
-    diagnostics = captureDiag();
+  it('an invalid measurement: named family, the rule, and where later ones are counted', async ({ harness, diagnostics }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     (stats.restore as Stats).timedIncrementBytes(-1, 1);
     stats.backup.timedIncrement(Number.NaN);
@@ -28,9 +18,7 @@ describe('diagnostic messages', () => {
     await stats.shutdown();
   });
 
-  it('a record after shutdown: named family, and that later ones are ignored too', async () => {
-    harness = createHarness();
-    diagnostics = captureDiag();
+  it('a record after shutdown: named family, and that later ones are ignored too', async ({ harness, diagnostics }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     await stats.shutdown();
     stats.backup.timedIncrement(1);
@@ -40,9 +28,7 @@ describe('diagnostic messages', () => {
     ]);
   });
 
-  it("a no-op MeterProvider given: that nothing will be exported, and what to do instead", async () => {
-    harness = createHarness();
-    diagnostics = captureDiag();
+  it("a no-op MeterProvider given: that nothing will be exported, and what to do instead", async ({ diagnostics }) => {
     const noop: MeterProvider = { getMeter: () => createNoopMeter() };
     const stats = createBackupStats({ meterProvider: noop });
     expect(diagnostics.messages).toEqual([

@@ -3,24 +3,20 @@
 // the interval fire on demand; the provider counts `add` calls, so nothing here collects (a collection would
 // flush by itself and hide a missing timer).
 import { createBackupStats } from 'backupstats';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
 import { createCountingProvider } from './support/counting-provider.js';
-import { captureDiag } from './support/diag-capture.js';
-import { createHarness, type Harness } from './support/harness.js';
+import { it } from './support/fixtures.js';
 
-let harness: Harness;
 /** Fakes the interval timers from here on (the harness's reader, created before, keeps a real one). */
 const fakeIntervals = (): void => {
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
 };
-afterEach(async () => {
+afterEach(() => {
   vi.useRealTimers();
-  await harness.shutdown();
 });
 
 describe('the flush timer', () => {
-  it('moves pending numbers into the instruments every flushIntervalMillis, and stops at shutdown', async () => {
-    harness = createHarness();
+  it('moves pending numbers into the instruments every flushIntervalMillis, and stops at shutdown', async ({ harness }) => {
     fakeIntervals();
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 1000 });
@@ -50,16 +46,14 @@ describe('the flush timer', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('is not started when every record goes straight to the instruments (flushIntervalMillis 0)', async () => {
-    harness = createHarness();
+  it('is not started when every record goes straight to the instruments (flushIntervalMillis 0)', async ({ harness }) => {
     fakeIntervals();
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 0 });
     expect(vi.getTimerCount()).toBe(0);
     await stats.shutdown();
   });
 
-  it('never keeps the process alive: it adds no ref\'d timer', async () => {
-    harness = createHarness();
+  it('never keeps the process alive: it adds no ref\'d timer', async ({ harness }) => {
     // Node lists one "Timeout" per timer that holds the event loop open; unref'd timers are not listed.
     const refTimers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = refTimers();
@@ -74,40 +68,34 @@ describe('the flush timer', () => {
     await stats.shutdown();
   });
 
-  it('an instrument that throws does not escape the timer: reported through diag once per run of failures, retried on the next tick', async () => {
-    harness = createHarness();
+  it('an instrument that throws does not escape the timer: reported through diag once per run of failures, retried on the next tick', async ({ harness, diagnostics }) => {
     fakeIntervals();
-    const diagnostics = captureDiag();
-    try {
-      const counting = createCountingProvider(harness.provider);
-      const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 1000 });
-      const handle = stats.backup.scope({ operation: 'Source:Read' });
-      handle.timedIncrementBytes(7, 1);
-      // The first add of the flush throws, before anything of this handle reached an instrument; twice in a row.
-      counting.failAdd('backup.operations', 1, new Error('exporter pipeline busy'));
-      expect(() => vi.advanceTimersByTime(1000)).not.toThrow();
-      counting.failAdd('backup.operations', 1, new Error('still busy'));
-      expect(() => vi.advanceTimersByTime(1000)).not.toThrow();
-      expect(counting.adds).toEqual([]);
-      expect(diagnostics.messages).toHaveLength(1);
-      expect(diagnostics.messages[0]).toMatch(/^backupstats: .*exporter pipeline busy/);
+    const counting = createCountingProvider(harness.provider);
+    const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 1000 });
+    const handle = stats.backup.scope({ operation: 'Source:Read' });
+    handle.timedIncrementBytes(7, 1);
+    // The first add of the flush throws, before anything of this handle reached an instrument; twice in a row.
+    counting.failAdd('backup.operations', 1, new Error('exporter pipeline busy'));
+    expect(() => vi.advanceTimersByTime(1000)).not.toThrow();
+    counting.failAdd('backup.operations', 1, new Error('still busy'));
+    expect(() => vi.advanceTimersByTime(1000)).not.toThrow();
+    expect(counting.adds).toEqual([]);
+    expect(diagnostics.messages).toHaveLength(1);
+    expect(diagnostics.messages[0]).toMatch(/^backupstats: .*exporter pipeline busy/);
 
-      vi.advanceTimersByTime(1000);
-      expect(counting.adds.map((a) => [a.instrument, a.value])).toEqual([
-        ['backup.operations', 1],
-        ['backup.bytes', 7],
-        ['backup.time', 0.001],
-      ]);
+    vi.advanceTimersByTime(1000);
+    expect(counting.adds.map((a) => [a.instrument, a.value])).toEqual([
+      ['backup.operations', 1],
+      ['backup.bytes', 7],
+      ['backup.time', 0.001],
+    ]);
 
-      // A failure after a flush that went through is a new run: reported again.
-      handle.timedIncrement(1);
-      counting.failAdd('backup.operations', 1, new Error('busy again'));
-      vi.advanceTimersByTime(1000);
-      expect(diagnostics.messages).toHaveLength(2);
-      expect(diagnostics.messages[1]).toMatch(/^backupstats: .*busy again/);
-      await stats.shutdown();
-    } finally {
-      diagnostics.restore();
-    }
+    // A failure after a flush that went through is a new run: reported again.
+    handle.timedIncrement(1);
+    counting.failAdd('backup.operations', 1, new Error('busy again'));
+    vi.advanceTimersByTime(1000);
+    expect(diagnostics.messages).toHaveLength(2);
+    expect(diagnostics.messages[1]).toMatch(/^backupstats: .*busy again/);
+    await stats.shutdown();
   });
 });

@@ -50,14 +50,20 @@ describe.each([0, 1000])('invalid measurements (flushIntervalMillis %i)', (flush
   });
 });
 
-describe('values at the edges', () => {
-  it('accepts zero and the largest finite number without corrupting other series', async ({ harness, diagnostics }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider });
+describe.each([1000, 0])('values at the edges (flushIntervalMillis %i)', (flushIntervalMillis) => {
+  it('accepts zero and exactly Number.MAX_SAFE_INTEGER bytes and milliseconds, without corrupting other series', async ({ harness, diagnostics }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
+    const max = Number.MAX_SAFE_INTEGER;
     stats.backup.scope({ operation: 'zero' }).timedIncrementBytes(0, 0);
-    stats.backup.scope({ operation: 'huge' }).timedIncrementBytes(Number.MAX_SAFE_INTEGER, 0);
+    stats.backup.scope({ operation: 'timed' }).timedIncrement(max);
+    stats.backup.scope({ operation: 'moved' }).timedIncrementBytes(max, max);
     const values = valuesByKey(await harness.collect());
     expect(values.get('backup.operations{-,-,zero}')).toBe(1);
-    expect(values.get('backup.bytes{-,-,huge}')).toBe(Number.MAX_SAFE_INTEGER);
+    expect(values.get('backup.operations{-,-,timed}')).toBe(1);
+    expect(values.get('backup.time{-,-,timed}')).toBe(max / 1000);
+    expect(values.get('backup.operations{-,-,moved}')).toBe(1);
+    expect(values.get('backup.bytes{-,-,moved}')).toBe(max);
+    expect(values.get('backup.time{-,-,moved}')).toBe(max / 1000);
     expect(values.get('backupstats.invalid_measurements{backup}')).toBe(0);
     expect(diagnostics.messages).toEqual([]);
     await stats.shutdown();

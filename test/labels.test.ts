@@ -1,14 +1,11 @@
 // Label values from plain JavaScript callers (numbers, booleans, bigints, null) and the Vitess label values.
 import { Component, createBackupStats, Implementation, Operation, type ScopeLabels } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, points } from './support/harness.js';
-
-let harness: Harness;
-afterEach(() => harness.shutdown());
+import { describe, expect } from 'vitest';
+import { it } from './support/fixtures.js';
+import { points } from './support/harness.js';
 
 describe('label values that are not strings', () => {
-  it('numbers, booleans and bigints become their text; null and undefined leave the label unset', async () => {
-    harness = createHarness();
+  it('numbers, booleans and bigints become their text; null and undefined leave the label unset', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     const untyped = (labels: Record<string, unknown>): ScopeLabels => labels as ScopeLabels;
     stats.backup.scope(untyped({ component: 7, implementation: false, operation: 12_345_678_901_234_567_890n })).timedIncrement(1);
@@ -26,8 +23,7 @@ describe('label values that are not strings', () => {
     await stats.shutdown();
   });
 
-  it('a scope given null or undefined instead of labels is the same handle', async () => {
-    harness = createHarness();
+  it('a scope given null or undefined instead of labels is the same handle', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     const engine = stats.backup.scope({ component: 'BackupEngine' });
     expect(engine.scope(null as unknown as ScopeLabels)).toBe(engine);

@@ -3,9 +3,9 @@
 // flush that finds the provider adds them, and unthrottled stats keep their timer only until then.
 import { metrics } from '@opentelemetry/api';
 import { createBackupStats } from 'backupstats';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, vi } from 'vitest';
 import { type CountingProvider, createCountingProvider } from './support/counting-provider.js';
-import { captureDiag } from './support/diag-capture.js';
+import { it } from './support/fixtures.js';
 import { createHarness } from './support/harness.js';
 
 afterEach(() => {
@@ -31,10 +31,8 @@ function laterProvider(): { counting: CountingProvider; register(): void } {
 const LABELS = { component: 'C', implementation: 'I', operation: 'O' };
 
 describe('stats created before the global MeterProvider is registered', () => {
-  it.each([1000, 0])('the first flush() that finds it adds what waited, one add per instrument (interval %i)', async (flushIntervalMillis) => {
+  it.for([1000, 0])('the first flush() that finds it adds what waited, one add per instrument (interval %i)', async (flushIntervalMillis, { diagnostics }) => {
     const later = laterProvider();
-    const diagnostics = captureDiag();
-    onTestFinished(() => diagnostics.restore());
     const stats = createBackupStats({ flushIntervalMillis });
     const handle = stats.backup.scope(LABELS);
     for (let i = 0; i < 5; i++) handle.timedIncrementBytes(10, 1);

@@ -1,18 +1,15 @@
 // shutdown() called twice, and a flush interrupted by an instrument that throws: no measurement is lost and
 // none is added twice.
 import { createBackupStats } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type AddCall, createCountingProvider } from './support/counting-provider.js';
-import { createHarness, type Harness, valuesByKey } from './support/harness.js';
+import { it } from './support/fixtures.js';
+import { valuesByKey } from './support/harness.js';
 
 const SCOPES = 'backupstats.scopes';
 
-let harness: Harness;
-afterEach(() => harness.shutdown());
-
 describe('shutdown() twice', () => {
-  it('flushes and detaches from the Meter once; the second call resolves and does nothing', async () => {
-    harness = createHarness();
+  it('flushes and detaches from the Meter once; the second call resolves and does nothing', async ({ harness }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider });
     stats.backup.timedIncrementBytes(3, 1);
@@ -26,8 +23,7 @@ describe('shutdown() twice', () => {
     expect(counting.adds).toHaveLength(3);
   });
 
-  it('stats sharing a provider share one collection callback, removed when the last one shuts down', async () => {
-    harness = createHarness();
+  it('stats sharing a provider share one collection callback, removed when the last one shuts down', async ({ harness }) => {
     const counting = createCountingProvider(harness.provider);
     const first = createBackupStats({ meterProvider: counting.provider });
     const second = createBackupStats({ meterProvider: counting.provider });
@@ -39,17 +35,6 @@ describe('shutdown() twice', () => {
     const third = createBackupStats({ meterProvider: counting.provider });
     expect(counting.addedCallbacks(SCOPES)).toBe(2);
     await third.shutdown();
-  });
-
-  it('rejects with the error of an instrument that throws, and still closes', async () => {
-    harness = createHarness();
-    const counting = createCountingProvider(harness.provider);
-    const stats = createBackupStats({ meterProvider: counting.provider });
-    stats.backup.timedIncrement(1);
-    const failure = new Error('instrument gone');
-    counting.failAdd('backup.operations', 1, failure);
-    await expect(stats.shutdown()).rejects.toBe(failure);
-    expect(counting.removedCallbacks(SCOPES)).toBe(1);
   });
 });
 
@@ -64,8 +49,7 @@ describe('a flush interrupted by an instrument that throws', () => {
     }
   };
 
-  it('flushes on retry the handles not flushed yet, and the others not again', async () => {
-    harness = createHarness();
+  it('flushes on retry the handles not flushed yet, and the others not again', async ({ harness }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
     const handles = ['Source:Read', 'Compressor:Write', 'Destination:Write'].map((operation) => stats.backup.scope({ operation }));
@@ -98,24 +82,7 @@ describe('a flush interrupted by an instrument that throws', () => {
     await stats.shutdown();
   });
 
-  it('an instrument that throws after another took its number: the retry adds only what is still pending', async () => {
-    harness = createHarness();
-    const counting = createCountingProvider(harness.provider);
-    const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
-    stats.backup.scope({ operation: 'Destination:Write' }).timedIncrementBytes(8, 2);
-    counting.failAdd('backup.bytes', 1, new Error('transient'));
-    attempt(() => stats.flush());
-    attempt(() => stats.flush());
-    expect(counting.adds.map((a) => [a.instrument, a.value])).toEqual([
-      ['backup.operations', 1],
-      ['backup.bytes', 8],
-      ['backup.time', 0.002],
-    ]);
-    await stats.shutdown();
-  });
-
-  it('unthrottled: after a refused add, later records wait with it, and the next flush adds them in one add', async () => {
-    harness = createHarness();
+  it('unthrottled: after a refused add, later records wait with it, and the next flush adds them in one add', async ({ harness }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 0 });
     const handle = stats.backup.scope({ operation: 'Source:Read' });
@@ -132,8 +99,7 @@ describe('a flush interrupted by an instrument that throws', () => {
     await stats.shutdown();
   });
 
-  it('a handle recorded on between the failed flush and the retry is flushed once, with everything', async () => {
-    harness = createHarness();
+  it('a handle recorded on between the failed flush and the retry is flushed once, with everything', async ({ harness }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
     const handle = stats.restore.scope({ operation: 'Decompressor:Read' });

@@ -3,14 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { ValueType } from '@opentelemetry/api';
 import { createBackupStats, METER_NAME, type Naming, NAMINGS, VERSION } from 'backupstats';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './support/harness.js';
-
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.shutdown();
-  harness = undefined;
-});
+import { describe, expect } from 'vitest';
+import { it } from './support/fixtures.js';
 
 const { INT, DOUBLE } = ValueType;
 
@@ -50,8 +44,7 @@ describe('instrument names, units, descriptions and value types', () => {
     expect(NAMINGS).toEqual(['otel', 'vitess']);
   });
 
-  it.each(NAMINGS)('%s naming', async (naming) => {
-    harness = createHarness();
+  it.for(NAMINGS)('%s naming', async (naming, { harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, naming, metricPrefix: naming === 'vitess' ? 'vtbackup_' : '' });
     stats.backup.timedIncrementBytes(1, 1);
     stats.restore.timedIncrementBytes(1, 1);
@@ -63,8 +56,7 @@ describe('instrument names, units, descriptions and value types', () => {
     await stats.shutdown();
   });
 
-  it('reports itself as the instrumentation scope "backupstats" with the package version', async () => {
-    harness = createHarness();
+  it('reports itself as the instrumentation scope "backupstats" with the package version', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     const exported = await harness.collect();
     const packageJson = JSON.parse(readFileSync(new URL('../packages/processor/package.json', import.meta.url), 'utf8')) as { version: string };
