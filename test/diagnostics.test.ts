@@ -1,7 +1,7 @@
 // What the one-time diagnostic messages say: which family, what was wrong, what is accepted, where further
 // cases are counted.
 import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
-import { createBackupStats, type Stats } from 'backupstats';
+import { createBackupStats, type RunFailureReason, type Stats } from 'backupstats';
 import { describe, expect } from 'vitest';
 import { it } from './support/fixtures.js';
 
@@ -36,5 +36,35 @@ describe('diagnostic messages', () => {
         'nothing will be exported. Leave the option out to follow the global provider once it is registered',
     ]);
     await stats.shutdown();
+  });
+
+  it('a run failure reason outside RunFailure: the value (text cut at 64 characters, or its type), the vocabulary', async ({ harness, diagnostics }) => {
+    // Each stats instance says it once: two instances, two messages.
+    const first = createBackupStats({ meterProvider: harness.provider });
+    const second = createBackupStats({ meterProvider: harness.provider });
+    first.backup.startRun().fail('x'.repeat(70) as RunFailureReason);
+    second.restore.startRun().fail(42 as unknown as RunFailureReason);
+    const rest = 'which is not one of RunFailure (interrupted, timeout, source, destination, corrupted, configuration, _OTHER); it is recorded as _OTHER, as are any later ones';
+    expect(diagnostics.messages).toEqual([
+      `backupstats: a run failed with the reason "${'x'.repeat(64)}", ${rest}`,
+      `backupstats: a run failed with the reason a value of type number, ${rest}`,
+    ]);
+    await first.shutdown();
+    await second.shutdown();
+  });
+
+  it('shut down before any MeterProvider: how many operations and runs were never exported, runs in progress included', async ({ diagnostics }) => {
+    const stats = createBackupStats();
+    stats.backup.timedIncrement(1);
+    stats.backup.scope({ operation: 'Source:Read' }).timedIncrementBytes(5, 1);
+    stats.restore.timedIncrement(1);
+    stats.backup.startRun().succeed(5);
+    stats.restore.startRun().fail();
+    // Still in progress: shutdown ends it as interrupted, one more run never exported.
+    stats.backup.startRun();
+    await stats.shutdown();
+    expect(diagnostics.messages).toEqual([
+      'backupstats: shutdown() before any global MeterProvider was registered: 3 operations and 3 runs recorded were never exported',
+    ]);
   });
 });

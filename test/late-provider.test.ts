@@ -59,7 +59,9 @@ describe('stats created before the global MeterProvider is registered', () => {
     expect(vi.getTimerCount()).toBe(1);
 
     later.register();
-    vi.advanceTimersByTime(1000);
+    vi.advanceTimersByTime(999);
+    expect(later.counting.adds).toEqual([]);
+    vi.advanceTimersByTime(1);
     expect(later.counting.adds.map((a) => [a.instrument, a.value])).toEqual([
       ['restore.operations', 1],
       ['restore.time', 0.004],
