@@ -87,7 +87,8 @@ describe('an instrument that throws in the middle of a flush', () => {
     const second = stats.backup.scope({ ...LABELS, operation: 'Other' });
     for (let i = 0; i < 10; i++) first.timedIncrementBytes(100, 1);
     second.timedIncrementBytes(7, 2);
-    expect(() => stats.flush()).toThrow('transient');
+    // An Error to compare with, not a string: vitest's toThrow('text') also passes when `undefined` is thrown.
+    expect(() => stats.flush()).toThrow(new Error('transient'));
     // The handle after the failing one was not held back.
     let values = valuesByKey(await collect());
     expect(values.get('backup.operations{C,I,Other}')).toBe(1);
@@ -148,9 +149,9 @@ describe('shutdown() with an instrument that throws', () => {
     expect(() => {
       closing = stats.shutdown();
     }).not.toThrow();
-    await expect(closing).rejects.toThrow('transient');
+    await expect(closing).rejects.toThrow(new Error('transient'));
     // The second call answers with the same outcome.
-    await expect(stats.shutdown()).rejects.toThrow('transient');
+    await expect(stats.shutdown()).rejects.toThrow(new Error('transient'));
 
     // The restore family was flushed and closed although the backup family failed first.
     stats.restore.timedIncrement(1);
