@@ -120,3 +120,17 @@ describe('startBackupStats rejects every invalid variable with its name, its val
     expect(diagnostics.messages.join('\n')).not.toContain('s3cr3t');
   });
 });
+
+describe('OTEL_METRICS_EXPORTER', () => {
+  it.each([
+    ['jaeger', '"jaeger" is not an exporter'],
+    [' , ', 'it names no exporter'],
+    ['none,console', '"none" cannot be combined with an exporter'],
+  ])('%j: the whole message says what is wrong with the list, between the value and what is accepted', async (value, detail) => {
+    const error = await startError({ OTEL_METRICS_EXPORTER: value });
+    expect(error.message).toBe(
+      `backupstats: OTEL_METRICS_EXPORTER is ${JSON.stringify(value)} (${detail}); ` +
+        'accepted: a comma-separated list of "otlp", "prometheus", "console" or "none" ("none" alone)',
+    );
+  });
+});
