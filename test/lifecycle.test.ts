@@ -116,3 +116,15 @@ describe('a flush interrupted by an instrument that throws', () => {
     await stats.shutdown();
   });
 });
+
+describe('records after shutdown', () => {
+  it('unthrottled: each is dropped, not kept on its handle (kept, they would add up to an invalid measurement)', async ({ harness, diagnostics }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 0 });
+    await stats.shutdown();
+    const handle = stats.backup.scope({ operation: 'Source:Read' });
+    for (let i = 0; i < 3; i++) handle.timedIncrementBytes(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    expect(diagnostics.messages).toEqual([
+      'backupstats: a backup measurement was recorded after shutdown() and is ignored, as are any later ones',
+    ]);
+  });
+});

@@ -18,6 +18,8 @@ const CASES: readonly Case[] = [
   ['prefix starting with a digit', { metricPrefix: '1_' }, ['metricPrefix', '"1_"']],
   // 230 characters keep the counters' names within 255, not the longest run instrument's.
   ['prefix too long for the run names', { metricPrefix: 'p'.repeat(230) }, ['metricPrefix', `${'p'.repeat(230)}backup.last_success.timestamp" is not`]],
+  // 226 characters keep every backup name within 255, not restore's longest run instrument.
+  ['prefix too long for the restore run names', { metricPrefix: 'p'.repeat(226) }, ['metricPrefix', `${'p'.repeat(226)}restore.last_success.timestamp" is not`]],
   ['meterProvider not a provider', { meterProvider: {} }, ['meterProvider', 'a value of type object', 'getMeter']],
   ['meterProvider null', { meterProvider: null }, ['meterProvider', 'is null;', 'getMeter']],
   ['meterProvider as text', { meterProvider: 'otel' }, ['meterProvider', '"otel"', 'getMeter']],

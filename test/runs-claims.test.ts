@@ -1,0 +1,90 @@
+// What a run records besides its outcome, each checked so that it fails when it breaks: its duration (start to end,
+// on vitest's fake clock), the bytes of the last success up to Number.MAX_SAFE_INTEGER, a run ended after a flush,
+// and the runs of the recording stats.
+import { createBackupStats, createRecordingStats, RunFailure } from 'backupstats';
+import { describe, expect } from 'vitest';
+import { spend, useFakeClock } from './support/fake-clock.js';
+import { it } from './support/fixtures.js';
+import { histograms, numbers, runKey } from './support/run-series.js';
+
+useFakeClock();
+
+const LABELS = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
+const NOT_NOW = { flushIntervalMillis: 2 ** 30 };
+
+describe('run durations', () => {
+  it('from startRun() to the end of the run, in seconds, for successes and failures', async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
+    const handle = stats.backup.scope(LABELS);
+    const first = handle.startRun();
+    spend(1000);
+    const second = handle.startRun();
+    spend(1500);
+    first.succeed();
+    spend(250);
+    second.fail(RunFailure.Source);
+    const third = handle.startRun();
+    spend(4000);
+    third.succeed();
+
+    const durations = histograms(await harness.collect());
+    const success = durations.get(runKey('backup.run.duration', { ...LABELS, outcome: 'success' }));
+    const failure = durations.get(runKey('backup.run.duration', { ...LABELS, outcome: 'failure' }));
+    expect([success?.count, success?.sum]).toEqual([2, 6.5]);
+    expect([failure?.count, failure?.sum]).toEqual([1, 1.75]);
+    await stats.shutdown();
+  });
+
+  it('recording stats: the duration in milliseconds; only the first end of a run counts', () => {
+    const stats = createRecordingStats();
+    const run = stats.startRun();
+    spend(30);
+    run.succeed(5);
+    spend(10);
+    run.fail();
+    run.succeed(6);
+    const failed = stats.startRun();
+    spend(12);
+    failed.fail(RunFailure.Timeout);
+    failed.succeed(1);
+    const root = { component: '-', implementation: '-', operation: '-' };
+    expect(stats.runs).toEqual([
+      { labels: root, outcome: 'success', reason: undefined, durationMs: 30, bytes: 5 },
+      { labels: root, outcome: 'failure', reason: 'timeout', durationMs: 12, bytes: undefined },
+    ]);
+  });
+});
+
+describe('runs ended after a flush', () => {
+  it('are added at the next flush, successes and failures alike', async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
+    const handle = stats.backup.scope(LABELS);
+    const ok = handle.startRun();
+    const bad = handle.startRun();
+    stats.flush();
+    ok.succeed();
+    bad.fail(RunFailure.Corrupted);
+    const values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'success' }))).toBe(1);
+    expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': 'corrupted' }))).toBe(1);
+    await stats.shutdown();
+  });
+});
+
+describe('the bytes of the last success', () => {
+  it('up to Number.MAX_SAFE_INTEGER are kept; more are dropped and counted as invalid, the success still counts', async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
+    const restore = { ...LABELS, operation: 'Restore' };
+    stats.backup.scope(LABELS).startRun().succeed(Number.MAX_SAFE_INTEGER);
+    const handle = stats.backup.scope(restore);
+    handle.startRun().succeed(2 ** 60);
+    handle.startRun().succeed(Number.POSITIVE_INFINITY);
+    const values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.last_success.bytes', LABELS))).toBe(Number.MAX_SAFE_INTEGER);
+    expect(values.get(runKey('backup.runs', { ...restore, outcome: 'success' }))).toBe(2);
+    // No success of that handle gave valid bytes: its gauge shows nothing.
+    expect(values.has(runKey('backup.last_success.bytes', restore))).toBe(false);
+    expect(values.get(runKey('backupstats.invalid_measurements', { family: 'backup' }))).toBe(2);
+    await stats.shutdown();
+  });
+});
