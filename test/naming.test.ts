@@ -2,7 +2,7 @@
 // and the instrumentation scope they are reported under.
 import { readFileSync } from 'node:fs';
 import { ValueType } from '@opentelemetry/api';
-import { createBackupStats, METER_NAME, type Naming, NAMINGS, VERSION } from 'backupstats';
+import { createBackupStats, METER_NAME, type Naming, NAMINGS, RunFailure, VERSION } from 'backupstats';
 import { describe, expect } from 'vitest';
 import { it } from './support/fixtures.js';
 
@@ -39,6 +39,26 @@ const EXPECTED: Record<Naming, readonly (readonly [string, string, string, Value
   ],
 };
 
+type Descriptor = readonly [string, string, string, ValueType];
+
+/** The run instruments of a family under each naming (the Vitess ones with the prefix vtbackup_). */
+const RUN_INSTRUMENTS: Record<Naming, (family: 'backup' | 'restore') => readonly Descriptor[]> = {
+  otel: (f) => [
+    [`${f}.runs`, '{run}', `Number of ${f} runs ended, by outcome.`, INT],
+    [`${f}.run.duration`, 's', `Duration of ${f} runs.`, DOUBLE],
+    [`${f}.last_success.timestamp`, 's', `When the last successful ${f} run ended, in seconds since the Unix epoch.`, DOUBLE],
+    [`${f}.last_failure.timestamp`, 's', `When the last failed ${f} run ended, in seconds since the Unix epoch.`, DOUBLE],
+    [`${f}.last_success.bytes`, 'By', `Bytes backed up or restored by the last successful ${f} run.`, INT],
+  ],
+  vitess: (f) => [
+    [`vtbackup_${f}_run_count`, '1', `${f} runs by outcome`, INT],
+    [`vtbackup_${f}_run_duration_seconds`, 's', `${f} run duration in seconds`, DOUBLE],
+    [`vtbackup_${f}_last_success_timestamp_seconds`, 's', `end of the last successful ${f} run, Unix seconds`, DOUBLE],
+    [`vtbackup_${f}_last_failure_timestamp_seconds`, 's', `end of the last failed ${f} run, Unix seconds`, DOUBLE],
+    [`vtbackup_${f}_last_success_bytes`, 'By', `bytes of the last successful ${f} run`, INT],
+  ],
+};
+
 describe('instrument names, units, descriptions and value types', () => {
   it('offers exactly the otel and vitess namings', () => {
     expect(NAMINGS).toEqual(['otel', 'vitess']);
@@ -62,6 +82,22 @@ describe('instrument names, units, descriptions and value types', () => {
     const packageJson = JSON.parse(readFileSync(new URL('../packages/processor/package.json', import.meta.url), 'utf8')) as { version: string };
     expect(exported.scopeMetrics.map((s) => s.scope)).toEqual([{ name: 'backupstats', version: packageJson.version, schemaUrl: undefined }]);
     expect(VERSION).toBe(packageJson.version);
+    await stats.shutdown();
+  });
+
+  it.for(NAMINGS)('%s naming: the run instruments', async (naming, { harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, naming, metricPrefix: naming === 'vitess' ? 'vtbackup_' : '' });
+    for (const family of [stats.backup, stats.restore]) {
+      family.startRun().succeed(1);
+      family.startRun().fail(RunFailure.Source);
+    }
+    const exported = await harness.collect();
+    const counters = new Set(EXPECTED[naming].map(([name]) => name));
+    const descriptors = exported.scopeMetrics
+      .flatMap((s) => s.metrics)
+      .map(({ descriptor: d }) => [d.name, d.unit, d.description, d.valueType])
+      .filter(([name]) => !counters.has(name as string));
+    expect(descriptors).toEqual([...RUN_INSTRUMENTS[naming]('backup'), ...RUN_INSTRUMENTS[naming]('restore')]);
     await stats.shutdown();
   });
 });

@@ -88,3 +88,14 @@ describe('the bytes of the last success', () => {
     await stats.shutdown();
   });
 });
+
+describe('a failure given no reason', () => {
+  it('is recorded as _OTHER without a warning: leaving the reason out is not a mistake', async ({ harness, diagnostics }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
+    stats.backup.scope(LABELS).startRun().fail();
+    const values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': '_OTHER' }))).toBe(1);
+    expect(diagnostics.messages).toEqual([]);
+    await stats.shutdown();
+  });
+});
