@@ -101,4 +101,25 @@ describe('local aggregation', () => {
     expect(counting.adds).toHaveLength(7);
     await stats.shutdown();
   });
+
+  it('runs: the first flush creates every run series at 0, later ones add only the series a run ended in', async ({ harness }) => {
+    const { counting, stats } = setUp(harness, NEVER);
+    const handle = stats.backup.scope({ operation: 'Backup' });
+    handle.startRun().succeed();
+    stats.flush();
+    // One series for successes, one per failure reason (7): every one of them exists from the first flush.
+    const runAdds = (): number[] => counting.adds.filter((a) => a.instrument === 'backup.runs').map((a) => a.value);
+    expect(runAdds()).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
+
+    counting.clearAdds();
+    handle.startRun().succeed();
+    handle.startRun().succeed();
+    handle.startRun().fail();
+    stats.flush();
+    expect(runAdds()).toEqual([2, 1]);
+    counting.clearAdds();
+    stats.flush();
+    expect(runAdds()).toEqual([]);
+    await stats.shutdown();
+  });
 });
