@@ -36,6 +36,18 @@ describe('shutdown() twice', () => {
     expect(counting.addedCallbacks(SCOPES)).toBe(2);
     await third.shutdown();
   });
+
+  it('with an instrument that throws: rejects with its error, says what was lost, and does not blame a missing provider', async ({ harness, diagnostics }) => {
+    const counting = createCountingProvider(harness.provider);
+    const stats = createBackupStats({ meterProvider: counting.provider });
+    stats.backup.timedIncrement(1);
+    const failure = new Error('instrument gone');
+    counting.failAdd('backup.operations', 1, failure);
+    await expect(stats.shutdown()).rejects.toBe(failure);
+    expect(diagnostics.messages).toEqual([
+      'backupstats: shutdown() could not add the pending backup measurements of 1 scope(s) to the OpenTelemetry instruments; they are lost Error: instrument gone',
+    ]);
+  });
 });
 
 describe('a flush interrupted by an instrument that throws', () => {
@@ -79,6 +91,22 @@ describe('a flush interrupted by an instrument that throws', () => {
     expect(values.get('backup.operations{-,-,Destination:Write}')).toBe(3);
     expect(values.get('backup.bytes{-,-,Destination:Write}')).toBe(900);
     expect(values.get('backup.time{-,-,Destination:Write}')).toBeCloseTo(0.003, 12);
+    await stats.shutdown();
+  });
+
+  it('an instrument that throws after another took its number: the retry adds only what is still pending', async ({ harness }) => {
+    const counting = createCountingProvider(harness.provider);
+    const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
+    stats.backup.scope({ operation: 'Destination:Write' }).timedIncrementBytes(8, 2);
+    counting.failAdd('backup.bytes', 1, new Error('transient'));
+    attempt(() => stats.flush());
+    attempt(() => stats.flush());
+    // The operations went out with the failed flush: the retry does not add them again, not even as 0.
+    expect(counting.adds.map((a) => [a.instrument, a.value])).toEqual([
+      ['backup.operations', 1],
+      ['backup.bytes', 8],
+      ['backup.time', 0.002],
+    ]);
     await stats.shutdown();
   });
 
