@@ -43,6 +43,17 @@ describe('bad options throw at construction with the option, the value and what 
     for (const fragment of fragments) expect(message).toContain(fragment);
   });
 
+  it('the whole message of each integer option: its range and what the number counts', () => {
+    expect(() => createBackupStats({ flushIntervalMillis: -1 })).toThrow(
+      new TypeError(
+        'backupstats: option flushIntervalMillis is -1; accepted: an integer from 0 to 2147483647 (milliseconds; 0 records straight into the instruments)',
+      ),
+    );
+    expect(() => createBackupStats({ maxScopes: 1 })).toThrow(
+      new TypeError('backupstats: option maxScopes is 1; accepted: an integer of 2 or more (the series of the root scope and the overflow series)'),
+    );
+  });
+
   it('accepts the limits themselves', () => {
     for (const options of [{ flushIntervalMillis: 0 }, { flushIntervalMillis: 2 ** 31 - 1 }, { maxScopes: 2 }]) {
       expect(() => createBackupStats(options).shutdown()).not.toThrow();

@@ -134,3 +134,10 @@ describe('OTEL_METRICS_EXPORTER', () => {
     );
   });
 });
+
+describe('a timer variable', () => {
+  it('says the whole range and that it counts milliseconds', async () => {
+    const error = await startError({ OTEL_METRICS_EXPORTER: 'otlp', OTEL_METRIC_EXPORT_INTERVAL: '0' });
+    expect(error.message).toBe('backupstats: OTEL_METRIC_EXPORT_INTERVAL is "0"; accepted: an integer from 1 to 2147483647 (milliseconds)');
+  });
+});
