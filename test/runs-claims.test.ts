@@ -1,7 +1,7 @@
 // What a run records besides its outcome, each checked so that it fails when it breaks: its duration (start to end,
 // on vitest's fake clock), the bytes of the last success up to Number.MAX_SAFE_INTEGER, a run ended after a flush,
 // and the runs of the recording stats.
-import { createBackupStats, createRecordingStats, RunFailure } from 'backupstats';
+import { createBackupStats, createRecordingStats, RUN_DURATION_BOUNDARIES, RunFailure } from 'backupstats';
 import { describe, expect } from 'vitest';
 import { spend, useFakeClock } from './support/fake-clock.js';
 import { it } from './support/fixtures.js';
@@ -97,5 +97,30 @@ describe('a failure given no reason', () => {
     expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': '_OTHER' }))).toBe(1);
     expect(diagnostics.messages).toEqual([]);
     await stats.shutdown();
+  });
+});
+
+describe('the gauges of a handle', () => {
+  it('show only what happened: no last failure after successes only, no last success after failures only', async ({ harness, diagnostics }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
+    const succeeding = { ...LABELS, operation: 'Succeeding' };
+    const failing = { ...LABELS, operation: 'Failing' };
+    stats.backup.scope(succeeding).startRun().succeed(3);
+    stats.backup.scope(failing).startRun().fail(RunFailure.Timeout);
+    const values = numbers(await harness.collect());
+    expect(values.has(runKey('backup.last_success.timestamp', succeeding))).toBe(true);
+    expect(values.has(runKey('backup.last_failure.timestamp', succeeding))).toBe(false);
+    expect(values.has(runKey('backup.last_failure.timestamp', failing))).toBe(true);
+    expect(values.has(runKey('backup.last_success.timestamp', failing))).toBe(false);
+    expect(values.has(runKey('backup.last_success.bytes', failing))).toBe(false);
+    // Nothing was handed to the SDK without a value (it would drop it with a warning).
+    expect(diagnostics.messages).toEqual([]);
+    await stats.shutdown();
+  });
+});
+
+describe('the duration buckets', () => {
+  it('go from a second to a day, about two per doubling up to an hour', () => {
+    expect(RUN_DURATION_BOUNDARIES).toEqual([1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400, 28800, 86400]);
   });
 });
