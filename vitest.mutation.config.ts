@@ -1,7 +1,7 @@
 // The in-process tests, run against the library's TypeScript source instead of its build, for StrykerJS
 // (`pnpm test:mutation`): Stryker mutates the source, so the tests must load the source. Left out: tests that
 // start child processes or servers (a child loads the unmutated build; they are slow; the S3 tests need an S3
-// server), the import-cycle test (it reads the files' imports, which no mutant changes), and the property test
+// server), the import-cycle and docs-links tests (they read files that no mutant changes), and the property test
 // (random inputs would make a mutant's fate vary from run to run, and its 12 s would be paid by every mutant it
 // covers, which is all of them). A hung test fails after testTimeout, well before Stryker's own timeout, so a
 // mutant that stalls a stream counts as killed without restarting a worker.
@@ -27,6 +27,7 @@ export default defineConfig({
     exclude: [
       'test/api-oldest.test.ts',
       'test/bundle-esbuild.test.ts',
+      'test/docs-links.test.ts',
       'test/docs-typecheck.test.ts',
       'test/e2e-*.test.ts',
       'test/example-*.test.ts',
