@@ -56,17 +56,18 @@ describe('run durations', () => {
 });
 
 describe('runs ended after a flush', () => {
-  it('are added at the next flush, successes and failures alike', async ({ harness }) => {
+  it('are added at the next flush, a failure alone as well as a success alone', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
-    const handle = stats.backup.scope(LABELS);
-    const ok = handle.startRun();
-    const bad = handle.startRun();
+    const succeeding = { ...LABELS, operation: 'Succeeding' };
+    const failing = { ...LABELS, operation: 'Failing' };
+    const ok = stats.backup.scope(succeeding).startRun();
+    const bad = stats.backup.scope(failing).startRun();
     stats.flush();
     ok.succeed();
     bad.fail(RunFailure.Corrupted);
     const values = numbers(await harness.collect());
-    expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'success' }))).toBe(1);
-    expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': 'corrupted' }))).toBe(1);
+    expect(values.get(runKey('backup.runs', { ...succeeding, outcome: 'success' }))).toBe(1);
+    expect(values.get(runKey('backup.runs', { ...failing, outcome: 'failure', 'error.type': 'corrupted' }))).toBe(1);
     await stats.shutdown();
   });
 });
