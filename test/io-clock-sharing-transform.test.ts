@@ -6,29 +6,11 @@ import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createRecordingStats, meterTransform } from 'backupstats';
 import { describe, expect, it } from 'vitest';
-import { expectDurations, spend, useFakeClock } from './support/fake-clock.js';
+import { expectDurations, selfPushing, spend, useFakeClock } from './support/fake-clock.js';
 
 const clock = useFakeClock();
 
 describe('meterTransform: a chunk Node starts from the previous chunk\'s callback starts at that callback', () => {
-  /** A transform that pushes its own output (as zlib does) and calls back without data, asynchronously. */
-  function selfPushing(costs: readonly number[]): Transform {
-    let i = 0;
-    return new Transform({
-      highWaterMark: 1024,
-      transform(chunk: Buffer, _encoding, callback) {
-        const cost = costs[i] as number;
-        i += 1;
-        spend(cost / 2);
-        setImmediate(() => {
-          spend(cost / 2);
-          this.push(chunk);
-          callback();
-        });
-      },
-    });
-  }
-
   it('chunks waiting in the input buffer: each chunk its own time, one clock read per chunk after the first', async () => {
     const stats = createRecordingStats();
     const costs = [1, 2, 4, 8];

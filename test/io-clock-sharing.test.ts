@@ -6,43 +6,9 @@
 import { Writable } from 'node:stream';
 import { createRecordingStats, meterWritable } from 'backupstats';
 import { describe, expect, it } from 'vitest';
-import { expectDurations, finished, spend, useFakeClock } from './support/fake-clock.js';
+import { expectDurations, finished, slowSink, spend, useFakeClock } from './support/fake-clock.js';
 
 const clock = useFakeClock();
-
-/** A sink whose writes take `costs[i]` ms each, half before `_write` returns and half until an asynchronous callback. */
-function slowSink(costs: readonly number[], options: { writev?: boolean; between?: () => void } = {}): Writable & { batches: number[] } {
-  let i = 0;
-  const take = (): number => {
-    const cost = costs[i] as number;
-    i += 1;
-    return cost;
-  };
-  const finish = (cost: number, callback: () => void) => {
-    spend(cost / 2);
-    setImmediate(() => {
-      spend(cost / 2);
-      callback();
-    });
-  };
-  const sink = new Writable({
-    highWaterMark: 1024,
-    write(chunk: Buffer, _encoding, callback) {
-      sink.batches.push(chunk.length);
-      finish(take(), callback);
-    },
-    ...(options.writev === true
-      ? {
-          writev(chunks: Array<{ chunk: Buffer }>, callback: () => void) {
-            sink.batches.push(chunks.reduce((n, c) => n + c.chunk.length, 0));
-            finish(take(), callback);
-          },
-        }
-      : {}),
-  }) as Writable & { batches: number[] };
-  sink.batches = [];
-  return sink;
-}
 
 describe('meterWritable: a write Node starts from the previous write\'s callback starts at that callback', () => {
   it('buffered writes drained one by one: each write its own time, one clock read per write after the first', async () => {

@@ -2,46 +2,19 @@
 // io-sampled-timing) do not reach: a drained operation after an untimed one, a transform whose callback Node
 // defers until its reader reads, a _writev batch followed by another, several chunks per read request, a
 // callback with null data, and the whole timeOneIn error. Each was a surviving mutant (docs/mutation-testing.md).
-import { Readable, Transform, Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { createRecordingStats, meterReadable, meterTransform, meterWritable } from 'backupstats';
 import { describe, expect, it, vi } from 'vitest';
-import { expectDurations, finished, spend, useFakeClock } from './support/fake-clock.js';
+import { expectDurations, finished, selfPushing, slowSink, spend, useFakeClock } from './support/fake-clock.js';
 
 const clock = useFakeClock();
-
-/** A sink whose writes (and _writev batches) take `costs[i]` ms each, calling back asynchronously. */
-function slowSink(costs: readonly number[], writev: boolean): Writable & { batches: number[] } {
-  let i = 0;
-  const finish = (callback: () => void): void => {
-    spend(costs[i] as number);
-    i += 1;
-    setImmediate(callback);
-  };
-  const sink = new Writable({
-    highWaterMark: 1024,
-    write(chunk: Buffer, _encoding, callback) {
-      sink.batches.push(chunk.length);
-      finish(callback);
-    },
-    ...(writev
-      ? {
-          writev(chunks: Array<{ chunk: Buffer }>, callback: () => void) {
-            sink.batches.push(chunks.reduce((n, c) => n + c.chunk.length, 0));
-            finish(callback);
-          },
-        }
-      : {}),
-  }) as Writable & { batches: number[] };
-  sink.batches = [];
-  return sink;
-}
 
 describe('stream meters at the edges of clock sharing and sampling', () => {
   it('timeOneIn: a timed write drained from an untimed write\'s callback takes its own clock read', async () => {
     // Every span two writes long: writes 1 and 3 untimed, 2 and 4 timed for two each.
     vi.spyOn(Math, 'random').mockReturnValue(1.5 / 3);
     const stats = createRecordingStats();
-    const sink = meterWritable(slowSink([1, 2, 4, 8], false), stats, { timeOneIn: 2 });
+    const sink = meterWritable(slowSink([1, 2, 4, 8]), stats, { timeOneIn: 2 });
     for (let n = 1; n <= 4; n++) sink.write(Buffer.alloc(n));
     sink.end();
     await finished(sink);
@@ -51,7 +24,7 @@ describe('stream meters at the edges of clock sharing and sampling', () => {
 
   it('a _writev batch drained from a batch\'s callback starts at that callback, one clock read for both', async () => {
     const stats = createRecordingStats();
-    const sink = meterWritable(slowSink([2, 9, 5], true), stats);
+    const sink = meterWritable(slowSink([2, 9, 5], { writev: true }), stats);
     clock().mockClear();
     sink.write(Buffer.alloc(1));
     sink.write(Buffer.alloc(2));
@@ -71,22 +44,8 @@ describe('stream meters at the edges of clock sharing and sampling', () => {
   it('meterTransform: a chunk started only when the reader reads does not count the wait for the reader', async () => {
     const stats = createRecordingStats();
     const costs = [3, 5];
-    let i = 0;
-    const stage = meterTransform(
-      new Transform({
-        readableHighWaterMark: 1,
-        transform(chunk: Buffer, _encoding, callback) {
-          spend(costs[i] as number);
-          i += 1;
-          setImmediate(() => {
-            // Past the readable side's highWaterMark with no reader: Node holds the callback until a read.
-            this.push(chunk);
-            callback();
-          });
-        },
-      }),
-      stats,
-    );
+    // Past the readable side's highWaterMark with no reader: Node holds each callback until a read.
+    const stage = meterTransform(selfPushing(costs, { readableHighWaterMark: 1 }), stats);
     stage.write(Buffer.alloc(4));
     stage.write(Buffer.alloc(4));
     // Not ended yet: Node calls back at once for a stream whose writable side has ended.
@@ -103,21 +62,7 @@ describe('stream meters at the edges of clock sharing and sampling', () => {
   it('meterTransform: a callback with null data lets the next chunk start at it, as one without data', async () => {
     const stats = createRecordingStats();
     const costs = [1, 2, 4];
-    let i = 0;
-    const stage = meterTransform(
-      new Transform({
-        highWaterMark: 1024,
-        transform(chunk: Buffer, _encoding, callback) {
-          spend(costs[i] as number);
-          i += 1;
-          setImmediate(() => {
-            this.push(chunk);
-            callback(null, null);
-          });
-        },
-      }),
-      stats,
-    );
+    const stage = meterTransform(selfPushing(costs, { highWaterMark: 1024 }, null), stats);
     clock().mockClear();
     stage.resume();
     for (let n = 0; n < costs.length; n++) stage.write(Buffer.alloc(1));

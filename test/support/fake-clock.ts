@@ -1,7 +1,7 @@
 // The stream-timing tests' clock: vitest's fake `performance`, which moves only when a test "spends" time, so
 // that every recorded duration can be checked exactly. Tolerance: 1e-9 ms (floating-point rounding of the
 // clock's own sums).
-import type { Writable } from 'node:stream';
+import { Transform, type TransformOptions, Writable } from 'node:stream';
 import type { RecordingStats } from 'backupstats';
 import { afterEach, beforeEach, expect, type MockInstance, vi } from 'vitest';
 
@@ -42,4 +42,60 @@ export function expectDurations(stats: RecordingStats, expected: readonly number
 /** Resolves on the stream's 'finish', rejects on its 'error'. */
 export function finished(stream: Writable): Promise<void> {
   return new Promise((resolve, reject) => stream.on('finish', resolve).on('error', reject));
+}
+
+/**
+ * A sink whose writes (and `_writev` batches, with `writev`) take `costs[i]` ms each, half before `_write` returns
+ * and half until an asynchronous callback; `batches` lists the bytes of each.
+ */
+export function slowSink(costs: readonly number[], options: { writev?: boolean } = {}): Writable & { batches: number[] } {
+  let i = 0;
+  const finish = (callback: () => void): void => {
+    const cost = costs[i] as number;
+    i += 1;
+    spend(cost / 2);
+    setImmediate(() => {
+      spend(cost / 2);
+      callback();
+    });
+  };
+  const sink = new Writable({
+    highWaterMark: 1024,
+    write(chunk: Buffer, _encoding, callback) {
+      sink.batches.push(chunk.length);
+      finish(callback);
+    },
+    ...(options.writev === true
+      ? {
+          writev(chunks: Array<{ chunk: Buffer }>, callback: () => void) {
+            sink.batches.push(chunks.reduce((n, c) => n + c.chunk.length, 0));
+            finish(callback);
+          },
+        }
+      : {}),
+  }) as Writable & { batches: number[] };
+  sink.batches = [];
+  return sink;
+}
+
+/**
+ * A transform whose chunks take `costs[i]` ms each, half before `_transform` returns and half until an
+ * asynchronous callback, that pushes its own output (as zlib does) and calls back with `data` (none by default).
+ */
+export function selfPushing(costs: readonly number[], options: TransformOptions = { highWaterMark: 1024 }, data?: null): Transform {
+  let i = 0;
+  return new Transform({
+    ...options,
+    transform(chunk: Buffer, _encoding, callback) {
+      const cost = costs[i] as number;
+      i += 1;
+      spend(cost / 2);
+      setImmediate(() => {
+        spend(cost / 2);
+        this.push(chunk);
+        if (data === null) callback(null, null);
+        else callback();
+      });
+    },
+  });
 }
