@@ -50,7 +50,7 @@ const nothing = async (): Promise<undefined> => undefined;
 /** Creates the instrumentation of `mode`. */
 export function setUpMode(mode: PipelineMode): ModeSetup {
   const meterOptions: MeterOptions = mode === 'backupstats timeOneIn 16' ? { timeOneIn: 16 } : {};
-  if (mode === 'unmetered') return { mode, stats: undefined, meterOptions, finish: () => {}, exportedBytes: nothing };
+  if (mode === 'unmetered' || mode === 'unmetered again') return { mode, stats: undefined, meterOptions, finish: () => {}, exportedBytes: nothing };
   if (mode === 'wrappers on noopStats') return { mode, stats: stageStats(noopStats), meterOptions, finish: () => {}, exportedBytes: nothing };
   const otel: OtelSetup = createOtelSetup();
   if (mode === 'direct OTel') {

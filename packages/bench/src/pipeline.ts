@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { startNode } from '@backupstats/testkit/node-process';
 import type { BenchConfig } from './config.js';
+import { type CpuPin, pinToOneCpu } from './cpu-pin.js';
 import { PIPELINE_MODES, type PipelineMode } from './pipeline-modes.js';
 import type { Timing } from './pipeline-run.js';
 import { type Summary, spreadPercent, summarize } from './sample.js';
@@ -30,6 +31,8 @@ export interface PipelineRow {
 /** Results of the pipeline benchmark. */
 export interface PipelineResult {
   readonly rounds: number;
+  /** The CPU every mode process was pinned to, or undefined when they ran unpinned. */
+  readonly pinnedCpu: number | undefined;
   readonly totalBytes: number;
   readonly rows: readonly PipelineRow[];
 }
@@ -46,8 +49,14 @@ interface ModeProcess {
   close(): void;
 }
 
-async function startMode(mode: PipelineMode): Promise<ModeProcess> {
-  const { child } = startNode(['--expose-gc', '--import', 'tsx', CHILD, mode], { cwd: PACKAGE_DIR, stdout: 'inherit', stderr: 'inherit', ipc: true });
+async function startMode(mode: PipelineMode, pin: CpuPin): Promise<ModeProcess> {
+  const { child } = startNode(['--expose-gc', '--import', 'tsx', CHILD, mode], {
+    cwd: PACKAGE_DIR,
+    stdout: 'inherit',
+    stderr: 'inherit',
+    ipc: true,
+    wrapper: pin.wrapper,
+  });
   let pending: { resolve: (reply: Reply) => void; reject: (error: Error) => void } | undefined;
   const next = (): Promise<Reply> =>
     new Promise((resolve, reject) => {
@@ -83,16 +92,19 @@ async function startMode(mode: PipelineMode): Promise<ModeProcess> {
 
 /**
  * Pushes `total` bytes through source → transform → destination (sha1) at each chunk size in each mode, each
- * mode in a process of its own, the modes interleaved within every round and their order rotated from round to
- * round (A B C D E, B C D E A, …), so that drift in the machine's load and the place in a round weigh on them alike.
+ * mode in a process of its own, every one pinned to the same CPU where `taskset` exists ({@link pinToOneCpu}), the
+ * modes interleaved within every round and their order rotated from round to round (A B C D E, B C D E A, …), so
+ * that the CPU, drift in the machine's load and the place in a round weigh on them alike.
  */
 export async function runPipeline(config: BenchConfig, log: (line: string) => void): Promise<PipelineResult> {
   const total = (config.pipelineMiB ?? (config.quick ? 8 : 1024)) * MiB;
   const rounds = config.rounds ?? (config.quick ? 1 : 2 * PIPELINE_MODES.length);
   const chunks = [64 * 1024, 16 * 1024, 4 * 1024];
   const processes = new Map<PipelineMode, ModeProcess>();
+  const pin = pinToOneCpu();
+  log(pin.cpu === undefined ? '  pipeline: mode processes unpinned (no taskset)' : `  pipeline: every mode process pinned to CPU ${pin.cpu}`);
   try {
-    for (const mode of PIPELINE_MODES) processes.set(mode, await startMode(mode));
+    for (const mode of PIPELINE_MODES) processes.set(mode, await startMode(mode, pin));
     const proc = (mode: PipelineMode): ModeProcess => processes.get(mode) as ModeProcess;
 
     const rows: PipelineRow[] = [];
@@ -136,7 +148,7 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
         });
       }
     }
-    return { rounds, totalBytes: total, rows };
+    return { rounds, pinnedCpu: pin.cpu, totalBytes: total, rows };
   } finally {
     for (const p of processes.values()) p.close();
   }

@@ -41,7 +41,9 @@ export function renderMarkdown(results: RunResults): string {
   if (pipeline !== undefined) {
     out.push(
       '',
-      `### 2. Pipeline: ${pipeline.totalBytes / MiB} MiB through 3 metered stages (source → transform → sha1 destination, in memory), ${pipeline.rounds} interleaved rounds`,
+      `### 2. Pipeline: ${pipeline.totalBytes / MiB} MiB through 3 metered stages (source → transform → sha1 destination, in memory), ${pipeline.rounds} interleaved rounds, ${
+        pipeline.pinnedCpu === undefined ? 'mode processes unpinned' : `every mode process on CPU ${pipeline.pinnedCpu}`
+      }`,
       '',
     );
     out.push(
@@ -65,7 +67,7 @@ export function renderMarkdown(results: RunResults): string {
           fixed(r.throughputMiBs, 0),
           r.mode === 'unmetered' ? '–' : percent(r.overheadPercent),
           r.mode === 'unmetered' ? '–' : `${percent(r.overheadMinPercent)} … ${percent(r.overheadMaxPercent)}`,
-          r.mode === 'unmetered' || r.mode === 'wrappers on noopStats' ? '–' : percent(r.overNoopPercent),
+          r.mode === 'unmetered' || r.mode === 'unmetered again' || r.mode === 'wrappers on noopStats' ? '–' : percent(r.overNoopPercent),
           r.mode === 'unmetered' ? '–' : percent(r.cpuOverheadPercent),
         ]),
       ),
