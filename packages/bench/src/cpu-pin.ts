@@ -25,5 +25,7 @@ export function pinToOneCpu(): CpuPin {
   // "pid 123's current affinity list: 0,1" or "0-3,6".
   const first = /affinity list:\s*(\d+)/.exec(query.stdout)?.[1];
   if (first === undefined) return UNPINNED;
+  // A container may list its CPUs yet forbid setting an affinity: then the benchmark runs unpinned rather than not at all.
+  if (spawnSync('taskset', ['-c', first, process.execPath, '-e', '0']).status !== 0) return UNPINNED;
   return { cpu: Number(first), wrapper: ['taskset', '-c', first] };
 }
