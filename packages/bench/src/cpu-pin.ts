@@ -1,22 +1,22 @@
 import { spawnSync } from 'node:child_process';
 
-/** Where the processes a benchmark compares run (the pipeline's modes, the demo's on and off runs). */
+/** Where the pipeline's mode processes run. */
 export interface CpuPin {
-  /** The one CPU every compared process is pinned to, or undefined when they run unpinned. */
+  /** The one CPU every mode process is pinned to, or undefined when they run unpinned. */
   readonly cpu: number | undefined;
-  /** The command to start each compared process under (`taskset -c <cpu>`), empty when unpinned. */
+  /** The command to start each mode process under (`taskset -c <cpu>`), empty when unpinned. */
   readonly wrapper: readonly string[];
 }
 
 const UNPINNED: CpuPin = { cpu: undefined, wrapper: [] };
 
 /**
- * Pins every process of one comparison to the same CPU, the first this process may run on, with `taskset`
- * (util-linux) where it exists. The CPUs of a shared virtual machine need not be equally fast: on the machine of
+ * Pins every mode process to the same CPU, the first this process may run on, with `taskset` (util-linux) where
+ * it exists. The CPUs of a shared virtual machine need not be equally fast: on the machine of
  * docs/performance.md the same unmetered pipeline takes 2.51-2.55 µs per 4 KiB chunk on CPU 0 and 2.85-2.96 µs
- * on CPU 1, so an unpinned process that the scheduler kept on the slower CPU shifted its run, or a pipeline mode's
- * whole row, by as much as the overhead being measured. On one CPU every compared process meets the same
- * hardware; its helper threads (GC, compiler, libuv's pool) share that CPU too, alike in every run.
+ * on CPU 1, so an unpinned mode process that the scheduler kept on the slower CPU shifted its whole row by as
+ * much as the overhead being measured. On one CPU every mode meets the same hardware; its helper threads (GC,
+ * compiler) share that CPU too, alike in every mode.
  */
 export function pinToOneCpu(): CpuPin {
   if (process.platform !== 'linux') return UNPINNED;

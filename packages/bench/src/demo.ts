@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig } from './config.js';
-import { type CpuPin, pinToOneCpu } from './cpu-pin.js';
 import { runNode } from './node-run.js';
 import { type BenchS3, startBenchS3 } from './s3-server.js';
 import { type Summary, summarize } from './sample.js';
@@ -34,8 +33,6 @@ export type DemoResult =
       readonly backupOnlyOverheadMinPercent: number;
       readonly backupOnlyOverheadMaxPercent: number;
       readonly command: string;
-      /** The CPU every run was pinned to, or undefined when they ran unpinned. */
-      readonly pinnedCpu: number | undefined;
     }
   | { readonly status: 'todo'; readonly reason: string };
 
@@ -52,11 +49,10 @@ interface CliRun {
 }
 
 /** Runs the demo's CLI through tsx, as `pnpm demo` does, and times the whole process. */
-async function runCli(args: readonly string[], metrics: boolean, pin: CpuPin, env: Readonly<Record<string, string>> = {}): Promise<CliRun> {
+async function runCli(args: readonly string[], metrics: boolean, env: Readonly<Record<string, string>> = {}): Promise<CliRun> {
   // On: the demo's default, metrics recorded and collected for its summary, exported nowhere else.
   const run = await runNode(['--import', REPORT_CPU, '--import', 'tsx', CLI, ...args], {
     cwd: EXAMPLES_DIR,
-    wrapper: pin.wrapper,
     env: metrics ? env : { ...env, BACKUPSTATS_DISABLED: 'true' },
   });
   if (run.code !== 0) {
@@ -83,11 +79,9 @@ export async function runDemo(config: BenchConfig, log: (line: string) => void, 
   const scratch = await mkdtemp(join(tmpdir(), 'backupstats-bench-demo-'));
   let kept: string | undefined;
   let s3: BenchS3 | undefined;
-  // Every run on the same CPU, as the pipeline's modes: on and off then meet the same hardware.
-  const pin = pinToOneCpu();
   try {
     if (storage === 's3') s3 = await startBenchS3();
-    const setup = await runCli(['--quiet', '--keep', '--size', `${sizeMiB}MiB`], true, pin);
+    const setup = await runCli(['--quiet', '--keep', '--size', `${sizeMiB}MiB`], true);
     kept = /^kept: (.+)$/m.exec(setup.stdout)?.[1]?.trim();
     if (kept === undefined) throw new Error(`the demo printed no "kept: <folder>" line:\n${setup.stdout}`);
     const source = join(kept, 'source');
@@ -102,12 +96,12 @@ export async function runDemo(config: BenchConfig, log: (line: string) => void, 
     const backupOnce = async (metrics: boolean): Promise<CliRun> => {
       if (s3 !== undefined) {
         const prefix = `run-${index++}`;
-        const run = await runCli(['--quiet', 'backup', source, `s3://${s3.bucket}/${prefix}`], metrics, pin, s3.env);
+        const run = await runCli(['--quiet', 'backup', source, `s3://${s3.bucket}/${prefix}`], metrics, s3.env);
         await s3.empty(`${prefix}/`);
         return run;
       }
       const folder = join(scratch, `storage-${index++}`);
-      const run = await runCli(['--quiet', 'backup', source, folder], metrics, pin);
+      const run = await runCli(['--quiet', 'backup', source, folder], metrics);
       await rm(folder, { recursive: true, force: true });
       return run;
     };
@@ -122,7 +116,7 @@ export async function runDemo(config: BenchConfig, log: (line: string) => void, 
         (metrics ? on : off).push(run.ms);
         (metrics ? onCpu : offCpu).push(run.cpuMs);
       }
-      startup.push((await runCli(['--help'], true, pin)).ms);
+      startup.push((await runCli(['--help'], true)).ms);
       log(`  demo (${storage}) round ${round + 1}/${rounds}: on ${on.at(-1)?.toFixed(0)} ms, off ${off.at(-1)?.toFixed(0)} ms`);
     }
     const overheads = summarize(on.map((ms, i) => (ms / (off[i] as number) - 1) * 100));
@@ -144,7 +138,6 @@ export async function runDemo(config: BenchConfig, log: (line: string) => void, 
       backupOnlyOverheadMinPercent: backupOnly.min,
       backupOnlyOverheadMaxPercent: backupOnly.max,
       command: `tsx packages/examples/src/backup-tool/cli.ts --quiet backup <sample data> ${storage === 's3' ? 's3://bench/run-N' : '<storage>'}`,
-      pinnedCpu: pin.cpu,
     };
   } finally {
     await s3?.stop();

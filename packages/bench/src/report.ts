@@ -197,9 +197,7 @@ function demoSection(title: string, demo: NonNullable<RunResults['demo']>): stri
   );
   out.push(
     '',
-    `${demo.dataMiB} MiB of the demo's generated data, ${demo.rounds} interleaved rounds, each a whole process${
-      demo.pinnedCpu === undefined ? '' : ` on CPU ${demo.pinnedCpu}`
-    }: \`${demo.command}\`. ` +
+    `${demo.dataMiB} MiB of the demo's generated data, ${demo.rounds} interleaved rounds, each a whole process: \`${demo.command}\`. ` +
       `Starting the tool alone (\`--help\`, tsx compiling the sources) takes ${fixed(demo.startupMs, 0)} ms of each run; ` +
       'the last column takes that median off both runs of each round.',
   );
