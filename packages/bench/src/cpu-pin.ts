@@ -12,11 +12,10 @@ const UNPINNED: CpuPin = { cpu: undefined, wrapper: [] };
 
 /**
  * Pins every mode process to the same CPU, the first this process may run on, with `taskset` (util-linux) where
- * it exists. The CPUs of a shared virtual machine need not be equally fast: on the machine of
- * docs/performance.md the same unmetered pipeline takes 2.51-2.55 µs per 4 KiB chunk on CPU 0 and 2.85-2.96 µs
- * on CPU 1, so an unpinned mode process that the scheduler kept on the slower CPU shifted its whole row by as
- * much as the overhead being measured. On one CPU every mode meets the same hardware; its helper threads (GC,
- * compiler) share that CPU too, alike in every mode.
+ * it exists. The CPUs of a shared virtual machine need not be equally fast (docs/performance.md gives the
+ * figures of its machine), so an unpinned mode process that the scheduler kept on the slower CPU shifted its
+ * whole row by as much as the overhead being measured. On one CPU every mode meets the same hardware; its
+ * helper threads (GC, compiler) share that CPU too, alike in every mode.
  */
 export function pinToOneCpu(): CpuPin {
   if (process.platform !== 'linux') return UNPINNED;
