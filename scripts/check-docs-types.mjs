@@ -66,12 +66,16 @@ for (const block of blocks) {
 const errors = [];
 try {
   const configPath = join(root, 'tsconfig.docs.json');
-  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (config === undefined) throw new Error(`cannot read ${configPath}`);
   const program = ts.createProgram({ rootNames: [...sources.keys()], options: config.options });
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
@@ -83,7 +87,8 @@ try {
     const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
     const block = sources.get(diagnostic.file.fileName);
     // An error outside the blocks (in the package's types, say) is reported where it is.
-    const [file, at] = block === undefined ? [relative(root, diagnostic.file.fileName), line + 1] : [block.file, block.line + line];
+    const [file, at] =
+      block === undefined ? [relative(root, diagnostic.file.fileName), line + 1] : [block.file, block.line + line];
     errors.push([file, at, `${file}:${at}:${character + 1} ${message}`]);
   }
 } finally {

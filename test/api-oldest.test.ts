@@ -16,8 +16,12 @@ import type { AttributeValue } from './support/otlp-receiver.js';
 import { seriesKey } from './support/series-key.js';
 
 const compatDir = fileURLToPath(new URL('../packages/compat-api-oldest', import.meta.url));
-const compat = JSON.parse(readFileSync(join(compatDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-const library = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('backupstats/package.json'), 'utf8')) as {
+const compat = JSON.parse(readFileSync(join(compatDir, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
+const library = JSON.parse(
+  readFileSync(createRequire(import.meta.url).resolve('backupstats/package.json'), 'utf8'),
+) as {
   peerDependencies: Record<string, string>;
 };
 
@@ -50,7 +54,11 @@ describe('the oldest @opentelemetry/api the peer range accepts', () => {
     const oldest = compat.dependencies['@opentelemetry/api'];
     expect(oldest).toBe('1.3.0');
     expect(library.peerDependencies['@opentelemetry/api']).toBe(`^${oldest}`);
-    expect(events[0]).toEqual({ event: 'versions', api: oldest, sdkMetrics: compat.dependencies['@opentelemetry/sdk-metrics'] });
+    expect(events[0]).toEqual({
+      event: 'versions',
+      api: oldest,
+      sdkMetrics: compat.dependencies['@opentelemetry/sdk-metrics'],
+    });
   });
 
   it.each(['given provider, esm', 'given provider, cjs', 'global provider registered later'])(
@@ -66,7 +74,9 @@ describe('the oldest @opentelemetry/api the peer range accepts', () => {
   );
 
   it('runs: by outcome and reason, durations in the advised buckets, the last success and failure as gauges', () => {
-    const runs = events.find((e) => e.event === 'exported' && e.case === 'runs') as { points: Array<{ metric: string; attributes: Record<string, AttributeValue>; value: unknown }> } | undefined;
+    const runs = events.find((e) => e.event === 'exported' && e.case === 'runs') as
+      | { points: Array<{ metric: string; attributes: Record<string, AttributeValue>; value: unknown }> }
+      | undefined;
     const scope = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
     const sorted = (attributes: Record<string, unknown>) => JSON.stringify(Object.entries(attributes).sort());
     const value = (metric: string, attributes: Record<string, string>): unknown =>
@@ -74,8 +84,13 @@ describe('the oldest @opentelemetry/api the peer range accepts', () => {
     expect(value('backup.runs', { ...scope, outcome: 'success' })).toBe(1);
     expect(value('backup.runs', { ...scope, outcome: 'failure', 'error.type': 'source' })).toBe(1);
     expect(value('backup.runs', { ...scope, outcome: 'failure', 'error.type': 'interrupted' })).toBe(0);
-    expect(value('backup.run.duration', { ...scope, outcome: 'failure' })).toMatchObject({ count: 1, buckets: { boundaries: [...RUN_DURATION_BOUNDARIES] } });
+    expect(value('backup.run.duration', { ...scope, outcome: 'failure' })).toMatchObject({
+      count: 1,
+      buckets: { boundaries: [...RUN_DURATION_BOUNDARIES] },
+    });
     expect(value('backup.last_success.bytes', scope)).toBe(4096);
-    expect(value('backup.last_failure.timestamp', scope)).toBeGreaterThanOrEqual(value('backup.last_success.timestamp', scope) as number);
+    expect(value('backup.last_failure.timestamp', scope)).toBeGreaterThanOrEqual(
+      value('backup.last_success.timestamp', scope) as number,
+    );
   });
 });

@@ -19,8 +19,18 @@ const node22 = join(root, 'packages', 'compat-sdk3', 'node_modules', 'node-linux
 const haveNode22 = existsSync(node22);
 
 const lines = [
-  { name: 'SDK 2.x on Node 20', node: process.execPath, modules: join(root, 'node_modules'), exporters: '>=0.200 <0.300' },
-  { name: 'SDK 3.x on Node 22', node: node22, modules: join(root, 'packages', 'compat-sdk3', 'node_modules'), exporters: '>=0.300 <0.400' },
+  {
+    name: 'SDK 2.x on Node 20',
+    node: process.execPath,
+    modules: join(root, 'node_modules'),
+    exporters: '>=0.200 <0.300',
+  },
+  {
+    name: 'SDK 3.x on Node 22',
+    node: node22,
+    modules: join(root, 'packages', 'compat-sdk3', 'node_modules'),
+    exporters: '>=0.300 <0.400',
+  },
 ];
 
 /** What the application does, after its imports; `main` runs it (top-level await in ESM, a function in CommonJS). */
@@ -43,7 +53,10 @@ const apps = {
     source: `import { noopStats } from 'backupstats';\nimport { startBackupStats } from 'backupstats/setup';\n${body}\n`,
     // OpenTelemetry's packages hold CommonJS modules that require Node's built-ins: an ESM bundle of them needs
     // a `require`, as esbuild documents for any such bundle. Nothing here is about backupstats.
-    options: { format: 'esm', banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } },
+    options: {
+      format: 'esm',
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    },
   },
   cjs: {
     file: 'app.cjs',
@@ -65,7 +78,11 @@ describe.each(lines)('esbuild bundle of an application using backupstats/setup, 
       cpSync(join(packageDir, 'package.json'), join(modules, 'backupstats', 'package.json'));
       cpSync(join(packageDir, 'dist'), join(modules, 'backupstats', 'dist'), { recursive: true });
       for (const name of ['api', 'sdk-metrics', 'resources', 'exporter-metrics-otlp-proto']) {
-        symlinkSync(realpathSync(join(line.modules, '@opentelemetry', name)), join(modules, '@opentelemetry', name), 'dir');
+        symlinkSync(
+          realpathSync(join(line.modules, '@opentelemetry', name)),
+          join(modules, '@opentelemetry', name),
+          'dir',
+        );
       }
       const app = apps[format];
       writeFileSync(join(appDir, app.file), app.source);
@@ -84,7 +101,11 @@ describe.each(lines)('esbuild bundle of an application using backupstats/setup, 
 
       // The bundle alone, in a folder without node_modules.
       const receiver = await startReceiver('http');
-      const child = startFixture(join(outDir, app.file), { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, { node: line.node, cwd: outDir });
+      const child = startFixture(
+        join(outDir, app.file),
+        { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+        { node: line.node, cwd: outDir },
+      );
       expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
       expect((await child.waitForEvent('core')).same).toBe(true);
       expect(receiver.totals().get('backup.bytes{BackupEngine,Builtin,Source:Read}')).toBe(6000);

@@ -6,7 +6,10 @@ import { describe, expect } from 'vitest';
 import { it } from './support/fixtures.js';
 
 describe('diagnostic messages', () => {
-  it('an invalid measurement: named family, the rule, and where later ones are counted', async ({ harness, diagnostics }) => {
+  it('an invalid measurement: named family, the rule, and where later ones are counted', async ({
+    harness,
+    diagnostics,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     (stats.restore as Stats).timedIncrementBytes(-1, 1);
     stats.backup.timedIncrement(Number.NaN);
@@ -28,7 +31,7 @@ describe('diagnostic messages', () => {
     ]);
   });
 
-  it("a no-op MeterProvider given: that nothing will be exported, and what to do instead", async ({ diagnostics }) => {
+  it('a no-op MeterProvider given: that nothing will be exported, and what to do instead', async ({ diagnostics }) => {
     const noop: MeterProvider = { getMeter: () => createNoopMeter() };
     const stats = createBackupStats({ meterProvider: noop });
     expect(diagnostics.messages).toEqual([
@@ -38,13 +41,17 @@ describe('diagnostic messages', () => {
     await stats.shutdown();
   });
 
-  it('a run failure reason outside RunFailure: the value (text cut at 64 characters, or its type), the vocabulary', async ({ harness, diagnostics }) => {
+  it('a run failure reason outside RunFailure: the value (text cut at 64 characters, or its type), the vocabulary', async ({
+    harness,
+    diagnostics,
+  }) => {
     // Each stats instance says it once: two instances, two messages.
     const first = createBackupStats({ meterProvider: harness.provider });
     const second = createBackupStats({ meterProvider: harness.provider });
     first.backup.startRun().fail('x'.repeat(70) as RunFailureReason);
     second.restore.startRun().fail(42 as unknown as RunFailureReason);
-    const rest = 'which is not one of RunFailure (interrupted, timeout, source, destination, corrupted, configuration, _OTHER); it is recorded as _OTHER, as are any later ones';
+    const rest =
+      'which is not one of RunFailure (interrupted, timeout, source, destination, corrupted, configuration, _OTHER); it is recorded as _OTHER, as are any later ones';
     expect(diagnostics.messages).toEqual([
       `backupstats: a run failed with the reason "${'x'.repeat(64)}", ${rest}`,
       `backupstats: a run failed with the reason a value of type number, ${rest}`,
@@ -53,7 +60,9 @@ describe('diagnostic messages', () => {
     await second.shutdown();
   });
 
-  it('shut down before any MeterProvider: how many operations and runs were never exported, runs in progress included', async ({ diagnostics }) => {
+  it('shut down before any MeterProvider: how many operations and runs were never exported, runs in progress included', async ({
+    diagnostics,
+  }) => {
     // With nothing recorded, nothing to say.
     await createBackupStats().shutdown();
     const stats = createBackupStats();

@@ -48,7 +48,9 @@ function brokenLinks(page: string): string[] {
   const broken: string[] = [];
   for (const [, target] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
     if (target === undefined) continue;
-    const local = target.startsWith(REPOSITORY) ? relative(dirname(join(root, page)), join(root, target.slice(REPOSITORY.length))) : target;
+    const local = target.startsWith(REPOSITORY)
+      ? relative(dirname(join(root, page)), join(root, target.slice(REPOSITORY.length)))
+      : target;
     if (/^[a-z]+:/i.test(local)) continue;
     const [path = '', anchor] = local.split('#');
     const file = path === '' ? join(root, page) : resolve(dirname(join(root, page)), path);
@@ -63,11 +65,9 @@ function brokenLinks(page: string): string[] {
 
 describe('the links of the docs', () => {
   it('finds the headings the way GitHub names them', () => {
-    expect([...anchors('# A `b`\n## OpenTelemetry name → Prometheus series\n## A `b`\n```\n# not a heading\n```\n')]).toEqual([
-      'a-b',
-      'opentelemetry-name--prometheus-series',
-      'a-b-1',
-    ]);
+    expect([
+      ...anchors('# A `b`\n## OpenTelemetry name → Prometheus series\n## A `b`\n```\n# not a heading\n```\n'),
+    ]).toEqual(['a-b', 'opentelemetry-name--prometheus-series', 'a-b-1']);
   });
 
   it.each(pages())('%s links only to files and headings that exist', (page) => {

@@ -52,11 +52,21 @@ describe('the type check of the docs examples', () => {
     expect(result.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/page\.md:10:\d+ error TS2339: Property 'meterProvider' does not exist on type 'NodeSDK'/),
     ]);
-    expect(result.stdout).toContain('1 TypeScript blocks of 1 Markdown files type-checked against the built package (1 skipped');
+    expect(result.stdout).toContain(
+      '1 TypeScript blocks of 1 Markdown files type-checked against the built package (1 skipped',
+    );
   });
 
   it('passes a page whose blocks compile, and leaves no generated file behind', async () => {
-    const result = await check(['```ts', "import { noopStats } from 'backupstats';", 'noopStats.scope({ operation: "x" }).timedIncrement(1);', '```', ''].join('\n'));
+    const result = await check(
+      [
+        '```ts',
+        "import { noopStats } from 'backupstats';",
+        'noopStats.scope({ operation: "x" }).timedIncrement(1);',
+        '```',
+        '',
+      ].join('\n'),
+    );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(': no errors');

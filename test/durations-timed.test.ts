@@ -4,7 +4,15 @@
 // time, so each expected duration is exact. Tolerance: 1e-9 ms (floating-point rounding of the clock's own sums).
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createBackupStats, createRecordingStats, meterReadable, meterTransform, meterWritable, timeAsync, timeSync } from 'backupstats';
+import {
+  createBackupStats,
+  createRecordingStats,
+  meterReadable,
+  meterTransform,
+  meterWritable,
+  timeAsync,
+  timeSync,
+} from 'backupstats';
 import { describe, expect, vi } from 'vitest';
 import { expectDurations, spend, useFakeClock } from './support/fake-clock.js';
 import { it } from './support/fixtures.js';
@@ -43,7 +51,9 @@ describe('timeSync and timeAsync: the operation, start to end', () => {
       spend(3);
       return settleAfter(4, 'done');
     });
-    await expect(timeAsync(stats, () => settleAfter(9, new Error('gone'), true), { recordFailures: true })).rejects.toThrow('gone');
+    await expect(
+      timeAsync(stats, () => settleAfter(9, new Error('gone'), true), { recordFailures: true }),
+    ).rejects.toThrow('gone');
     await expect(
       timeAsync(
         stats,
@@ -62,7 +72,13 @@ describe('clock reads', () => {
   it('at most two per chunk for the readable and writable meters, none for an unrecorded transform flush', async () => {
     const now = vi.spyOn(performance, 'now');
     const chunks = 20;
-    const source = meterReadable(Readable.from(Array.from({ length: chunks }, () => Buffer.alloc(8)), { objectMode: false }), createRecordingStats());
+    const source = meterReadable(
+      Readable.from(
+        Array.from({ length: chunks }, () => Buffer.alloc(8)),
+        { objectMode: false },
+      ),
+      createRecordingStats(),
+    );
     const sink = meterWritable(new Writable({ write: (_c, _e, cb) => setImmediate(cb) }), createRecordingStats());
     await pipeline(source, sink);
     // Two per chunk and meter, one when the readable is wrapped, one for the read request that finds the end.
@@ -81,26 +97,35 @@ describe('clock reads', () => {
 
 /** The time series of the write and the close below, and their values, in each naming's unit. */
 const EXPECTED = {
-  otel: [['backup.time{-,-,Destination:Write}', 0.0025], ['backup.time{-,-,Destination:Close}', 0.0005]],
-  vitess: [['backup_duration_nanoseconds{-,-,Destination:Write}', 2_500_000], ['backup_duration_nanoseconds{-,-,Destination:Close}', 500_000]],
+  otel: [
+    ['backup.time{-,-,Destination:Write}', 0.0025],
+    ['backup.time{-,-,Destination:Close}', 0.0005],
+  ],
+  vitess: [
+    ['backup_duration_nanoseconds{-,-,Destination:Write}', 2_500_000],
+    ['backup_duration_nanoseconds{-,-,Destination:Close}', 500_000],
+  ],
 } as const;
 
 describe('what reaches OpenTelemetry', () => {
-  it.for(['otel', 'vitess'] as const)('the time counter carries the measured durations (%s naming)', async (naming, { harness }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider, naming });
-    const sink = meterWritable(
-      new Writable({
-        write(_chunk, _encoding, callback) {
-          spend(1.25);
-          callback();
-        },
-      }),
-      stats.backup.scope({ operation: 'Destination:Write' }),
-    );
-    await pipeline(Readable.from([Buffer.alloc(1), Buffer.alloc(1)]), sink);
-    timeSync(stats.backup.scope({ operation: 'Destination:Close' }), () => spend(0.5));
-    const values = valuesByKey(await harness.collect());
-    for (const [key, value] of EXPECTED[naming]) expect(values.get(key), key).toBeCloseTo(value, 12);
-    await stats.shutdown();
-  });
+  it.for(['otel', 'vitess'] as const)(
+    'the time counter carries the measured durations (%s naming)',
+    async (naming, { harness }) => {
+      const stats = createBackupStats({ meterProvider: harness.provider, naming });
+      const sink = meterWritable(
+        new Writable({
+          write(_chunk, _encoding, callback) {
+            spend(1.25);
+            callback();
+          },
+        }),
+        stats.backup.scope({ operation: 'Destination:Write' }),
+      );
+      await pipeline(Readable.from([Buffer.alloc(1), Buffer.alloc(1)]), sink);
+      timeSync(stats.backup.scope({ operation: 'Destination:Close' }), () => spend(0.5));
+      const values = valuesByKey(await harness.collect());
+      for (const [key, value] of EXPECTED[naming]) expect(values.get(key), key).toBeCloseTo(value, 12);
+      await stats.shutdown();
+    },
+  );
 });

@@ -88,7 +88,9 @@ describe('meterTransform: each chunk from _transform to its callback; the final 
       createRecordingStats(),
       { flush: flushes },
     );
-    await expect(pipeline(Readable.from(['x']), failing, new Writable({ write: (_c, _e, cb) => cb() }))).rejects.toBe(failure);
+    await expect(pipeline(Readable.from(['x']), failing, new Writable({ write: (_c, _e, cb) => cb() }))).rejects.toBe(
+      failure,
+    );
     expect(flushes.calls).toHaveLength(1);
   });
 });

@@ -9,9 +9,9 @@
 // packages/processor, whose devDependencies are the 2.x line.
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connect } from 'node:net';
 import { RUN_DURATION_BOUNDARIES } from 'backupstats';
 import { afterAll, beforeAll, describe, expect, onTestFinished } from 'vitest';
 import type { ScopeTotal } from './fixtures/workload.mjs';
@@ -70,7 +70,8 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
     const installed = join(runDir, 'node_modules', 'backupstats');
     await cp(join(root, 'packages', 'processor', 'package.json'), join(installed, 'package.json'));
     await cp(dist, join(installed, 'dist'), { recursive: true });
-    for (const file of ['record-job.mjs', 'workload.mjs', 'exit-job.mjs', 'run-job.mjs']) await cp(join(root, 'test', 'fixtures', file), join(runDir, file));
+    for (const file of ['record-job.mjs', 'workload.mjs', 'exit-job.mjs', 'run-job.mjs'])
+      await cp(join(root, 'test', 'fixtures', file), join(runDir, file));
     fixture = join(runDir, 'record-job.mjs');
   });
   afterAll(async () => {
@@ -100,12 +101,17 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
       expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
       expect(mismatches(expectedSeries(recorded.totals as ScopeTotal[], 'otel'), receiver.totals())).toEqual([]);
       expect(receiver.exports.every((e) => e.protocol === protocol)).toBe(true);
-      expect(receiver.resource()).toMatchObject({ 'service.name': 'nightly-backup', 'deployment.environment.name': 'staging' });
+      expect(receiver.resource()).toMatchObject({
+        'service.name': 'nightly-backup',
+        'deployment.environment.name': 'staging',
+      });
     });
   }
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    it(`end of job by ${signal} mid-loop: the final totals arrive and the exit is conventional`, async ({ startReceiver }) => {
+    it(`end of job by ${signal} mid-loop: the final totals arrive and the exit is conventional`, async ({
+      startReceiver,
+    }) => {
       const receiver = await startReceiver('http');
       const child = job({
         OTEL_METRICS_EXPORTER: 'otlp',
@@ -121,13 +127,17 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
       const recorded = await child.waitForEvent('totals');
       const end = await child.exited();
       const shellCode = signal === 'SIGTERM' ? 143 : 130;
-      expect(end.signal === signal || end.code === shellCode, `exit ${JSON.stringify(end)}\n${child.stderr()}`).toBe(true);
+      expect(end.signal === signal || end.code === shellCode, `exit ${JSON.stringify(end)}\n${child.stderr()}`).toBe(
+        true,
+      );
       expect(recorded.finished).toBe(false);
       expect(mismatches(expectedSeries(recorded.totals as ScopeTotal[], 'vitess'), receiver.totals())).toEqual([]);
     });
   }
 
-  it('a run in progress at SIGTERM: an interrupted failure in the final export, durations in the advised buckets', async ({ startReceiver }) => {
+  it('a run in progress at SIGTERM: an interrupted failure in the final export, durations in the advised buckets', async ({
+    startReceiver,
+  }) => {
     const receiver = await startReceiver('http');
     const child = job(
       {
@@ -147,7 +157,10 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
     expect(latest(receiver, 'backup.runs', { ...labels, outcome: 'failure', 'error.type': 'interrupted' })).toBe(1);
     expect(latest(receiver, 'backup.runs', { ...labels, outcome: 'failure', 'error.type': 'source' })).toBe(1);
     expect(latest(receiver, 'backup.last_success.bytes', labels)).toBe(4096);
-    expect(histogramPoint(receiver, 'backup.run.duration', 'failure')).toEqual({ count: 2, bounds: [...RUN_DURATION_BOUNDARIES] });
+    expect(histogramPoint(receiver, 'backup.run.duration', 'failure')).toEqual({
+      count: 2,
+      bounds: [...RUN_DURATION_BOUNDARIES],
+    });
   });
 
   describe('the end of a job keeps its deadline whatever the backend does', () => {
@@ -167,7 +180,9 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
         await child.waitForEvent('ready');
         child.child.kill('SIGTERM');
         expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
-        expect(child.stderr()).toMatch(/did not deliver the final export \(it was still under way when the shutdown's deadline of 1000 ms/);
+        expect(child.stderr()).toMatch(
+          /did not deliver the final export \(it was still under way when the shutdown's deadline of 1000 ms/,
+        );
       });
     }
 
@@ -198,7 +213,9 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
         socket.destroy();
       });
       await new Promise<void>((resolve) => socket.once('connect', resolve));
-      await new Promise<void>((resolve) => socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n', () => resolve()));
+      await new Promise<void>((resolve) =>
+        socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n', () => resolve()),
+      );
       child.child.kill('SIGTERM');
       expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
     });
@@ -207,7 +224,11 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
   describe.skipIf(!prometheusBinary && !requireE2E)('scraped by a real Prometheus', () => {
     const namings = [
       { naming: 'otel', prefix: '', env: {} },
-      { naming: 'vitess', prefix: 'vtbackup_', env: { BACKUPSTATS_NAMING: 'vitess', BACKUPSTATS_METRIC_PREFIX: 'vtbackup_' } },
+      {
+        naming: 'vitess',
+        prefix: 'vtbackup_',
+        env: { BACKUPSTATS_NAMING: 'vitess', BACKUPSTATS_METRIC_PREFIX: 'vtbackup_' },
+      },
     ] as const;
     for (const { naming, prefix, env } of namings) {
       it(`${naming} naming: exact totals per scope under the same Prometheus names`, async ({ startPrometheus }) => {

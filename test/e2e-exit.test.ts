@@ -19,7 +19,10 @@ describe('end of job: nothing recorded is lost', () => {
     { ending: 'gets SIGINT mid-loop', signal: 'SIGINT' },
   ] as const;
   for (const { ending, signal } of endings) {
-    it(`the job ${ending}: the final totals reach the receiver and the exit is conventional`, async ({ startReceiver, startFixture }) => {
+    it(`the job ${ending}: the final totals reach the receiver and the exit is conventional`, async ({
+      startReceiver,
+      startFixture,
+    }) => {
       const receiver = await startReceiver('http');
       const child = startFixture(fixture, {
         OTEL_METRICS_EXPORTER: 'otlp',
@@ -42,7 +45,11 @@ describe('end of job: nothing recorded is lost', () => {
       expect(recorded.records).toBeGreaterThan(0);
 
       if (signal === undefined) expect(end, child.stderr()).toEqual({ code: 0, signal: null });
-      else expect(end.signal === signal || end.code === SHELL_CODE[signal], `exit ${JSON.stringify(end)}\n${child.stderr()}`).toBe(true);
+      else
+        expect(
+          end.signal === signal || end.code === SHELL_CODE[signal],
+          `exit ${JSON.stringify(end)}\n${child.stderr()}`,
+        ).toBe(true);
 
       const expected = expectedSeries(recorded.totals as ScopeTotal[], 'vitess');
       expect(mismatches(expected, receiver.totals())).toEqual([]);

@@ -6,15 +6,15 @@ import { OTLPMetricExporter as JsonExporter } from '@opentelemetry/exporter-metr
 import { OTLPMetricExporter as ProtoExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { MeterProvider, type PushMetricExporter, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from 'backupstats';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWorkload } from './fixtures/workload.mjs';
 import { expectedSeries, matches } from './support/e2e-expected.js';
 import { freePort } from './support/free-port.js';
 import { type OtlpReceiver, startOtlpReceiver } from './support/otlp-receiver.js';
-import { seriesKey } from './support/series-key.js';
 import { type PrometheusServer, prometheusBinary, requireE2E, startPrometheus } from './support/prometheus.js';
+import { seriesKey } from './support/series-key.js';
 
 describe.skipIf(!prometheusBinary && !requireE2E)('in-process provider scraped by a real Prometheus', () => {
   it('Prometheus holds the exact totals per scope', async () => {
@@ -35,7 +35,9 @@ describe.skipIf(!prometheusBinary && !requireE2E)('in-process provider scraped b
       const selector = `${promName}{component="${series.labels.component}",implementation="${series.labels.implementation}",operation="${series.labels.operation}"}`;
       const samples = await prometheus.waitForSamples(selector);
       expect(samples, selector).toHaveLength(1);
-      expect(matches(series, samples[0]?.value), `${selector} = ${samples[0]?.value}, expected ${series.value}`).toBe(true);
+      expect(matches(series, samples[0]?.value), `${selector} = ${samples[0]?.value}, expected ${series.value}`).toBe(
+        true,
+      );
     }
     await stats.shutdown();
   });
@@ -71,7 +73,10 @@ describe('in-process provider exporting OTLP to a decoding receiver', () => {
         expect(totals.get(key), key).toBe(series.value);
       }
       expect(receiver.exports.every((e) => e.protocol === protocol)).toBe(true);
-      expect(receiver.resource()).toMatchObject({ 'service.name': 'inprocess-job', 'deployment.environment.name': 'test' });
+      expect(receiver.resource()).toMatchObject({
+        'service.name': 'inprocess-job',
+        'deployment.environment.name': 'test',
+      });
     });
   }
 });

@@ -23,7 +23,10 @@ describe('OTLP export configured from the environment', () => {
     { protocol: 'grpc', transport: 'grpc', naming: 'vitess', prefix: 'vtbackup_' },
   ] as const;
   for (const { protocol, transport, naming, prefix } of cases) {
-    it(`${protocol}: the receiver gets the exact totals and the resource from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES (${naming} names)`, async ({ startReceiver, startFixture }) => {
+    it(`${protocol}: the receiver gets the exact totals and the resource from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES (${naming} names)`, async ({
+      startReceiver,
+      startFixture,
+    }) => {
       const r = await startReceiver(transport);
       const child = startFixture(fixture, {
         OTEL_METRICS_EXPORTER: 'otlp',

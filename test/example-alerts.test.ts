@@ -17,7 +17,9 @@ const ALERTS_DIR = join(EXAMPLES_DIR, 'alerts');
 const RULES = join(ALERTS_DIR, 'backupstats.rules.yml');
 
 if (promtoolBinary === undefined && !requireE2E) {
-  console.warn('backupstats alert tests: promtool not found (install the "prometheus" package or set PROMTOOL_BIN); they are skipped');
+  console.warn(
+    'backupstats alert tests: promtool not found (install the "prometheus" package or set PROMTOOL_BIN); they are skipped',
+  );
 }
 
 describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promtool', () => {
@@ -48,7 +50,9 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
 });
 
 describe.skipIf(!prometheusBinary && !requireE2E)('the alerting rules in a real Prometheus scraping the demo', () => {
-  it('a failed backup run after a successful one: BackupLastRunFailed fires, with the run series of the failure', async ({ startPrometheus }) => {
+  it('a failed backup run after a successful one: BackupLastRunFailed fires, with the run series of the failure', async ({
+    startPrometheus,
+  }) => {
     const work = await mkdtemp(join(tmpdir(), 'backupstats-alerts-'));
     onTestFinished(() => rm(work, { recursive: true, force: true }));
     const source = join(work, 'source');
@@ -96,7 +100,9 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the alerting rules in a real 
     expect(failure?.metric).toMatchObject({ ...labels, outcome: 'failure', error_type: 'source' });
     expect(failure?.value).toBe(1);
     // The failure came after the success it is compared with.
-    const [order] = await prometheus.query('max(backup_last_failure_timestamp) - max(max_over_time(backup_last_success_timestamp[7d]))');
+    const [order] = await prometheus.query(
+      'max(backup_last_failure_timestamp) - max(max_over_time(backup_last_success_timestamp[7d]))',
+    );
     expect(order?.value).toBeGreaterThan(0);
   });
 });

@@ -15,12 +15,18 @@ const NOBODY = 65534;
 const unprivileged = asRoot ? { uid: NOBODY, gid: NOBODY } : {};
 const permissionsApply =
   !asRoot ||
-  spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(CLI)}, require('fs').constants.R_OK)`], {
-    uid: NOBODY,
-    gid: NOBODY,
-  }).status === 0;
+  spawnSync(
+    process.execPath,
+    ['-e', `require('fs').accessSync(${JSON.stringify(CLI)}, require('fs').constants.R_OK)`],
+    {
+      uid: NOBODY,
+      gid: NOBODY,
+    },
+  ).status === 0;
 if (!permissionsApply) {
-  console.warn(`backupstats example tests: running as root and user nobody cannot read ${CLI}; the permission cases are skipped`);
+  console.warn(
+    `backupstats example tests: running as root and user nobody cannot read ${CLI}; the permission cases are skipped`,
+  );
 }
 // A real full file system: a 256 KiB tmpfs in a private mount namespace (unprivileged user namespaces).
 const canMountTmpfs = spawnSync('unshare', ['-rm', 'true']).status === 0;
@@ -55,39 +61,51 @@ describe('bad input: a clear error naming the file, a non-zero exit code, the me
     await expectFailedRun(summary, 'backup', 'source');
   });
 
-  it.runIf(permissionsApply)('an unreadable file exits with 3, names it, and the files before it are exported (console exporter)', async () => {
-    const source = await sourceTree('unreadable');
-    await chmod(join(source, 'b.txt'), 0o000);
-    const summary = join(dir, 'unreadable-summary.json');
-    const result = await runCli(['backup', source, join(dir, 'unreadable-storage'), '--concurrency', '1', '--quiet', '--summary-json', summary], {
-      ...unprivileged,
-      env: { OTEL_METRICS_EXPORTER: 'console' },
-    });
-    expect(result.code).toBe(3);
-    expect(result.stderr).toContain(`cannot read source file ${join(source, 'b.txt')}: permission denied (EACCES)`);
-    // a.txt was backed up before b.txt failed to open: exactly its open and its bytes.
-    const rows = await readSummary(summary);
-    expect(row(rows, 'backup', 'BackupEngine', 'Source:Open').operations).toBe(1);
-    expect(row(rows, 'backup', 'BackupEngine', 'Source:Read').bytes).toBe(36_000);
-    expect(row(rows, 'backup', 'BackupEngine', 'Backup').operations).toBe(0);
-    await expectFailedRun(summary, 'backup', 'source');
-    // The console exporter printed the final export at shutdown, on the error path too, the failed run in it.
-    expect(result.stdout).toContain("name: 'backup.bytes'");
-    expect(result.stdout).toContain("name: 'backup.last_failure.timestamp'");
-  });
+  it.runIf(permissionsApply)(
+    'an unreadable file exits with 3, names it, and the files before it are exported (console exporter)',
+    async () => {
+      const source = await sourceTree('unreadable');
+      await chmod(join(source, 'b.txt'), 0o000);
+      const summary = join(dir, 'unreadable-summary.json');
+      const result = await runCli(
+        ['backup', source, join(dir, 'unreadable-storage'), '--concurrency', '1', '--quiet', '--summary-json', summary],
+        {
+          ...unprivileged,
+          env: { OTEL_METRICS_EXPORTER: 'console' },
+        },
+      );
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain(`cannot read source file ${join(source, 'b.txt')}: permission denied (EACCES)`);
+      // a.txt was backed up before b.txt failed to open: exactly its open and its bytes.
+      const rows = await readSummary(summary);
+      expect(row(rows, 'backup', 'BackupEngine', 'Source:Open').operations).toBe(1);
+      expect(row(rows, 'backup', 'BackupEngine', 'Source:Read').bytes).toBe(36_000);
+      expect(row(rows, 'backup', 'BackupEngine', 'Backup').operations).toBe(0);
+      await expectFailedRun(summary, 'backup', 'source');
+      // The console exporter printed the final export at shutdown, on the error path too, the failed run in it.
+      expect(result.stdout).toContain("name: 'backup.bytes'");
+      expect(result.stdout).toContain("name: 'backup.last_failure.timestamp'");
+    },
+  );
 
-  it.runIf(permissionsApply)('a read-only storage folder exits with 4 and names the file it could not create', async () => {
-    const source = await sourceTree('readonly-source');
-    const storage = join(dir, 'readonly-storage');
-    await mkdir(storage);
-    await chmod(storage, 0o555);
-    // One file at a time, so that the first object the tool creates is 000000.gz.
-    const summary = join(dir, 'readonly-summary.json');
-    const result = await runCli(['backup', source, storage, '--concurrency', '1', '--quiet', '--summary-json', summary], unprivileged);
-    expect(result.code).toBe(4);
-    expect(result.stderr).toContain(`cannot write ${join(storage, '000000.gz')}: permission denied (EACCES)`);
-    await expectFailedRun(summary, 'backup', 'destination');
-  });
+  it.runIf(permissionsApply)(
+    'a read-only storage folder exits with 4 and names the file it could not create',
+    async () => {
+      const source = await sourceTree('readonly-source');
+      const storage = join(dir, 'readonly-storage');
+      await mkdir(storage);
+      await chmod(storage, 0o555);
+      // One file at a time, so that the first object the tool creates is 000000.gz.
+      const summary = join(dir, 'readonly-summary.json');
+      const result = await runCli(
+        ['backup', source, storage, '--concurrency', '1', '--quiet', '--summary-json', summary],
+        unprivileged,
+      );
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain(`cannot write ${join(storage, '000000.gz')}: permission denied (EACCES)`);
+      await expectFailedRun(summary, 'backup', 'destination');
+    },
+  );
 
   it.skipIf(!canMountTmpfs)('a full storage file system exits with 4 and names the file being written', async () => {
     const source = join(dir, 'full-source');
@@ -110,19 +128,22 @@ describe('bad input: a clear error naming the file, a non-zero exit code, the me
     await expectFailedRun(summary, 'backup', 'destination');
   });
 
-  it.skipIf(!canMountTmpfs)('a read-only file system exits with 4 and names the folder it could not create', async () => {
-    const source = await sourceTree('rofs-source');
-    const mountpoint = join(dir, 'rofs-mount');
-    await mkdir(mountpoint);
-    const storage = join(mountpoint, 'storage');
-    const summary = join(dir, 'rofs-summary.json');
-    const result = await runCli(['backup', source, storage, '--quiet', '--summary-json', summary], {
-      wrapper: ['unshare', '-rm', 'sh', '-c', 'mount -t tmpfs -o ro,size=64k tmpfs "$0" && exec "$@"', mountpoint],
-    });
-    expect(result.code).toBe(4);
-    expect(result.stderr).toContain(`cannot write ${storage}: the file system is read-only (EROFS)`);
-    await expectFailedRun(summary, 'backup', 'destination');
-  });
+  it.skipIf(!canMountTmpfs)(
+    'a read-only file system exits with 4 and names the folder it could not create',
+    async () => {
+      const source = await sourceTree('rofs-source');
+      const mountpoint = join(dir, 'rofs-mount');
+      await mkdir(mountpoint);
+      const storage = join(mountpoint, 'storage');
+      const summary = join(dir, 'rofs-summary.json');
+      const result = await runCli(['backup', source, storage, '--quiet', '--summary-json', summary], {
+        wrapper: ['unshare', '-rm', 'sh', '-c', 'mount -t tmpfs -o ro,size=64k tmpfs "$0" && exec "$@"', mountpoint],
+      });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain(`cannot write ${storage}: the file system is read-only (EROFS)`);
+      await expectFailedRun(summary, 'backup', 'destination');
+    },
+  );
 
   it('a corrupted archive at restore exits with 5 and names it', async () => {
     const storage = await backupOf('corrupt');
@@ -131,7 +152,16 @@ describe('bad input: a clear error naming the file, a non-zero exit code, the me
     for (let i = 20; i < data.length - 8; i += 97) data[i] = (data[i] ?? 0) ^ 0xff;
     await writeFile(object, data);
     const summary = join(dir, 'corrupt-summary.json');
-    const result = await runCli(['restore', storage, join(dir, 'corrupt-restored'), '--concurrency', '1', '--quiet', '--summary-json', summary]);
+    const result = await runCli([
+      'restore',
+      storage,
+      join(dir, 'corrupt-restored'),
+      '--concurrency',
+      '1',
+      '--quiet',
+      '--summary-json',
+      summary,
+    ]);
     expect(result.code).toBe(5);
     expect(result.stderr).toContain(`cannot restore from ${object}: corrupted archive (Z_DATA_ERROR`);
     const rows = await readSummary(summary);
@@ -173,9 +203,20 @@ describe('bad input: a clear error naming the file, a non-zero exit code, the me
     [first!.object, second!.object] = [second!.object, first!.object];
     await writeFile(manifestPath, JSON.stringify(manifest));
     const summary = join(dir, 'mismatch-summary.json');
-    const result = await runCli(['restore', storage, join(dir, 'mismatch-restored'), '--concurrency', '1', '--quiet', '--summary-json', summary]);
+    const result = await runCli([
+      'restore',
+      storage,
+      join(dir, 'mismatch-restored'),
+      '--concurrency',
+      '1',
+      '--quiet',
+      '--summary-json',
+      summary,
+    ]);
     expect(result.code).toBe(5);
-    expect(result.stderr).toMatch(/cannot restore a\.txt: its archive .*000001\.gz gives data that does not match the manifest/);
+    expect(result.stderr).toMatch(
+      /cannot restore a\.txt: its archive .*000001\.gz gives data that does not match the manifest/,
+    );
     await expectFailedRun(summary, 'restore', 'corrupted');
   });
 

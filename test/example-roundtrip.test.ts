@@ -35,7 +35,19 @@ describe('the example backup tool (pnpm demo)', () => {
     const storage = join(work, 'storage');
     const restored = join(work, 'restored');
     const summary = join(dir, 'demo-summary.json');
-    const result = await runCli(['--size', '3MiB', '--files', '25', '--keep', '--storage', storage, '--restore-to', restored, '--summary-json', summary]);
+    const result = await runCli([
+      '--size',
+      '3MiB',
+      '--files',
+      '25',
+      '--keep',
+      '--storage',
+      storage,
+      '--restore-to',
+      restored,
+      '--summary-json',
+      summary,
+    ]);
     expect(result.stderr).not.toContain('error');
     expect(result.code).toBe(0);
     const kept = /kept: (.+)/.exec(result.stdout)?.[1];
@@ -92,11 +104,25 @@ describe('the example backup tool (pnpm demo)', () => {
     await mkdir(join(source, 'a', 'b', 'c'), { recursive: true });
     await writeFile(join(source, 'empty'), '');
     await writeFile(join(source, 'a', 'héllo wörld.txt'), 'x'.repeat(100_000));
-    await writeFile(join(source, 'a', 'b', 'c', 'deep.bin'), Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256)));
+    await writeFile(
+      join(source, 'a', 'b', 'c', 'deep.bin'),
+      Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256)),
+    );
     const storage = join(dir, 'named-storage');
     const restored = join(dir, 'named-restored');
     const summary = join(dir, 'named-summary.json');
-    const result = await runCli([source, '--compression', 'brotli', '--storage', storage, '--restore-to', restored, '--summary-json', summary, '--quiet']);
+    const result = await runCli([
+      source,
+      '--compression',
+      'brotli',
+      '--storage',
+      storage,
+      '--restore-to',
+      restored,
+      '--summary-json',
+      summary,
+      '--quiet',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(await checksums(restored)).toEqual(await checksums(source));
@@ -129,7 +155,12 @@ describe('the example backup tool (pnpm demo)', () => {
       env: { OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: String(port) },
     });
     onTestFinished(() => child.kill());
-    await waitForOutput(child, (stdout) => /^serving http:\/\/127\.0\.0\.1:\d+\/metrics/m.exec(stdout) ?? undefined, 'a "serving" line', 60_000);
+    await waitForOutput(
+      child,
+      (stdout) => /^serving http:\/\/127\.0\.0\.1:\d+\/metrics/m.exec(stdout) ?? undefined,
+      'a "serving" line',
+      60_000,
+    );
     // Still up a while after the run: the endpoint alone must not be what keeps it alive.
     await sleep(500);
     expect(child.exit()).toBeUndefined();

@@ -20,7 +20,13 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const sourceTree = (name: string): Promise<string> => makeSourceTree(dir, name);
 
 /** AWS's variables for a server of the tests; `credentials` replaces s3rver's account. */
-function awsEnv(endpoint: string, credentials: { id: string; secret: string } = { id: S3RVER_CREDENTIALS.accessKeyId, secret: S3RVER_CREDENTIALS.secretAccessKey }): Record<string, string> {
+function awsEnv(
+  endpoint: string,
+  credentials: { id: string; secret: string } = {
+    id: S3RVER_CREDENTIALS.accessKeyId,
+    secret: S3RVER_CREDENTIALS.secretAccessKey,
+  },
+): Record<string, string> {
   return {
     AWS_ENDPOINT_URL: endpoint,
     AWS_REGION: 'us-east-1',
@@ -33,8 +39,13 @@ function awsEnv(endpoint: string, credentials: { id: string; secret: string } = 
 describe('bad S3 storage: one clear line, a distinct exit code, the attempts exported', () => {
   const s3Rows = async (summary: string, family: string) => {
     const rows = await readSummary(summary);
-    const get = (operation: string) => rows.find((r) => r.family === family && r.implementation === 'S3' && r.operation === operation)?.operations ?? 0;
-    return { send: get('AWS:Request:Send'), failed: get('AWS:Request:Failed'), throttled: get('AWS:Request:Throttled') };
+    const get = (operation: string) =>
+      rows.find((r) => r.family === family && r.implementation === 'S3' && r.operation === operation)?.operations ?? 0;
+    return {
+      send: get('AWS:Request:Send'),
+      failed: get('AWS:Request:Failed'),
+      throttled: get('AWS:Request:Throttled'),
+    };
   };
   /** s3rver with a bucket `backups`, stopped when the test ends. */
   const serverWithBucket = async (): Promise<Endpoint> => {
@@ -46,14 +57,20 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
     return server;
   };
 
-  it('an unreachable endpoint exits with 6 and names it; each of the SDK\'s three attempts is exported as failed', async () => {
+  it("an unreachable endpoint exits with 6 and names it; each of the SDK's three attempts is exported as failed", async () => {
     const source = await sourceTree('s3-unreachable-source');
     const endpoint = `http://127.0.0.1:${await freePort()}`;
     const summary = join(dir, 's3-unreachable-summary.json');
-    const result = await runCli(['backup', source, 's3://backups/x', '--quiet', '--summary-json', summary], { env: awsEnv(endpoint) });
+    const result = await runCli(['backup', source, 's3://backups/x', '--quiet', '--summary-json', summary], {
+      env: awsEnv(endpoint),
+    });
     expect(result.code).toBe(6);
     expect(result.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(new RegExp(`^backup-demo: error: cannot reach the S3 endpoint ${endpoint} for s3://backups/x/ \\(.*ECONNREFUSED.*\\)$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^backup-demo: error: cannot reach the S3 endpoint ${endpoint} for s3://backups/x/ \\(.*ECONNREFUSED.*\\)$`,
+        ),
+      ),
     ]);
     expect(await s3Rows(summary, 'backup')).toEqual({ send: 3, failed: 3, throttled: 0 });
     await expectFailedRun(summary, 'backup', 'destination');
@@ -63,7 +80,9 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
     const server = await serverWithBucket();
     const source = await sourceTree('s3-nobucket-source');
     const summary = join(dir, 's3-nobucket-summary.json');
-    const result = await runCli(['backup', source, 's3://no-such-bucket/x', '--quiet', '--summary-json', summary], { env: awsEnv(server.url) });
+    const result = await runCli(['backup', source, 's3://no-such-bucket/x', '--quiet', '--summary-json', summary], {
+      env: awsEnv(server.url),
+    });
     expect(result.code).toBe(7);
     expect(result.stderr).toBe(
       `backup-demo: error: cannot use s3://no-such-bucket/x/: the bucket no-such-bucket does not exist at the S3 endpoint ${server.url} (NoSuchBucket)\n`,
@@ -76,12 +95,17 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
     const server = await serverWithBucket();
     const storage = await backupOfS3(server, 's3-denied');
     const summary = join(dir, 's3-denied-summary.json');
-    const result = await runCli(['restore', storage, join(dir, 's3-denied-restored'), '--quiet', '--summary-json', summary], {
-      env: awsEnv(server.url, { id: 'NOT-A-KEY', secret: 'wrong' }),
-    });
+    const result = await runCli(
+      ['restore', storage, join(dir, 's3-denied-restored'), '--quiet', '--summary-json', summary],
+      {
+        env: awsEnv(server.url, { id: 'NOT-A-KEY', secret: 'wrong' }),
+      },
+    );
     expect(result.code).toBe(8);
     expect(result.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(/^backup-demo: error: access to s3:\/\/backups\/s3-denied\/MANIFEST\.json was denied \(InvalidAccessKeyId: .+\); check the credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY or AWS_PROFILE$/),
+      expect.stringMatching(
+        /^backup-demo: error: access to s3:\/\/backups\/s3-denied\/MANIFEST\.json was denied \(InvalidAccessKeyId: .+\); check the credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY or AWS_PROFILE$/,
+      ),
     ]);
     expect(await s3Rows(summary, 'restore')).toEqual({ send: 1, failed: 1, throttled: 0 });
     await expectFailedRun(summary, 'restore', 'configuration');
@@ -98,11 +122,25 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
     for (let i = 20; i < data.length - 8; i += 97) data[i] = (data[i] ?? 0) ^ 0xff;
     await client.send(new PutObjectCommand({ Bucket: 'backups', Key: 's3-corrupt/000001.gz', Body: data }));
     const summary = join(dir, 's3-corrupt-summary.json');
-    const result = await runCli(['restore', storage, join(dir, 's3-corrupt-restored'), '--concurrency', '1', '--quiet', '--summary-json', summary], {
-      env: awsEnv(server.url),
-    });
+    const result = await runCli(
+      [
+        'restore',
+        storage,
+        join(dir, 's3-corrupt-restored'),
+        '--concurrency',
+        '1',
+        '--quiet',
+        '--summary-json',
+        summary,
+      ],
+      {
+        env: awsEnv(server.url),
+      },
+    );
     expect(result.code).toBe(5);
-    expect(result.stderr).toContain('backup-demo: error: cannot restore from s3://backups/s3-corrupt/000001.gz: corrupted archive (Z_DATA_ERROR');
+    expect(result.stderr).toContain(
+      'backup-demo: error: cannot restore from s3://backups/s3-corrupt/000001.gz: corrupted archive (Z_DATA_ERROR',
+    );
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     const rows = await readSummary(summary);
     // The manifest and the first two objects were opened; the first file was restored whole.
@@ -117,7 +155,9 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--storage is "s3://B/x"; accepted: a folder, or s3://bucket/prefix');
     const source = await sourceTree('s3-badenv-source');
-    result = await runCli(['backup', source, 's3://backups/x', '--quiet'], { env: { AWS_ENDPOINT_URL: 'localhost:9000' } });
+    result = await runCli(['backup', source, 's3://backups/x', '--quiet'], {
+      env: { AWS_ENDPOINT_URL: 'localhost:9000' },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('AWS_ENDPOINT_URL is "localhost:9000"; accepted: an http:// or https:// URL');
   });

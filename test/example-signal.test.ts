@@ -67,7 +67,9 @@ describe('a signal in the middle of pnpm demo', () => {
       child.child.kill(signal);
 
       const end = await child.exited;
-      expect(end.signal === signal || end.code === SHELL_CODE[signal], `${JSON.stringify(end)}\n${output()}`).toBe(true);
+      expect(end.signal === signal || end.code === SHELL_CODE[signal], `${JSON.stringify(end)}\n${output()}`).toBe(
+        true,
+      );
       const key = 'backup.bytes{BackupEngine,Builtin,Source:Read}';
       expect(receiver.totals().get(key), output()).toBeGreaterThan(0);
       const run = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };

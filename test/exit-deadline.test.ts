@@ -35,7 +35,12 @@ async function collector(kind: 'stalled' | 'refusing', cleanup: Cleanup): Promis
 }
 
 function otlp(dead: DeadCollector, protocol: string, extra: Record<string, string>): Record<string, string> {
-  return { OTEL_METRICS_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_EXPORTER_OTLP_ENDPOINT: dead.url, ...extra };
+  return {
+    OTEL_METRICS_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+    OTEL_EXPORTER_OTLP_ENDPOINT: dead.url,
+    ...extra,
+  };
 }
 
 // The cases wait on the deadline, not on the CPU: they run side by side.
@@ -43,7 +48,11 @@ describe.concurrent('OTEL_METRIC_EXPORT_TIMEOUT bounds the final export, over ev
   const deadline = { OTEL_METRIC_EXPORT_TIMEOUT: '1000', OTEL_METRIC_EXPORT_INTERVAL: '600000', ...SLOW_EXPORTER };
 
   for (const protocol of PROTOCOLS) {
-    it(`${protocol}, stalled collector, SIGTERM: the job dies by SIGTERM within the deadline and says what it could not deliver`, async ({ expect, onTestFinished, startFixture }) => {
+    it(`${protocol}, stalled collector, SIGTERM: the job dies by SIGTERM within the deadline and says what it could not deliver`, async ({
+      expect,
+      onTestFinished,
+      startFixture,
+    }) => {
       const dead = await collector('stalled', onTestFinished);
       const child = startFixture(fixture, { ...otlp(dead, protocol, deadline), FIXTURE_END: 'signal' });
       await child.waitForEvent('ready');
@@ -56,7 +65,11 @@ describe.concurrent('OTEL_METRIC_EXPORT_TIMEOUT bounds the final export, over ev
   }
 
   for (const protocol of ['http/protobuf', 'grpc'] as const) {
-    it(`${protocol}, stalled collector: exitAfterShutdown exits with its code within the deadline`, async ({ expect, onTestFinished, startFixture }) => {
+    it(`${protocol}, stalled collector: exitAfterShutdown exits with its code within the deadline`, async ({
+      expect,
+      onTestFinished,
+      startFixture,
+    }) => {
       const dead = await collector('stalled', onTestFinished);
       const child = startFixture(fixture, { ...otlp(dead, protocol, deadline), FIXTURE_END: 'exit-after' });
       expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 7, signal: null });
@@ -64,14 +77,22 @@ describe.concurrent('OTEL_METRIC_EXPORT_TIMEOUT bounds the final export, over ev
     });
   }
 
-  it('http/protobuf, stalled collector, the job returns: shutdownOnExit ends it with code 0 within the deadline', async ({ expect, onTestFinished, startFixture }) => {
+  it('http/protobuf, stalled collector, the job returns: shutdownOnExit ends it with code 0 within the deadline', async ({
+    expect,
+    onTestFinished,
+    startFixture,
+  }) => {
     const dead = await collector('stalled', onTestFinished);
     const child = startFixture(fixture, { ...otlp(dead, 'http/protobuf', deadline), FIXTURE_END: 'return' });
     expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
     expect(child.stderr()).toMatch(UNDELIVERED);
   });
 
-  it('a collector that answers gets the final export and nothing is reported undelivered', async ({ expect, startFixture, startReceiver }) => {
+  it('a collector that answers gets the final export and nothing is reported undelivered', async ({
+    expect,
+    startFixture,
+    startReceiver,
+  }) => {
     // The same deadline and the same slow exporter default: the deadline costs nothing when the backend is up.
     const receiver = await startReceiver('http');
     const child = startFixture(fixture, {
@@ -101,10 +122,18 @@ describe.concurrent('a finished job exits while the collector is down, whatever 
     { protocol: 'grpc', interval: '100', down: 'refusing' },
   ] as const;
   for (const { protocol, interval, down } of cases) {
-    it(`${protocol}, interval ${interval} ms, ${down} collector: the job without shutdownOnExit exits 0 after a few exports`, async ({ expect, onTestFinished, startFixture }) => {
+    it(`${protocol}, interval ${interval} ms, ${down} collector: the job without shutdownOnExit exits 0 after a few exports`, async ({
+      expect,
+      onTestFinished,
+      startFixture,
+    }) => {
       const dead = await collector(down, onTestFinished);
       // The job lasts over two intervals, so that periodic exports have started, failed and been retried.
-      const env = { ...otlp(dead, protocol, { OTEL_METRIC_EXPORT_INTERVAL: interval }), FIXTURE_END: 'bare', FIXTURE_JOB_MS: '2500' };
+      const env = {
+        ...otlp(dead, protocol, { OTEL_METRIC_EXPORT_INTERVAL: interval }),
+        FIXTURE_END: 'bare',
+        FIXTURE_JOB_MS: '2500',
+      };
       const child = startFixture(fixture, env);
       expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
       if (down === 'stalled') expect(dead.connections).toBeGreaterThan(0);
@@ -117,7 +146,11 @@ describe.concurrent('a finished job exits while the collector is down, whatever 
     startFixture,
   }) => {
     const dead = await collector('stalled', onTestFinished);
-    const env = { ...otlp(dead, 'http/protobuf', { OTEL_METRIC_EXPORT_INTERVAL: '100' }), FIXTURE_END: 'return', FIXTURE_JOB_MS: '1000' };
+    const env = {
+      ...otlp(dead, 'http/protobuf', { OTEL_METRIC_EXPORT_INTERVAL: '100' }),
+      FIXTURE_END: 'return',
+      FIXTURE_JOB_MS: '1000',
+    };
     const child = startFixture(fixture, env);
     expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
     expect(child.stderr()).toMatch(UNDELIVERED);

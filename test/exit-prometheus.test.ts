@@ -1,6 +1,6 @@
 // A Prometheus client that sent half a request, or keeps an idle keep-alive connection, never holds the end of
 // a job: neither SIGTERM nor the job's normal end nor an explicit shutdown waits for it.
-import { request, Agent } from 'node:http';
+import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startBackupStats } from 'backupstats/setup';
@@ -18,7 +18,11 @@ const fixture = fileURLToPath(new URL('./fixtures/exit-job.mjs', import.meta.url
 const HANG_MS = 20_000;
 
 function prometheusEnv(port: number): Record<string, string> {
-  return { OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: String(port) };
+  return {
+    OTEL_METRICS_EXPORTER: 'prometheus',
+    OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+    OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+  };
 }
 
 function job(env: Record<string, string>): FixtureProcess {
@@ -36,7 +40,9 @@ async function halfRequest(port: number): Promise<{ socket: Socket; closed: Prom
   });
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   await new Promise<void>((resolve) => socket.once('connect', resolve));
-  await new Promise<void>((resolve, reject) => socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n', (e) => (e ? reject(e) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n', (e) => (e ? reject(e) : resolve())),
+  );
   return { socket, closed };
 }
 

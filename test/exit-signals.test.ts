@@ -16,7 +16,11 @@ const fixture = fileURLToPath(new URL('./fixtures/exit-job.mjs', import.meta.url
  */
 const HANG_MS = 20_000;
 
-const CONSOLE = { OTEL_METRICS_EXPORTER: 'console', OTEL_METRIC_EXPORT_INTERVAL: '600000', OTEL_METRIC_EXPORT_TIMEOUT: '1000' };
+const CONSOLE = {
+  OTEL_METRICS_EXPORTER: 'console',
+  OTEL_METRIC_EXPORT_INTERVAL: '600000',
+  OTEL_METRIC_EXPORT_TIMEOUT: '1000',
+};
 const SHELL_CODE = { SIGTERM: 143, SIGINT: 130 } as const;
 
 function job(env: Record<string, string>): FixtureProcess {
@@ -57,11 +61,19 @@ describe('another library listens to the same signals', () => {
         expect,
         startFixture,
       }) => {
-        const child = startFixture(fixture, { ...CONSOLE, FIXTURE_STATS: '2', FIXTURE_END: 'signal', FIXTURE_FOREIGN: foreign });
+        const child = startFixture(fixture, {
+          ...CONSOLE,
+          FIXTURE_STATS: '2',
+          FIXTURE_END: 'signal',
+          FIXTURE_FOREIGN: foreign,
+        });
         await child.waitForEvent('ready');
         child.child.kill(signal);
         const end = await child.exited(HANG_MS);
-        expect(end.signal === signal || end.code === SHELL_CODE[signal], `${JSON.stringify(end)}\n${child.stderr()}`).toBe(true);
+        expect(
+          end.signal === signal || end.code === SHELL_CODE[signal],
+          `${JSON.stringify(end)}\n${child.stderr()}`,
+        ).toBe(true);
         expect(await child.waitForEvent('foreign')).toMatchObject({ signal });
         expectBothExported(child, expect);
       });

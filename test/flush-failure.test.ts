@@ -1,6 +1,6 @@
 // An instrument that throws in the middle of a flush (a custom MeterProvider, a View's attributes processor)
 // must not make the retry add any measurement twice, and shutdown() must reject, never throw, and still close.
-import type { Counter, Meter, MeterProvider as ApiMeterProvider } from '@opentelemetry/api';
+import type { MeterProvider as ApiMeterProvider, Counter, Meter } from '@opentelemetry/api';
 import {
   AggregationTemporality,
   type IAttributesProcessor,
@@ -12,8 +12,8 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from 'backupstats';
 import { describe, expect, onTestFinished } from 'vitest';
-import { valuesByKey } from './support/harness.js';
 import { it } from './support/fixtures.js';
+import { valuesByKey } from './support/harness.js';
 
 const LABELS = { component: 'C', implementation: 'I', operation: 'O' };
 
@@ -82,7 +82,10 @@ function throwingView(instrumentName: string, failures: number): ViewOptions {
 describe('an instrument that throws in the middle of a flush', () => {
   it('on a custom provider: flush() throws, the retry adds each measurement exactly once', async ({ diagnostics }) => {
     const { provider, collect } = realProvider();
-    const stats = createBackupStats({ meterProvider: throwingProvider(provider, 'backup.bytes', 1), flushIntervalMillis: 2 ** 30 });
+    const stats = createBackupStats({
+      meterProvider: throwingProvider(provider, 'backup.bytes', 1),
+      flushIntervalMillis: 2 ** 30,
+    });
     const first = stats.backup.scope(LABELS);
     const second = stats.backup.scope({ ...LABELS, operation: 'Other' });
     for (let i = 0; i < 10; i++) first.timedIncrementBytes(100, 1);
@@ -105,9 +108,14 @@ describe('an instrument that throws in the middle of a flush', () => {
     await stats.shutdown();
   });
 
-  it('unthrottled (flushIntervalMillis 0): the record does not throw, the next flush adds what is left exactly once', async ({ diagnostics }) => {
+  it('unthrottled (flushIntervalMillis 0): the record does not throw, the next flush adds what is left exactly once', async ({
+    diagnostics,
+  }) => {
     const { provider, collect } = realProvider();
-    const stats = createBackupStats({ meterProvider: throwingProvider(provider, 'restore.bytes', 1), flushIntervalMillis: 0 });
+    const stats = createBackupStats({
+      meterProvider: throwingProvider(provider, 'restore.bytes', 1),
+      flushIntervalMillis: 0,
+    });
     const handle = stats.restore.scope(LABELS);
     for (let i = 0; i < 10; i++) expect(() => handle.timedIncrementBytes(100, 1)).not.toThrow();
     stats.flush();
@@ -119,7 +127,9 @@ describe('an instrument that throws in the middle of a flush', () => {
     await stats.shutdown();
   });
 
-  it("in a View's attributes processor during a collection: the next collection exports each measurement exactly once", async ({ diagnostics }) => {
+  it("in a View's attributes processor during a collection: the next collection exports each measurement exactly once", async ({
+    diagnostics,
+  }) => {
     const { provider, collect } = realProvider([throwingView('backup.bytes', 1)]);
     const stats = createBackupStats({ meterProvider: provider, flushIntervalMillis: 2 ** 30 });
     const handle = stats.backup.scope(LABELS);
@@ -139,9 +149,14 @@ describe('an instrument that throws in the middle of a flush', () => {
 });
 
 describe('shutdown() with an instrument that throws', () => {
-  it('rejects instead of throwing, still closes both families and detaches the collection callback', async ({ diagnostics }) => {
+  it('rejects instead of throwing, still closes both families and detaches the collection callback', async ({
+    diagnostics,
+  }) => {
     const { provider, collect } = realProvider();
-    const stats = createBackupStats({ meterProvider: throwingProvider(provider, 'backup.bytes', 1), flushIntervalMillis: 2 ** 30 });
+    const stats = createBackupStats({
+      meterProvider: throwingProvider(provider, 'backup.bytes', 1),
+      flushIntervalMillis: 2 ** 30,
+    });
     stats.backup.timedIncrementBytes(10, 1);
     stats.restore.timedIncrementBytes(20, 1);
 

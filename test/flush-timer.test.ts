@@ -16,7 +16,9 @@ afterEach(() => {
 });
 
 describe('the flush timer', () => {
-  it('moves pending numbers into the instruments every flushIntervalMillis, and stops at shutdown', async ({ harness }) => {
+  it('moves pending numbers into the instruments every flushIntervalMillis, and stops at shutdown', async ({
+    harness,
+  }) => {
     fakeIntervals();
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 1000 });
@@ -46,14 +48,16 @@ describe('the flush timer', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('is not started when every record goes straight to the instruments (flushIntervalMillis 0)', async ({ harness }) => {
+  it('is not started when every record goes straight to the instruments (flushIntervalMillis 0)', async ({
+    harness,
+  }) => {
     fakeIntervals();
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 0 });
     expect(vi.getTimerCount()).toBe(0);
     await stats.shutdown();
   });
 
-  it('never keeps the process alive: it adds no ref\'d timer', async ({ harness }) => {
+  it("never keeps the process alive: it adds no ref'd timer", async ({ harness }) => {
     // Node lists one "Timeout" per timer that holds the event loop open; unref'd timers are not listed.
     const refTimers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = refTimers();
@@ -68,7 +72,10 @@ describe('the flush timer', () => {
     await stats.shutdown();
   });
 
-  it('an instrument that throws does not escape the timer: reported through diag once per run of failures, retried on the next tick', async ({ harness, diagnostics }) => {
+  it('an instrument that throws does not escape the timer: reported through diag once per run of failures, retried on the next tick', async ({
+    harness,
+    diagnostics,
+  }) => {
     fakeIntervals();
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 1000 });

@@ -27,43 +27,52 @@ function captureInfo(): ReturnType<typeof captureDiag> {
 }
 
 describe('stats created before the global MeterProvider is registered', () => {
-  it.each([1000, 0])('export everything to it once it is, including what was recorded before (interval %i)', async (flushIntervalMillis) => {
-    const diagnostics = captureInfo();
-    const stats = createBackupStats({ flushIntervalMillis });
-    const handle = stats.backup.scope(LABELS);
-    handle.timedIncrementBytes(1000, 5);
-    stats.restore.timedIncrement(-1);
-    stats.flush();
+  it.each([1000, 0])(
+    'export everything to it once it is, including what was recorded before (interval %i)',
+    async (flushIntervalMillis) => {
+      const diagnostics = captureInfo();
+      const stats = createBackupStats({ flushIntervalMillis });
+      const handle = stats.backup.scope(LABELS);
+      handle.timedIncrementBytes(1000, 5);
+      stats.restore.timedIncrement(-1);
+      stats.flush();
 
-    const global = registerGlobal();
-    handle.timedIncrementBytes(24, 5);
-    await stats.shutdown();
-    const values = valuesByKey(await global.collect());
-    expect(values.get('backup.operations{C,I,O}')).toBe(2);
-    expect(values.get('backup.bytes{C,I,O}')).toBe(1024);
-    expect(values.get('backup.time{C,I,O}')).toBeCloseTo(0.01, 12);
-    expect(diagnostics.messages.filter((m) => m.includes('no global MeterProvider'))).toHaveLength(1);
-    expect(diagnostics.messages.filter((m) => m.includes('global MeterProvider was registered'))).toHaveLength(1);
-  });
+      const global = registerGlobal();
+      handle.timedIncrementBytes(24, 5);
+      await stats.shutdown();
+      const values = valuesByKey(await global.collect());
+      expect(values.get('backup.operations{C,I,O}')).toBe(2);
+      expect(values.get('backup.bytes{C,I,O}')).toBe(1024);
+      expect(values.get('backup.time{C,I,O}')).toBeCloseTo(0.01, 12);
+      expect(diagnostics.messages.filter((m) => m.includes('no global MeterProvider'))).toHaveLength(1);
+      expect(diagnostics.messages.filter((m) => m.includes('global MeterProvider was registered'))).toHaveLength(1);
+    },
+  );
 
-  it.each([50, 0])('the flush timer finds the provider, and collections then drain and report as usual (interval %i)', async (flushIntervalMillis) => {
-    captureInfo();
-    const stats = createBackupStats({ flushIntervalMillis });
-    onTestFinished(() => stats.shutdown());
-    const handle = stats.backup.scope(LABELS);
-    handle.timedIncrementBytes(1000, 5);
-    stats.backup.timedIncrement(-1);
+  it.each([50, 0])(
+    'the flush timer finds the provider, and collections then drain and report as usual (interval %i)',
+    async (flushIntervalMillis) => {
+      captureInfo();
+      const stats = createBackupStats({ flushIntervalMillis });
+      onTestFinished(() => stats.shutdown());
+      const handle = stats.backup.scope(LABELS);
+      handle.timedIncrementBytes(1000, 5);
+      stats.backup.timedIncrement(-1);
 
-    const global = registerGlobal();
-    await expect
-      .poll(async () => valuesByKey(await global.collect()).get('backup.bytes{C,I,O}'), { timeout: 10_000, interval: 100 })
-      .toBe(1000);
-    handle.timedIncrementBytes(24, 5);
-    const values = valuesByKey(await global.collect());
-    expect(values.get('backup.bytes{C,I,O}')).toBe(1024);
-    expect(values.get('backupstats.invalid_measurements{backup}')).toBe(1);
-    expect(values.get('backupstats.scopes{backup}')).toBe(2);
-  });
+      const global = registerGlobal();
+      await expect
+        .poll(async () => valuesByKey(await global.collect()).get('backup.bytes{C,I,O}'), {
+          timeout: 10_000,
+          interval: 100,
+        })
+        .toBe(1000);
+      handle.timedIncrementBytes(24, 5);
+      const values = valuesByKey(await global.collect());
+      expect(values.get('backup.bytes{C,I,O}')).toBe(1024);
+      expect(values.get('backupstats.invalid_measurements{backup}')).toBe(1);
+      expect(values.get('backupstats.scopes{backup}')).toBe(2);
+    },
+  );
 
   it('shut down before any provider was registered: says what was never exported', async () => {
     const diagnostics = captureInfo();

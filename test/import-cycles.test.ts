@@ -15,7 +15,9 @@ describe('packages/processor/src', () => {
       detectiveOptions: { ts: { skipTypeImports: false } },
     });
     // A graph without its files would pass for no cycle: the barrel and the record path must be in it.
-    expect(Object.keys(graph.obj())).toEqual(expect.arrayContaining(['index.ts', 'series-handle.ts', 'setup/start.ts']));
+    expect(Object.keys(graph.obj())).toEqual(
+      expect.arrayContaining(['index.ts', 'series-handle.ts', 'setup/start.ts']),
+    );
     expect(graph.circular()).toEqual([]);
   });
 });

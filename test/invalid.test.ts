@@ -1,7 +1,7 @@
 import { createBackupStats, type Stats } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { valuesByKey } from './support/harness.js';
 import { it } from './support/fixtures.js';
+import { valuesByKey } from './support/harness.js';
 
 const BAD_VALUES: readonly unknown[] = [
   -1,
@@ -51,7 +51,10 @@ describe.each([0, 1000])('invalid measurements (flushIntervalMillis %i)', (flush
 });
 
 describe.each([1000, 0])('values at the edges (flushIntervalMillis %i)', (flushIntervalMillis) => {
-  it('accepts zero and exactly Number.MAX_SAFE_INTEGER bytes and milliseconds, without corrupting other series', async ({ harness, diagnostics }) => {
+  it('accepts zero and exactly Number.MAX_SAFE_INTEGER bytes and milliseconds, without corrupting other series', async ({
+    harness,
+    diagnostics,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
     const max = Number.MAX_SAFE_INTEGER;
     stats.backup.scope({ operation: 'zero' }).timedIncrementBytes(0, 0);
@@ -71,7 +74,10 @@ describe.each([1000, 0])('values at the edges (flushIntervalMillis %i)', (flushI
 });
 
 describe.each([1000, 0])('pending sums (flushIntervalMillis %i)', (flushIntervalMillis) => {
-  it('never overflow: values each finite but past the largest safe amount are dropped and counted', async ({ harness, diagnostics }) => {
+  it('never overflow: values each finite but past the largest safe amount are dropped and counted', async ({
+    harness,
+    diagnostics,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
     const handle = stats.backup.scope({ operation: 'O' });
     handle.timedIncrement(1e308);
@@ -87,8 +93,14 @@ describe.each([1000, 0])('pending sums (flushIntervalMillis %i)', (flushInterval
     await stats.shutdown();
   });
 
-  it('a record that would carry its pending sum past Number.MAX_SAFE_INTEGER is dropped and counted', async ({ harness, diagnostics }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: flushIntervalMillis === 0 ? 0 : 2 ** 30 });
+  it('a record that would carry its pending sum past Number.MAX_SAFE_INTEGER is dropped and counted', async ({
+    harness,
+    diagnostics,
+  }) => {
+    const stats = createBackupStats({
+      meterProvider: harness.provider,
+      flushIntervalMillis: flushIntervalMillis === 0 ? 0 : 2 ** 30,
+    });
     const handle = stats.restore.scope({ operation: 'O' });
     const big = Number.MAX_SAFE_INTEGER - 10;
     handle.timedIncrementBytes(big, 1);

@@ -10,7 +10,7 @@ import { expectDurations, selfPushing, spend, useFakeClock } from './support/fak
 
 const clock = useFakeClock();
 
-describe('meterTransform: a chunk Node starts from the previous chunk\'s callback starts at that callback', () => {
+describe("meterTransform: a chunk Node starts from the previous chunk's callback starts at that callback", () => {
   it('chunks waiting in the input buffer: each chunk its own time, one clock read per chunk after the first', async () => {
     const stats = createRecordingStats();
     const costs = [1, 2, 4, 8];
@@ -78,7 +78,7 @@ describe('meterTransform: a chunk Node starts from the previous chunk\'s callbac
     expectDurations(stats, [2]);
   });
 
-  it('inside stream.pipeline with a slow stage: every byte counted once, durations are the chunks\' own costs', async () => {
+  it("inside stream.pipeline with a slow stage: every byte counted once, durations are the chunks' own costs", async () => {
     const stats = createRecordingStats();
     const costs = Array.from({ length: 40 }, (_, n) => 0.5 + (n % 7));
     const stage = meterTransform(selfPushing(costs), stats);

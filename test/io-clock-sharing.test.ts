@@ -10,7 +10,7 @@ import { expectDurations, finished, slowSink, spend, useFakeClock } from './supp
 
 const clock = useFakeClock();
 
-describe('meterWritable: a write Node starts from the previous write\'s callback starts at that callback', () => {
+describe("meterWritable: a write Node starts from the previous write's callback starts at that callback", () => {
   it('buffered writes drained one by one: each write its own time, one clock read per write after the first', async () => {
     const stats = createRecordingStats();
     const costs = [4, 1.5, 7, 0.25, 3];
@@ -41,7 +41,7 @@ describe('meterWritable: a write Node starts from the previous write\'s callback
     expect(clock()).toHaveBeenCalledTimes(3);
   });
 
-  it('a write the caller starts after a callback or a \'drain\' listener takes its own clock read', async () => {
+  it("a write the caller starts after a callback or a 'drain' listener takes its own clock read", async () => {
     const stats = createRecordingStats();
     const costs = [5, 6, 7];
     const sink = meterWritable(slowSink(costs), stats);
@@ -62,7 +62,7 @@ describe('meterWritable: a write Node starts from the previous write\'s callback
     expect(stats.calls.map((c) => c.bytes)).toEqual([1, 1024, 1]);
   });
 
-  it('a write started inside the previous write\'s callback, after other work, takes its own clock read', async () => {
+  it("a write started inside the previous write's callback, after other work, takes its own clock read", async () => {
     const stats = createRecordingStats();
     const sink = meterWritable(slowSink([5, 6]), stats);
     sink.write(Buffer.alloc(1), () => {

@@ -10,7 +10,7 @@ import { expectDurations, finished, selfPushing, slowSink, spend, useFakeClock }
 const clock = useFakeClock();
 
 describe('stream meters at the edges of clock sharing and sampling', () => {
-  it('timeOneIn: a timed write drained from an untimed write\'s callback takes its own clock read', async () => {
+  it("timeOneIn: a timed write drained from an untimed write's callback takes its own clock read", async () => {
     // Every span two writes long: writes 1 and 3 untimed, 2 and 4 timed for two each.
     vi.spyOn(Math, 'random').mockReturnValue(1.5 / 3);
     const stats = createRecordingStats();
@@ -22,7 +22,7 @@ describe('stream meters at the edges of clock sharing and sampling', () => {
     expectDurations(stats, [0, 2 * 2, 0, 8 * 2]);
   });
 
-  it('a _writev batch drained from a batch\'s callback starts at that callback, one clock read for both', async () => {
+  it("a _writev batch drained from a batch's callback starts at that callback, one clock read for both", async () => {
     const stats = createRecordingStats();
     const sink = meterWritable(slowSink([2, 9, 5], { writev: true }), stats);
     clock().mockClear();
@@ -72,7 +72,7 @@ describe('stream meters at the edges of clock sharing and sampling', () => {
     expect(clock()).toHaveBeenCalledTimes(costs.length + 1);
   });
 
-  it('meterReadable with timeOneIn: the timed chunk\'s wait starts at the untimed chunk before it, within one read', async () => {
+  it("meterReadable with timeOneIn: the timed chunk's wait starts at the untimed chunk before it, within one read", async () => {
     // Spans of three chunks: chunks 1 and 2 untimed, 3 timed for three.
     vi.spyOn(Math, 'random').mockReturnValue(2.5 / 3);
     const stats = createRecordingStats();
@@ -100,7 +100,9 @@ describe('stream meters at the edges of clock sharing and sampling', () => {
 
   it('a bad timeOneIn: the whole message names the option, the value and what is accepted', () => {
     expect(() => meterWritable(new Writable(), createRecordingStats(), { timeOneIn: 0 })).toThrow(
-      new TypeError('backupstats: meterWritable option timeOneIn is 0; accepted: an integer from 1 to 65536 (operations per timed operation)'),
+      new TypeError(
+        'backupstats: meterWritable option timeOneIn is 0; accepted: an integer from 1 to 65536 (operations per timed operation)',
+      ),
     );
   });
 });

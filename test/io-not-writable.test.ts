@@ -3,7 +3,10 @@
 import { createRecordingStats, meterWritable } from 'backupstats';
 import { describe, expect, it } from 'vitest';
 
-const meter = (stream: unknown): (() => unknown) => () => meterWritable(stream as never, createRecordingStats());
+const meter =
+  (stream: unknown): (() => unknown) =>
+  () =>
+    meterWritable(stream as never, createRecordingStats());
 
 describe('meterWritable on something that is not a stream.Writable', () => {
   it('says what it got, why nothing would be recorded, and what to do instead', () => {

@@ -30,19 +30,25 @@ function sink(costs: readonly number[]): Writable {
 
 /** Writes the chunks one after the other, each after the previous one's callback (no buffering). */
 async function writeInTurn(stream: Writable, sizes: readonly number[]): Promise<void> {
-  for (const size of sizes) await new Promise<void>((resolve, reject) => stream.write(Buffer.alloc(size), (error) => (error ? reject(error) : resolve())));
+  for (const size of sizes)
+    await new Promise<void>((resolve, reject) =>
+      stream.write(Buffer.alloc(size), (error) => (error ? reject(error) : resolve())),
+    );
   stream.end();
   await finished(stream);
 }
 
 describe('timeOneIn on meterWritable', () => {
-  it('times one write in each span and records it as the span\'s time; every write counted with its bytes', async () => {
+  it("times one write in each span and records it as the span's time; every write counted with its bytes", async () => {
     fixSpan(4, 4);
     const stats = createRecordingStats();
     const costs = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
     const stream = meterWritable(sink(costs), stats, { timeOneIn: 4 });
     clock().mockClear();
-    await writeInTurn(stream, costs.map((_, i) => i + 1));
+    await writeInTurn(
+      stream,
+      costs.map((_, i) => i + 1),
+    );
     expect(stats.calls.map((c) => c.bytes)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     // Writes 4 and 8 are timed, each standing for four; 9 and 10 wait for a timed write that never comes.
     expectDurations(stats, [0, 0, 0, 4 * 4, 0, 0, 0, 8 * 4, 0, 0]);
@@ -81,7 +87,7 @@ describe('timeOneIn on meterWritable', () => {
 });
 
 describe('timeOneIn on meterReadable and meterTransform', () => {
-  it('meterReadable: the timed chunk\'s wait starts at the chunk before it; untimed chunks read no clock', async () => {
+  it("meterReadable: the timed chunk's wait starts at the chunk before it; untimed chunks read no clock", async () => {
     fixSpan(3, 2);
     const stats = createRecordingStats();
     const waits = [1, 2, 4, 8, 16, 32, 64];
@@ -129,7 +135,11 @@ describe('timeOneIn on meterReadable and meterTransform', () => {
     });
     meterTransform(stage, chunks, { timeOneIn: 3, flush });
     const sizes = [5, 6, 7, 8, 9];
-    await pipeline(Readable.from(sizes.map((n) => Buffer.alloc(n))), stage, new Writable({ write: (_c, _e, cb) => cb() }));
+    await pipeline(
+      Readable.from(sizes.map((n) => Buffer.alloc(n))),
+      stage,
+      new Writable({ write: (_c, _e, cb) => cb() }),
+    );
     expect(chunks.calls.map((c) => c.bytes)).toEqual(sizes);
     expectDurations(chunks, [0, 2 * 2, 0, 4 * 2, 0]);
     expectDurations(flush, [50]);
@@ -140,12 +150,14 @@ describe('timeOneIn drawn at random', () => {
   it('every chunk counted; the recorded time is the time of the chunks up to the last timed one', async () => {
     const every = 8;
     const n = 2000;
-    const stats = { source: createRecordingStats(), transform: createRecordingStats(), destination: createRecordingStats() };
-    const source = meterReadable(
-      Readable.from(Array.from({ length: n }, () => Buffer.alloc(3))),
-      stats.source,
-      { timeOneIn: every },
-    );
+    const stats = {
+      source: createRecordingStats(),
+      transform: createRecordingStats(),
+      destination: createRecordingStats(),
+    };
+    const source = meterReadable(Readable.from(Array.from({ length: n }, () => Buffer.alloc(3))), stats.source, {
+      timeOneIn: every,
+    });
     // Every chunk costs the transform and the destination exactly 1 ms, so a span of k chunks is k ms.
     const stage = meterTransform(
       new Transform({
@@ -186,9 +198,15 @@ describe('timeOneIn drawn at random', () => {
   it('a timeOneIn that is not an integer from 1 to 65536 is rejected when metering, with its name and value', () => {
     const stats = createRecordingStats();
     for (const bad of [0, -1, 1.5, 65_537, Number.NaN, '8' as unknown as number]) {
-      expect(() => meterWritable(new Writable(), stats, { timeOneIn: bad })).toThrow(/meterWritable option timeOneIn is .*accepted: an integer from 1 to 65536/);
+      expect(() => meterWritable(new Writable(), stats, { timeOneIn: bad })).toThrow(
+        /meterWritable option timeOneIn is .*accepted: an integer from 1 to 65536/,
+      );
     }
-    expect(() => meterReadable(new Readable(), stats, { timeOneIn: 0 })).toThrow(/meterReadable option timeOneIn is 0;/);
-    expect(() => meterTransform(new Transform(), stats, { timeOneIn: 0 })).toThrow(/meterTransform option timeOneIn is 0;/);
+    expect(() => meterReadable(new Readable(), stats, { timeOneIn: 0 })).toThrow(
+      /meterReadable option timeOneIn is 0;/,
+    );
+    expect(() => meterTransform(new Transform(), stats, { timeOneIn: 0 })).toThrow(
+      /meterTransform option timeOneIn is 0;/,
+    );
   });
 });

@@ -66,15 +66,22 @@ describe('errors and destroy() pass through', () => {
       }),
       stats,
     );
-    await expect(pipeline(createReadStream(sample().path, { highWaterMark: 4096 }), stage, collector())).rejects.toBe(failure);
+    await expect(pipeline(createReadStream(sample().path, { highWaterMark: 4096 }), stage, collector())).rejects.toBe(
+      failure,
+    );
     expect(stats.totals()).toMatchObject({ count: 1, bytes: 4096 });
   });
 
-  it('a corrupted gzip stream fails the pipeline with zlib\'s error', async () => {
+  it("a corrupted gzip stream fails the pipeline with zlib's error", async () => {
     const stats = createRecordingStats();
     const corrupt = Buffer.from('this is not gzip data at all, not even close');
-    const gunzip = meterReadable(meterTransform(createGunzip(), stats.scope({ operation: 'write' })), stats.scope({ operation: 'read' }));
-    await expect(pipeline(Readable.from([corrupt]), gunzip, collector())).rejects.toMatchObject({ code: 'Z_DATA_ERROR' });
+    const gunzip = meterReadable(
+      meterTransform(createGunzip(), stats.scope({ operation: 'write' })),
+      stats.scope({ operation: 'read' }),
+    );
+    await expect(pipeline(Readable.from([corrupt]), gunzip, collector())).rejects.toMatchObject({
+      code: 'Z_DATA_ERROR',
+    });
     expect(stats.totals({ operation: 'read' }).count).toBe(0);
   });
 

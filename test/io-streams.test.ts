@@ -53,16 +53,24 @@ describe('metered streams pass every byte through unchanged', () => {
     expect(sha256(written)).toBe(sha256(sample().bytes));
     expect(totals(Operation.SourceRead)).toMatchObject({ count: afterSource.chunks, bytes: sample().bytes.length });
     // The compressor takes in exactly the chunks the source gave; its final flush is one Close, not a chunk.
-    expect(totals(Operation.CompressorWrite)).toMatchObject({ count: afterSource.chunks, bytes: sample().bytes.length });
+    expect(totals(Operation.CompressorWrite)).toMatchObject({
+      count: afterSource.chunks,
+      bytes: sample().bytes.length,
+    });
     expect(totals(Operation.CompressorClose).count).toBe(1);
-    expect(totals(Operation.DecompressorRead)).toMatchObject({ count: afterGunzip.chunks, bytes: sample().bytes.length });
+    expect(totals(Operation.DecompressorRead)).toMatchObject({
+      count: afterGunzip.chunks,
+      bytes: sample().bytes.length,
+    });
     // fs write streams batch buffered chunks into one _writev: one operation per system call, all bytes counted.
     const destination = totals(Operation.DestinationWrite);
     expect(destination.bytes).toBe(sample().bytes.length);
     expect(destination.count).toBeGreaterThan(0);
     expect(destination.count).toBeLessThanOrEqual(afterGunzip.chunks);
     for (const call of stats.calls) {
-      expect(call.method).toBe(call.labels.operation === Operation.CompressorClose ? 'timedIncrement' : 'timedIncrementBytes');
+      expect(call.method).toBe(
+        call.labels.operation === Operation.CompressorClose ? 'timedIncrement' : 'timedIncrementBytes',
+      );
       expect(Number.isFinite(call.durationMs)).toBe(true);
     }
   });
@@ -103,7 +111,10 @@ describe('metered streams pass every byte through unchanged', () => {
   it('exports, through a real MeterProvider, the bytes and chunk counts that passed', async () => {
     const harness = createHarness();
     const backupStats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 60_000 });
-    const storage = backupStats.backup.scope({ component: Component.BackupStorage, implementation: Implementation.File });
+    const storage = backupStats.backup.scope({
+      component: Component.BackupStorage,
+      implementation: Implementation.File,
+    });
     const seen = counter();
     const sink = collector();
     await pipeline(
@@ -139,18 +150,21 @@ describe('metered streams pass every byte through unchanged', () => {
     ['base64', 'aGVsbG8gd29ybGQ='],
     ['utf16le', 'hé'],
     ['utf8', 'héllo'],
-  ] as const)('meterReadable counts a string pushed without an encoding in the stream\'s defaultEncoding (%s)', async (defaultEncoding, text) => {
-    const stats = createRecordingStats();
-    // Node's Readable takes `defaultEncoding` (a Duplex or Transform passes it to both sides); @types/node
-    // declares it only for writables, hence the options object outside the call.
-    const options = { defaultEncoding, read() {} };
-    const source = meterReadable(new Readable(options), stats);
-    source.push(text);
-    source.push('é', 'utf8'); // an explicit encoding still wins
-    source.push(null);
-    let received = 0;
-    for await (const chunk of source) received += (chunk as Buffer).length;
-    expect(received).toBe(Buffer.byteLength(text, defaultEncoding) + 2);
-    expect(stats.totals()).toMatchObject({ count: 2, bytes: received });
-  });
+  ] as const)(
+    "meterReadable counts a string pushed without an encoding in the stream's defaultEncoding (%s)",
+    async (defaultEncoding, text) => {
+      const stats = createRecordingStats();
+      // Node's Readable takes `defaultEncoding` (a Duplex or Transform passes it to both sides); @types/node
+      // declares it only for writables, hence the options object outside the call.
+      const options = { defaultEncoding, read() {} };
+      const source = meterReadable(new Readable(options), stats);
+      source.push(text);
+      source.push('é', 'utf8'); // an explicit encoding still wins
+      source.push(null);
+      let received = 0;
+      for await (const chunk of source) received += (chunk as Buffer).length;
+      expect(received).toBe(Buffer.byteLength(text, defaultEncoding) + 2);
+      expect(stats.totals()).toMatchObject({ count: 2, bytes: received });
+    },
+  );
 });

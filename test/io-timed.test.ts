@@ -16,9 +16,21 @@ describe('timeSync', () => {
   it('rethrows and records nothing on failure, unless recordFailures', () => {
     const stats = createRecordingStats();
     const failure = new Error('close failed');
-    expect(() => timeSync(stats, () => { throw failure; })).toThrow(failure);
+    expect(() =>
+      timeSync(stats, () => {
+        throw failure;
+      }),
+    ).toThrow(failure);
     expect(stats.calls).toHaveLength(0);
-    expect(() => timeSync(stats, () => { throw failure; }, { recordFailures: true })).toThrow(failure);
+    expect(() =>
+      timeSync(
+        stats,
+        () => {
+          throw failure;
+        },
+        { recordFailures: true },
+      ),
+    ).toThrow(failure);
     expect(stats.totals()).toMatchObject({ count: 1, bytes: 0 });
   });
 
@@ -52,13 +64,19 @@ describe('timeAsync', () => {
 
   it('rejects and records nothing on failure, a synchronous throw included, unless recordFailures', async () => {
     const stats = createRecordingStats();
-    await expect(timeAsync(stats, () => open('/nonexistent/backupstats/file', 'r'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(timeAsync(stats, () => open('/nonexistent/backupstats/file', 'r'))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
     const failure = new Error('sync');
-    await expect(timeAsync(stats, () => { throw failure; })).rejects.toBe(failure);
-    expect(stats.calls).toHaveLength(0);
     await expect(
-      timeAsync(stats, () => Promise.reject(failure), { recordFailures: true, bytes: 8 }),
+      timeAsync(stats, () => {
+        throw failure;
+      }),
     ).rejects.toBe(failure);
+    expect(stats.calls).toHaveLength(0);
+    await expect(timeAsync(stats, () => Promise.reject(failure), { recordFailures: true, bytes: 8 })).rejects.toBe(
+      failure,
+    );
     expect(stats.calls.map((c) => [c.method, c.bytes])).toEqual([['timedIncrementBytes', 8]]);
   });
 

@@ -5,10 +5,14 @@ import { it } from './support/fixtures.js';
 import { points } from './support/harness.js';
 
 describe('label values that are not strings', () => {
-  it('numbers, booleans and bigints become their text; null and undefined leave the label unset', async ({ harness }) => {
+  it('numbers, booleans and bigints become their text; null and undefined leave the label unset', async ({
+    harness,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     const untyped = (labels: Record<string, unknown>): ScopeLabels => labels as ScopeLabels;
-    stats.backup.scope(untyped({ component: 7, implementation: false, operation: 12_345_678_901_234_567_890n })).timedIncrement(1);
+    stats.backup
+      .scope(untyped({ component: 7, implementation: false, operation: 12_345_678_901_234_567_890n }))
+      .timedIncrement(1);
     stats.backup.scope(untyped({ component: 0, implementation: true, operation: 2.5 })).timedIncrement(1);
     stats.backup.scope(untyped({ component: null, implementation: 'I', operation: undefined })).timedIncrement(1);
     // A value given as a number and as its text is one label value: one handle, one series.

@@ -31,24 +31,27 @@ function laterProvider(): { counting: CountingProvider; register(): void } {
 const LABELS = { component: 'C', implementation: 'I', operation: 'O' };
 
 describe('stats created before the global MeterProvider is registered', () => {
-  it.for([1000, 0])('the first flush() that finds it adds what waited, one add per instrument (interval %i)', async (flushIntervalMillis, { diagnostics }) => {
-    const later = laterProvider();
-    const stats = createBackupStats({ flushIntervalMillis });
-    const handle = stats.backup.scope(LABELS);
-    for (let i = 0; i < 5; i++) handle.timedIncrementBytes(10, 1);
-    stats.flush();
-    // Waiting for a provider is not a failure: nothing is reported at warning level or above.
-    expect(diagnostics.messages).toEqual([]);
+  it.for([1000, 0])(
+    'the first flush() that finds it adds what waited, one add per instrument (interval %i)',
+    async (flushIntervalMillis, { diagnostics }) => {
+      const later = laterProvider();
+      const stats = createBackupStats({ flushIntervalMillis });
+      const handle = stats.backup.scope(LABELS);
+      for (let i = 0; i < 5; i++) handle.timedIncrementBytes(10, 1);
+      stats.flush();
+      // Waiting for a provider is not a failure: nothing is reported at warning level or above.
+      expect(diagnostics.messages).toEqual([]);
 
-    later.register();
-    stats.flush();
-    expect(later.counting.adds).toEqual([
-      { instrument: 'backup.operations', value: 5, attributes: LABELS },
-      { instrument: 'backup.bytes', value: 50, attributes: LABELS },
-      { instrument: 'backup.time', value: 0.005, attributes: LABELS },
-    ]);
-    await stats.shutdown();
-  });
+      later.register();
+      stats.flush();
+      expect(later.counting.adds).toEqual([
+        { instrument: 'backup.operations', value: 5, attributes: LABELS },
+        { instrument: 'backup.bytes', value: 50, attributes: LABELS },
+        { instrument: 'backup.time', value: 0.005, attributes: LABELS },
+      ]);
+      await stats.shutdown();
+    },
+  );
 
   it('unthrottled, the timer looks for the provider every second until it is there, flushes, and stops', async () => {
     const later = laterProvider();

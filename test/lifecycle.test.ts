@@ -23,7 +23,9 @@ describe('shutdown() twice', () => {
     expect(counting.adds).toHaveLength(3);
   });
 
-  it('stats sharing a provider share one collection callback, removed when the last one shuts down', async ({ harness }) => {
+  it('stats sharing a provider share one collection callback, removed when the last one shuts down', async ({
+    harness,
+  }) => {
     const counting = createCountingProvider(harness.provider);
     const first = createBackupStats({ meterProvider: counting.provider });
     const second = createBackupStats({ meterProvider: counting.provider });
@@ -37,7 +39,10 @@ describe('shutdown() twice', () => {
     await third.shutdown();
   });
 
-  it('with an instrument that throws: rejects with its error, says what was lost, and does not blame a missing provider', async ({ harness, diagnostics }) => {
+  it('with an instrument that throws: rejects with its error, says what was lost, and does not blame a missing provider', async ({
+    harness,
+    diagnostics,
+  }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider });
     stats.backup.timedIncrement(1);
@@ -64,7 +69,9 @@ describe('a flush interrupted by an instrument that throws', () => {
   it('flushes on retry the handles not flushed yet, and the others not again', async ({ harness }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
-    const handles = ['Source:Read', 'Compressor:Write', 'Destination:Write'].map((operation) => stats.backup.scope({ operation }));
+    const handles = ['Source:Read', 'Compressor:Write', 'Destination:Write'].map((operation) =>
+      stats.backup.scope({ operation }),
+    );
     handles.forEach((handle, i) => {
       for (let n = 0; n <= i; n++) handle.timedIncrementBytes(100 * (i + 1), 1);
     });
@@ -79,7 +86,11 @@ describe('a flush interrupted by an instrument that throws', () => {
     const keys = counting.adds.map(key);
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.sort()).toEqual(
-      ['backup.bytes', 'backup.operations', 'backup.time'].flatMap((i) => [`${i}{Compressor:Write}`, `${i}{Destination:Write}`, `${i}{Source:Read}`]),
+      ['backup.bytes', 'backup.operations', 'backup.time'].flatMap((i) => [
+        `${i}{Compressor:Write}`,
+        `${i}{Destination:Write}`,
+        `${i}{Source:Read}`,
+      ]),
     );
     expect(afterFailure).toBeLessThan(counting.adds.length);
 
@@ -94,7 +105,9 @@ describe('a flush interrupted by an instrument that throws', () => {
     await stats.shutdown();
   });
 
-  it('an instrument that throws after another took its number: the retry adds only what is still pending', async ({ harness }) => {
+  it('an instrument that throws after another took its number: the retry adds only what is still pending', async ({
+    harness,
+  }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
     stats.backup.scope({ operation: 'Destination:Write' }).timedIncrementBytes(8, 2);
@@ -110,7 +123,9 @@ describe('a flush interrupted by an instrument that throws', () => {
     await stats.shutdown();
   });
 
-  it('unthrottled: after a refused add, later records wait with it, and the next flush adds them in one add', async ({ harness }) => {
+  it('unthrottled: after a refused add, later records wait with it, and the next flush adds them in one add', async ({
+    harness,
+  }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 0 });
     const handle = stats.backup.scope({ operation: 'Source:Read' });
@@ -127,7 +142,9 @@ describe('a flush interrupted by an instrument that throws', () => {
     await stats.shutdown();
   });
 
-  it('a handle recorded on between the failed flush and the retry is flushed once, with everything', async ({ harness }) => {
+  it('a handle recorded on between the failed flush and the retry is flushed once, with everything', async ({
+    harness,
+  }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
     const handle = stats.restore.scope({ operation: 'Decompressor:Read' });
@@ -146,7 +163,10 @@ describe('a flush interrupted by an instrument that throws', () => {
 });
 
 describe('records after shutdown', () => {
-  it('unthrottled: each is dropped, not kept on its handle (kept, they would add up to an invalid measurement)', async ({ harness, diagnostics }) => {
+  it('unthrottled: each is dropped, not kept on its handle (kept, they would add up to an invalid measurement)', async ({
+    harness,
+    diagnostics,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 0 });
     await stats.shutdown();
     const handle = stats.backup.scope({ operation: 'Source:Read' });

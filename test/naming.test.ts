@@ -2,7 +2,7 @@
 // and the instrumentation scope they are reported under.
 import { readFileSync } from 'node:fs';
 import { ValueType } from '@opentelemetry/api';
-import { createBackupStats, METER_NAME, type Naming, NAMINGS, RunFailure, VERSION } from 'backupstats';
+import { createBackupStats, METER_NAME, NAMINGS, type Naming, RunFailure, VERSION } from 'backupstats';
 import { describe, expect } from 'vitest';
 import { it } from './support/fixtures.js';
 
@@ -15,7 +15,12 @@ const SELF_METRICS = [
     'Measurements dropped because a byte count or duration was negative, NaN, infinite or not a number.',
     INT,
   ],
-  ['backupstats.scopes', '{scope}', 'Distinct label combinations held in memory (the overflow series is not counted).', INT],
+  [
+    'backupstats.scopes',
+    '{scope}',
+    'Distinct label combinations held in memory (the overflow series is not counted).',
+    INT,
+  ],
 ] as const;
 
 const EXPECTED: Record<Naming, readonly (readonly [string, string, string, ValueType])[]> = {
@@ -46,8 +51,18 @@ const RUN_INSTRUMENTS: Record<Naming, (family: 'backup' | 'restore') => readonly
   otel: (f) => [
     [`${f}.runs`, '{run}', `Number of ${f} runs ended, by outcome.`, INT],
     [`${f}.run.duration`, 's', `Duration of ${f} runs.`, DOUBLE],
-    [`${f}.last_success.timestamp`, 's', `When the last successful ${f} run ended, in seconds since the Unix epoch.`, DOUBLE],
-    [`${f}.last_failure.timestamp`, 's', `When the last failed ${f} run ended, in seconds since the Unix epoch.`, DOUBLE],
+    [
+      `${f}.last_success.timestamp`,
+      's',
+      `When the last successful ${f} run ended, in seconds since the Unix epoch.`,
+      DOUBLE,
+    ],
+    [
+      `${f}.last_failure.timestamp`,
+      's',
+      `When the last failed ${f} run ended, in seconds since the Unix epoch.`,
+      DOUBLE,
+    ],
     [`${f}.last_success.bytes`, 'By', `Bytes backed up or restored by the last successful ${f} run.`, INT],
   ],
   vitess: (f) => [
@@ -65,13 +80,22 @@ describe('instrument names, units, descriptions and value types', () => {
   });
 
   it.for(NAMINGS)('%s naming', async (naming, { harness }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider, naming, metricPrefix: naming === 'vitess' ? 'vtbackup_' : '' });
+    const stats = createBackupStats({
+      meterProvider: harness.provider,
+      naming,
+      metricPrefix: naming === 'vitess' ? 'vtbackup_' : '',
+    });
     stats.backup.timedIncrementBytes(1, 1);
     stats.restore.timedIncrementBytes(1, 1);
     const exported = await harness.collect();
     const scopes = exported.scopeMetrics.filter((s) => s.scope.name === METER_NAME);
     expect(scopes).toHaveLength(1);
-    const descriptors = (scopes[0]?.metrics ?? []).map(({ descriptor: d }) => [d.name, d.unit, d.description, d.valueType]);
+    const descriptors = (scopes[0]?.metrics ?? []).map(({ descriptor: d }) => [
+      d.name,
+      d.unit,
+      d.description,
+      d.valueType,
+    ]);
     expect(descriptors).toEqual(EXPECTED[naming]);
     await stats.shutdown();
   });
@@ -79,14 +103,22 @@ describe('instrument names, units, descriptions and value types', () => {
   it('reports itself as the instrumentation scope "backupstats" with the package version', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     const exported = await harness.collect();
-    const packageJson = JSON.parse(readFileSync(new URL('../packages/processor/package.json', import.meta.url), 'utf8')) as { version: string };
-    expect(exported.scopeMetrics.map((s) => s.scope)).toEqual([{ name: 'backupstats', version: packageJson.version, schemaUrl: undefined }]);
+    const packageJson = JSON.parse(
+      readFileSync(new URL('../packages/processor/package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    expect(exported.scopeMetrics.map((s) => s.scope)).toEqual([
+      { name: 'backupstats', version: packageJson.version, schemaUrl: undefined },
+    ]);
     expect(VERSION).toBe(packageJson.version);
     await stats.shutdown();
   });
 
   it.for(NAMINGS)('%s naming: the run instruments', async (naming, { harness }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider, naming, metricPrefix: naming === 'vitess' ? 'vtbackup_' : '' });
+    const stats = createBackupStats({
+      meterProvider: harness.provider,
+      naming,
+      metricPrefix: naming === 'vitess' ? 'vtbackup_' : '',
+    });
     for (const family of [stats.backup, stats.restore]) {
       family.startRun().succeed(1);
       family.startRun().fail(RunFailure.Source);

@@ -61,7 +61,7 @@ afterAll(async () => {
 describe.each(lines)('$name', (line) => {
   const skip = line.nodeMajor === 22 && !haveNode22 && !requireE2E;
   it.skipIf(skip).for(['setup', 'core-before-start'])(
-    '%s: the NodeSDK\'s own OTLP exporter receives the exact backup totals, with the NodeSDK\'s resource',
+    "%s: the NodeSDK's own OTLP exporter receives the exact backup totals, with the NodeSDK's resource",
     async (mode, { startReceiver, startFixture }) => {
       const receiver = await startReceiver('http');
       const dir = line.fixtureDir();
@@ -86,7 +86,9 @@ describe.each(lines)('$name', (line) => {
       expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
 
       expect(mismatches(expectedSeries(recorded.totals as ScopeTotal[], 'otel'), receiver.totals())).toEqual([]);
-      const backupPoints = receiver.exports.flatMap((e) => e.points).filter((p) => /^(backup|restore)\./.test(p.metric));
+      const backupPoints = receiver.exports
+        .flatMap((e) => e.points)
+        .filter((p) => /^(backup|restore)\./.test(p.metric));
       expect(backupPoints.length).toBeGreaterThan(0);
       for (const point of backupPoints) {
         expect(point.resource).toMatchObject({ 'service.name': 'nodesdk-job', 'process.pid': recorded.pid });

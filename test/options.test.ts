@@ -6,7 +6,11 @@ type Case = readonly [string, Record<string, unknown>, readonly string[]];
 const CASES: readonly Case[] = [
   ['negative interval', { flushIntervalMillis: -1 }, ['flushIntervalMillis', '-1', 'integer from 0']],
   ['fractional interval', { flushIntervalMillis: 1.5 }, ['flushIntervalMillis', '1.5']],
-  ['interval beyond setInterval', { flushIntervalMillis: 2 ** 31 }, ['flushIntervalMillis', '2147483648', '2147483647']],
+  [
+    'interval beyond setInterval',
+    { flushIntervalMillis: 2 ** 31 },
+    ['flushIntervalMillis', '2147483648', '2147483647'],
+  ],
   ['interval as text', { flushIntervalMillis: '1000' }, ['flushIntervalMillis', '"1000"']],
   ['NaN interval', { flushIntervalMillis: Number.NaN }, ['flushIntervalMillis', 'NaN']],
   ['unknown naming', { naming: 'prometheus' }, ['naming', '"prometheus"', '"otel" or "vitess"']],
@@ -17,13 +21,25 @@ const CASES: readonly Case[] = [
   ['prefix making invalid names', { metricPrefix: 'my job ' }, ['metricPrefix', '"my job "', 'my job backup']],
   ['prefix starting with a digit', { metricPrefix: '1_' }, ['metricPrefix', '"1_"']],
   // 230 characters keep the counters' names within 255, not the longest run instrument's.
-  ['prefix too long for the run names', { metricPrefix: 'p'.repeat(230) }, ['metricPrefix', `${'p'.repeat(230)}backup.last_success.timestamp" is not`]],
+  [
+    'prefix too long for the run names',
+    { metricPrefix: 'p'.repeat(230) },
+    ['metricPrefix', `${'p'.repeat(230)}backup.last_success.timestamp" is not`],
+  ],
   // 226 characters keep every backup name within 255, not restore's longest run instrument.
-  ['prefix too long for the restore run names', { metricPrefix: 'p'.repeat(226) }, ['metricPrefix', `${'p'.repeat(226)}restore.last_success.timestamp" is not`]],
+  [
+    'prefix too long for the restore run names',
+    { metricPrefix: 'p'.repeat(226) },
+    ['metricPrefix', `${'p'.repeat(226)}restore.last_success.timestamp" is not`],
+  ],
   ['meterProvider not a provider', { meterProvider: {} }, ['meterProvider', 'a value of type object', 'getMeter']],
   ['meterProvider null', { meterProvider: null }, ['meterProvider', 'is null;', 'getMeter']],
   ['meterProvider as text', { meterProvider: 'otel' }, ['meterProvider', '"otel"', 'getMeter']],
-  ['meterProvider a function', { meterProvider: Object.assign(() => {}, { getMeter: () => {} }) }, ['meterProvider', 'a value of type function']],
+  [
+    'meterProvider a function',
+    { meterProvider: Object.assign(() => {}, { getMeter: () => {} }) },
+    ['meterProvider', 'a value of type function'],
+  ],
   ['interval as a boolean', { flushIntervalMillis: true }, ['flushIntervalMillis', 'is true;']],
   ['interval as a bigint', { flushIntervalMillis: 1000n }, ['flushIntervalMillis', 'is 1000;']],
   ['naming null', { naming: null }, ['naming', 'is null;']],
@@ -50,7 +66,9 @@ describe('bad options throw at construction with the option, the value and what 
       ),
     );
     expect(() => createBackupStats({ maxScopes: 1 })).toThrow(
-      new TypeError('backupstats: option maxScopes is 1; accepted: an integer of 2 or more (the series of the root scope and the overflow series)'),
+      new TypeError(
+        'backupstats: option maxScopes is 1; accepted: an integer of 2 or more (the series of the root scope and the overflow series)',
+      ),
     );
   });
 
@@ -61,7 +79,11 @@ describe('bad options throw at construction with the option, the value and what 
   });
 
   it('rejects options that are not an object', () => {
-    expect(() => createBackupStats(null as unknown as BackupStatsOptions)).toThrow(/^backupstats: options must be an object, got null$/);
-    expect(() => createBackupStats('fast' as unknown as BackupStatsOptions)).toThrow(/^backupstats: options must be an object, got "fast"$/);
+    expect(() => createBackupStats(null as unknown as BackupStatsOptions)).toThrow(
+      /^backupstats: options must be an object, got null$/,
+    );
+    expect(() => createBackupStats('fast' as unknown as BackupStatsOptions)).toThrow(
+      /^backupstats: options must be an object, got "fast"$/,
+    );
   });
 });

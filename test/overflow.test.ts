@@ -7,11 +7,13 @@ import {
 import { type BackupStats, createBackupStats, type Stats } from 'backupstats';
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect, onTestFinished } from 'vitest';
-import { points, valuesByKey } from './support/harness.js';
 import { it } from './support/fixtures.js';
+import { points, valuesByKey } from './support/harness.js';
 
 describe('maxScopes', () => {
-  it('past the bound, records land in one overflow series: totals stay exact and handles stay bounded', async ({ harness }) => {
+  it('past the bound, records land in one overflow series: totals stay exact and handles stay bounded', async ({
+    harness,
+  }) => {
     const maxScopes = 10;
     const stats = createBackupStats({ meterProvider: harness.provider, maxScopes });
     let bytes = 0;
@@ -54,7 +56,11 @@ describe('maxScopes', () => {
  * is the first series of the collection window, then checks that the SDK folded nothing: every held scope
  * exported its own series and the overflow series holds exactly the records made past the bound.
  */
-async function expectNothingFoldedBySdk(stats: BackupStats, collect: () => Promise<ResourceMetrics>, distinct: number): Promise<void> {
+async function expectNothingFoldedBySdk(
+  stats: BackupStats,
+  collect: () => Promise<ResourceMetrics>,
+  distinct: number,
+): Promise<void> {
   const handles: Stats[] = [stats.backup];
   for (let i = 1; i < distinct; i++) handles.push(stats.backup.scope({ component: `c${i}` }));
   for (const handle of [...handles].reverse()) handle.timedIncrement(1);
@@ -71,22 +77,27 @@ async function expectNothingFoldedBySdk(stats: BackupStats, collect: () => Promi
 }
 
 describe('the bound against the SDK own cardinality limit (real SDK)', () => {
-  it('default maxScopes on a provider the user built with the stock limit: the SDK folds no held scope into its overflow', async ({ harness }) => {
+  it('default maxScopes on a provider the user built with the stock limit: the SDK folds no held scope into its overflow', async ({
+    harness,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     await expectNothingFoldedBySdk(stats, () => harness.collect(), 2500);
     await stats.shutdown();
   });
 
-  it.each([undefined, 3000])('maxScopes %s on the provider startBackupStats builds: the SDK folds no held scope into its overflow', async (maxScopes) => {
-    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 2 ** 30 });
-    const stats = await startBackupStats({ env: { OTEL_METRICS_EXPORTER: 'none' }, readers: [reader], maxScopes });
-    onTestFinished(() => stats.shutdown());
-    const collect = async (): Promise<ResourceMetrics> => {
-      exporter.reset();
-      await reader.forceFlush();
-      return exporter.getMetrics().at(-1) as ResourceMetrics;
-    };
-    await expectNothingFoldedBySdk(stats, collect, (maxScopes ?? 1999) + 500);
-  });
+  it.each([undefined, 3000])(
+    'maxScopes %s on the provider startBackupStats builds: the SDK folds no held scope into its overflow',
+    async (maxScopes) => {
+      const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+      const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 2 ** 30 });
+      const stats = await startBackupStats({ env: { OTEL_METRICS_EXPORTER: 'none' }, readers: [reader], maxScopes });
+      onTestFinished(() => stats.shutdown());
+      const collect = async (): Promise<ResourceMetrics> => {
+        exporter.reset();
+        await reader.forceFlush();
+        return exporter.getMetrics().at(-1) as ResourceMetrics;
+      };
+      await expectNothingFoldedBySdk(stats, collect, (maxScopes ?? 1999) + 500);
+    },
+  );
 });

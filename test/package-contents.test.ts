@@ -19,7 +19,10 @@ const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
 
 function packedFiles(): string[] {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packageDir, encoding: 'utf8' });
+  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: packageDir,
+    encoding: 'utf8',
+  });
   const [packed] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
   return (packed?.files ?? []).map((file) => file.path).sort();
 }
@@ -31,8 +34,12 @@ describe('the packed tarball', () => {
     for (const entry of ['index', 'setup/index', 's3/index']) {
       for (const ext of ['js', 'cjs', 'd.ts', 'd.cts']) expect(files).toContain(`dist/${entry}.${ext}`);
     }
-    expect(files.filter((file) => !file.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(file))).toEqual([]);
-    expect(readFileSync(join(packageDir, 'LICENSE'), 'utf8')).toContain('Apache License\n                           Version 2.0, January 2004');
+    expect(
+      files.filter((file) => !file.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(file)),
+    ).toEqual([]);
+    expect(readFileSync(join(packageDir, 'LICENSE'), 'utf8')).toContain(
+      'Apache License\n                           Version 2.0, January 2004',
+    );
     expect(pkg.license).toBe('Apache-2.0');
   });
 

@@ -73,7 +73,9 @@ describe('runs ended after a flush', () => {
 });
 
 describe('the bytes of the last success', () => {
-  it('up to Number.MAX_SAFE_INTEGER are kept; more are dropped and counted as invalid, the success still counts', async ({ harness }) => {
+  it('up to Number.MAX_SAFE_INTEGER are kept; more are dropped and counted as invalid, the success still counts', async ({
+    harness,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
     const restore = { ...LABELS, operation: 'Restore' };
     stats.backup.scope(LABELS).startRun().succeed(Number.MAX_SAFE_INTEGER);
@@ -91,7 +93,10 @@ describe('the bytes of the last success', () => {
 });
 
 describe('a failure given no reason', () => {
-  it('is recorded as _OTHER without a warning: leaving the reason out is not a mistake', async ({ harness, diagnostics }) => {
+  it('is recorded as _OTHER without a warning: leaving the reason out is not a mistake', async ({
+    harness,
+    diagnostics,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
     stats.backup.scope(LABELS).startRun().fail();
     const values = numbers(await harness.collect());
@@ -102,7 +107,10 @@ describe('a failure given no reason', () => {
 });
 
 describe('the gauges of a handle', () => {
-  it('show only what happened: no last failure after successes only, no last success after failures only', async ({ harness, diagnostics }) => {
+  it('show only what happened: no last failure after successes only, no last success after failures only', async ({
+    harness,
+    diagnostics,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
     const succeeding = { ...LABELS, operation: 'Succeeding' };
     const failing = { ...LABELS, operation: 'Failing' };
@@ -122,6 +130,8 @@ describe('the gauges of a handle', () => {
 
 describe('the duration buckets', () => {
   it('go from a second to a day, about two per doubling up to an hour', () => {
-    expect(RUN_DURATION_BOUNDARIES).toEqual([1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400, 28800, 86400]);
+    expect(RUN_DURATION_BOUNDARIES).toEqual([
+      1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400, 28800, 86400,
+    ]);
   });
 });

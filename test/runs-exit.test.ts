@@ -23,12 +23,19 @@ describe('a run in progress at the end of the job', () => {
     const how = ending === 'return' ? 'the job ends normally without finishing it' : `the job gets ${ending}`;
     it(`${how}: a failure "interrupted", in the final export`, async ({ startReceiver, startFixture }) => {
       const receiver = await startReceiver('http');
-      const child = startFixture(fixture, { ...finalExportTo(receiver.url), FIXTURE_END: ending === 'return' ? 'return' : 'signal' });
+      const child = startFixture(fixture, {
+        ...finalExportTo(receiver.url),
+        FIXTURE_END: ending === 'return' ? 'return' : 'signal',
+      });
       await child.waitForEvent('ready');
       if (ending !== 'return') child.child.kill(ending);
       const end = await child.exited();
       if (ending === 'return') expect(end, child.stderr()).toEqual({ code: 0, signal: null });
-      else expect(end.signal === ending || end.code === SHELL_CODE[ending], `${JSON.stringify(end)}\n${child.stderr()}`).toBe(true);
+      else
+        expect(
+          end.signal === ending || end.code === SHELL_CODE[ending],
+          `${JSON.stringify(end)}\n${child.stderr()}`,
+        ).toBe(true);
 
       expect(latest(receiver, 'backup.runs', { ...LABELS, outcome: 'success' })).toBe(1);
       expect(latest(receiver, 'backup.runs', { ...LABELS, outcome: 'failure', 'error.type': 'interrupted' })).toBe(1);
@@ -38,7 +45,10 @@ describe('a run in progress at the end of the job', () => {
       const succeeded = latest(receiver, 'backup.last_success.timestamp', LABELS) ?? Number.NaN;
       expect(latest(receiver, 'backup.last_failure.timestamp', LABELS)).toBeGreaterThanOrEqual(succeeded);
       expect(histogramPoint(receiver, 'backup.run.duration', 'failure')?.count).toBe(2);
-      expect(histogramPoint(receiver, 'backup.run.duration', 'success')).toEqual({ count: 1, bounds: [...RUN_DURATION_BOUNDARIES] });
+      expect(histogramPoint(receiver, 'backup.run.duration', 'success')).toEqual({
+        count: 1,
+        bounds: [...RUN_DURATION_BOUNDARIES],
+      });
     });
   }
 });

@@ -2,7 +2,16 @@
 // of handle: overflow, no-op and recording.
 import { metrics } from '@opentelemetry/api';
 import type { IAttributesProcessor } from '@opentelemetry/sdk-metrics';
-import { createBackupStats, createNoopBackupStats, createRecordingStats, noopStats, Operation, RunFailure, type RunFailureReason, trackRun } from 'backupstats';
+import {
+  createBackupStats,
+  createNoopBackupStats,
+  createRecordingStats,
+  noopStats,
+  Operation,
+  RunFailure,
+  type RunFailureReason,
+  trackRun,
+} from 'backupstats';
 import { afterEach, describe, expect, onTestFinished } from 'vitest';
 import { it } from './support/fixtures.js';
 import { createHarness } from './support/harness.js';
@@ -17,7 +26,9 @@ afterEach(() => {
 });
 
 describe('runs at the end of the job', () => {
-  it('shutdown ends the runs in progress as interrupted failures, and the provider exports them after it', async ({ harness }) => {
+  it('shutdown ends the runs in progress as interrupted failures, and the provider exports them after it', async ({
+    harness,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
     stats.backup.scope(LABELS).startRun().succeed(123);
     const inProgress = stats.backup.scope(LABELS).startRun();
@@ -121,7 +132,9 @@ describe('runs on every kind of handle', () => {
     const stats = createRecordingStats();
     const engine = stats.scope({ component: 'BackupEngine', implementation: 'Builtin' });
     await trackRun(engine.scope({ operation: Operation.Backup }), () => ({ size: 10 }), { bytes: (r) => r.size });
-    await expect(trackRun(engine, () => Promise.reject(new Error('x')), { reason: () => RunFailure.Destination })).rejects.toThrow('x');
+    await expect(
+      trackRun(engine, () => Promise.reject(new Error('x')), { reason: () => RunFailure.Destination }),
+    ).rejects.toThrow('x');
     const open = stats.startRun();
     stats.startRun().fail('nonsense' as RunFailureReason);
     const ended = { durationMs: expect.any(Number), bytes: undefined };

@@ -54,9 +54,15 @@ describe.skipIf(!prometheusBinary && !requireE2E)('run series scraped by a real 
       await prometheus.waitForSamples(`${names.runs}${SCOPE}, outcome="failure", ${reason}="source"}`, value(1));
       // Every reason's series exists, at 0 until a run fails for it.
       const failures = await prometheus.query(`${names.runs}${SCOPE}, outcome="failure"}`);
-      expect(failures.map((s) => [s.metric[reason], s.value]).sort()).toEqual(
-        [['_OTHER', 0], ['configuration', 0], ['corrupted', 0], ['destination', 0], ['interrupted', 0], ['source', 1], ['timeout', 0]],
-      );
+      expect(failures.map((s) => [s.metric[reason], s.value]).sort()).toEqual([
+        ['_OTHER', 0],
+        ['configuration', 0],
+        ['corrupted', 0],
+        ['destination', 0],
+        ['interrupted', 0],
+        ['source', 1],
+        ['timeout', 0],
+      ]);
       await prometheus.waitForSamples(`${names.duration}_count${SCOPE}, outcome="success"}`, value(1));
       await prometheus.waitForSamples(`${names.duration}_bucket${SCOPE}, outcome="failure", le="86400"}`, value(1));
       await prometheus.waitForSamples(`${names.bytes}${SCOPE}}`, value(4096));

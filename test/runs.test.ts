@@ -1,6 +1,14 @@
 // Runs: one backup or restore run from start to end, recorded by outcome (with a bounded reason), duration, end
 // time of the last success and failure, and bytes of the last success, through a real MeterProvider.
-import { createBackupStats, type Naming, Operation, RUN_DURATION_BOUNDARIES, RunFailure, type RunFailureReason, trackRun } from 'backupstats';
+import {
+  createBackupStats,
+  type Naming,
+  Operation,
+  RUN_DURATION_BOUNDARIES,
+  RunFailure,
+  type RunFailureReason,
+  trackRun,
+} from 'backupstats';
 import { afterEach, describe, expect, vi } from 'vitest';
 import { it } from './support/fixtures.js';
 import { histograms, numbers, runKey } from './support/run-series.js';
@@ -41,21 +49,31 @@ describe('runs through a real MeterProvider', () => {
     },
   ];
   for (const { naming, prefix, names, reasonKey } of namings) {
-    it(`${naming} naming: runs by outcome and reason, durations, the last success's end and bytes, the last failure's end`, async ({ harness }) => {
+    it(`${naming} naming: runs by outcome and reason, durations, the last success's end and bytes, the last failure's end`, async ({
+      harness,
+    }) => {
       const stats = createBackupStats({ meterProvider: harness.provider, naming, metricPrefix: prefix, ...NOT_NOW });
       const handle = stats.backup.scope(LABELS);
       const before = Date.now() / 1000;
       await trackRun(handle, () => ({ bytes: 4096 }), { bytes: (result) => result.bytes });
       await trackRun(handle, async () => 'done', { bytes: 1000 });
       for (const reason of [RunFailure.Source, RunFailure.Source, RunFailure.Corrupted]) {
-        await expect(trackRun(handle, () => Promise.reject(new Error(reason)), { reason: () => reason })).rejects.toThrow(reason);
+        await expect(
+          trackRun(handle, () => Promise.reject(new Error(reason)), { reason: () => reason }),
+        ).rejects.toThrow(reason);
       }
       const after = Date.now() / 1000;
 
       const exported = await harness.collect();
       const values = numbers(exported);
       const runs = (outcome: string, reason?: string) =>
-        values.get(runKey(names.runs as string, { ...LABELS, outcome, ...(reason === undefined ? {} : { [reasonKey]: reason }) }));
+        values.get(
+          runKey(names.runs as string, {
+            ...LABELS,
+            outcome,
+            ...(reason === undefined ? {} : { [reasonKey]: reason }),
+          }),
+        );
       expect(runs('success')).toBe(2);
       expect(Object.fromEntries(FAILURE_REASONS.map((reason) => [reason, runs('failure', reason)]))).toEqual({
         interrupted: 0,
@@ -79,18 +97,22 @@ describe('runs through a real MeterProvider', () => {
       expect(durations.get(runKey(names.duration as string, { ...LABELS, outcome: 'failure' }))?.count).toBe(3);
       // The boundaries are the library's advice, taken by the SDK.
       expect(success?.buckets.boundaries).toEqual(RUN_DURATION_BOUNDARIES);
-      const unit = exported.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === names.duration)?.descriptor.unit;
+      const unit = exported.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === names.duration)
+        ?.descriptor.unit;
       expect(unit).toBe('s');
       await stats.shutdown();
     });
   }
 
-  it('every run series of a handle exists at 0 from the first collection after its first run started', async ({ harness }) => {
+  it('every run series of a handle exists at 0 from the first collection after its first run started', async ({
+    harness,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
     const run = stats.backup.scope(LABELS).startRun();
     const values = numbers(await harness.collect());
     expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'success' }))).toBe(0);
-    for (const reason of FAILURE_REASONS) expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': reason }))).toBe(0);
+    for (const reason of FAILURE_REASONS)
+      expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': reason }))).toBe(0);
     // No run ended yet: no gauge has a value.
     expect([...values.keys()].filter((key) => key.includes('last_'))).toEqual([]);
     run.succeed();
@@ -132,7 +154,10 @@ describe('runs through a real MeterProvider', () => {
     await stats.shutdown();
   });
 
-  it('a reason outside RunFailure, or none, is _OTHER (said once through diag); so is a throwing classifier', async ({ harness, diagnostics }) => {
+  it('a reason outside RunFailure, or none, is _OTHER (said once through diag); so is a throwing classifier', async ({
+    harness,
+    diagnostics,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
     const handle = stats.backup.scope(LABELS);
     handle.startRun().fail('disk on fire' as RunFailureReason);
@@ -145,11 +170,16 @@ describe('runs through a real MeterProvider', () => {
     await expect(trackRun(handle, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     const values = numbers(await harness.collect());
     expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': '_OTHER' }))).toBe(5);
-    expect(diagnostics.messages.filter((m) => m.includes('not one of RunFailure'))).toEqual([expect.stringContaining('"disk on fire"')]);
+    expect(diagnostics.messages.filter((m) => m.includes('not one of RunFailure'))).toEqual([
+      expect.stringContaining('"disk on fire"'),
+    ]);
     await stats.shutdown();
   });
 
-  it('bytes that are not a count are dropped and counted as invalid; the success still counts', async ({ harness, diagnostics }) => {
+  it('bytes that are not a count are dropped and counted as invalid; the success still counts', async ({
+    harness,
+    diagnostics,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
     const handle = stats.backup.scope(LABELS);
     handle.startRun().succeed(500);
@@ -163,13 +193,17 @@ describe('runs through a real MeterProvider', () => {
     await stats.shutdown();
   });
 
-  it('trackRun: a synchronous throw is a failure; a throwing bytes function ends the run as a success without bytes', async ({ harness }) => {
+  it('trackRun: a synchronous throw is a failure; a throwing bytes function ends the run as a success without bytes', async ({
+    harness,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
     const handle = stats.backup.scope(LABELS);
     const throwing = (message: string) => () => {
       throw new Error(message);
     };
-    await expect(trackRun(handle, throwing('sync'), { reason: () => RunFailure.Configuration })).rejects.toThrow('sync');
+    await expect(trackRun(handle, throwing('sync'), { reason: () => RunFailure.Configuration })).rejects.toThrow(
+      'sync',
+    );
     await expect(trackRun(handle, () => 1, { bytes: throwing('bytes bug') })).rejects.toThrow('bytes bug');
     const values = numbers(await harness.collect());
     expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': 'configuration' }))).toBe(1);

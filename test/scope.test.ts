@@ -1,7 +1,7 @@
 import { createBackupStats, UNSET } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { valuesByKey } from './support/harness.js';
 import { it } from './support/fixtures.js';
+import { valuesByKey } from './support/harness.js';
 
 describe('scope()', () => {
   it('memoizes: the same labels give the same handle, whatever the path to them', async ({ harness }) => {
@@ -17,7 +17,9 @@ describe('scope()', () => {
     await stats.shutdown();
   });
 
-  it('keeps the first value set for a label, reads unset labels as "-", and never mutates the parent', async ({ harness }) => {
+  it('keeps the first value set for a label, reads unset labels as "-", and never mutates the parent', async ({
+    harness,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     const engine = stats.backup.scope({ component: 'BackupEngine' });
     const overridden = engine.scope({ component: 'BackupStorage', operation: 'Source:Read' });

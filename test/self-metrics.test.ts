@@ -2,11 +2,14 @@
 // instruments, so each instance observing its own numbers would let the last observation win.
 import { createBackupStats, type Stats } from 'backupstats';
 import { describe, expect, onTestFinished } from 'vitest';
-import { valuesByKey } from './support/harness.js';
 import { it } from './support/fixtures.js';
+import { valuesByKey } from './support/harness.js';
 
 describe('self-metrics of several stats on one provider', () => {
-  it('are the sums over the instances; a shut-down instance keeps its invalid count and drops its scopes', async ({ harness, diagnostics }) => {
+  it('are the sums over the instances; a shut-down instance keeps its invalid count and drops its scopes', async ({
+    harness,
+    diagnostics,
+  }) => {
     const a = createBackupStats({ meterProvider: harness.provider });
     const b = createBackupStats({ meterProvider: harness.provider });
     const c = createBackupStats({ meterProvider: harness.provider, naming: 'vitess' });

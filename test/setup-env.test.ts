@@ -8,8 +8,8 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect, onTestFinished } from 'vitest';
-import { points, valuesByKey } from './support/harness.js';
 import { it } from './support/fixtures.js';
+import { points, valuesByKey } from './support/harness.js';
 
 describe('disabled', () => {
   it.each([
@@ -43,7 +43,11 @@ describe('disabled', () => {
   it('the disabled option wins over the variables, both ways', async ({ harness }) => {
     const off = await startBackupStats({ env: { OTEL_SDK_DISABLED: 'false' }, disabled: true });
     expect(off.meterProvider).toBeUndefined();
-    const on = await startBackupStats({ env: { OTEL_SDK_DISABLED: 'true' }, disabled: false, meterProvider: harness.provider });
+    const on = await startBackupStats({
+      env: { OTEL_SDK_DISABLED: 'true' },
+      disabled: false,
+      meterProvider: harness.provider,
+    });
     expect(on.meterProvider).toBe(harness.provider);
     on.restore.timedIncrement(2);
     expect(valuesByKey(await harness.collect()).get('restore.operations{-,-,-}')).toBe(1);
@@ -64,14 +68,18 @@ describe('disabled', () => {
 });
 
 describe('an existing MeterProvider', () => {
-  it('gets the stats, the BACKUPSTATS_* variables apply, and nothing of it is owned or shut down', async ({ harness }) => {
+  it('gets the stats, the BACKUPSTATS_* variables apply, and nothing of it is owned or shut down', async ({
+    harness,
+  }) => {
     const stats = await startBackupStats({
       // Exporter variables belong to whoever built the provider: they are not read, so not even a bad one fails.
       env: { BACKUPSTATS_NAMING: 'vitess', BACKUPSTATS_METRIC_PREFIX: 'vtbackup_', OTEL_METRICS_EXPORTER: 'bogus' },
       meterProvider: harness.provider,
     });
     expect(stats.meterProvider).toBe(harness.provider);
-    stats.backup.scope({ component: 'BackupStorage', implementation: 'File', operation: 'File:Write' }).timedIncrementBytes(4096, 2);
+    stats.backup
+      .scope({ component: 'BackupStorage', implementation: 'File', operation: 'File:Write' })
+      .timedIncrementBytes(4096, 2);
     await stats.shutdown();
     await stats.shutdown();
 
@@ -86,9 +94,13 @@ describe('an existing MeterProvider', () => {
 });
 
 describe('an instrument that throws at shutdown', () => {
-  it("rejects the stats' shutdown, and the given provider is still asked to export what it holds", async ({ diagnostics }) => {
+  it("rejects the stats' shutdown, and the given provider is still asked to export what it holds", async ({
+    diagnostics,
+  }) => {
     const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const real = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 2 ** 30 })] });
+    const real = new MeterProvider({
+      readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 2 ** 30 })],
+    });
     onTestFinished(() => real.shutdown());
     // A provider in front of the real one whose backup.bytes counter always throws (a guard or a bug).
     const guarded: ApiMeterProvider & { forceFlush(): Promise<void> } = {
@@ -163,7 +175,11 @@ describe('options in code win over the environment', () => {
 
   it('a bad option in code is reported as the option, even when a variable is set too', async ({ harness }) => {
     await expect(
-      startBackupStats({ env: { BACKUPSTATS_NAMING: 'otel' }, meterProvider: harness.provider, naming: 'statsd' as never }),
+      startBackupStats({
+        env: { BACKUPSTATS_NAMING: 'otel' },
+        meterProvider: harness.provider,
+        naming: 'statsd' as never,
+      }),
     ).rejects.toThrow(/option naming is "statsd"; accepted: "otel" or "vitess"/);
   });
 });

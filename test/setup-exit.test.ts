@@ -1,7 +1,7 @@
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { shutdownOnExit } from 'backupstats/setup';
 import { type Exit, type NodeProcess, startNode } from '@backupstats/testkit/node-process';
+import { shutdownOnExit } from 'backupstats/setup';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { waitForOutput } from './support/child.js';
 
@@ -65,7 +65,10 @@ describe('console exporter and the end of a process', () => {
   });
 
   it('SIGTERM: the final numbers are exported, then the process dies by SIGTERM', async () => {
-    const child = run(`${RECORD} shutdownOnExit(stats); setInterval(() => {}, 1 << 30); console.log('ready');`, CONSOLE);
+    const child = run(
+      `${RECORD} shutdownOnExit(stats); setInterval(() => {}, 1 << 30); console.log('ready');`,
+      CONSOLE,
+    );
     await child.printed('ready');
     child.child.kill('SIGTERM');
     expect(await child.exited).toEqual({ code: null, signal: 'SIGTERM' });
@@ -126,14 +129,20 @@ describe('console exporter and the end of a process', () => {
 describe('shutdownOnExit in process', () => {
   it('rejects a signal that cannot be caught or does not exist, naming it', () => {
     const target = { shutdown: () => Promise.resolve() };
-    expect(() => shutdownOnExit(target, { signals: ['SIGKILL'] })).toThrow(/signal is "SIGKILL" \(it cannot be caught\); accepted: /);
-    expect(() => shutdownOnExit(target, { signals: ['SIGNOPE' as NodeJS.Signals] })).toThrow(/signal is "SIGNOPE" \(it cannot be caught\)/);
+    expect(() => shutdownOnExit(target, { signals: ['SIGKILL'] })).toThrow(
+      /signal is "SIGKILL" \(it cannot be caught\); accepted: /,
+    );
+    expect(() => shutdownOnExit(target, { signals: ['SIGNOPE' as NodeJS.Signals] })).toThrow(
+      /signal is "SIGNOPE" \(it cannot be caught\)/,
+    );
   });
 
   it('rejects a timeout that is not a positive integer of milliseconds, naming it', () => {
     const target = { shutdown: () => Promise.resolve() };
     for (const timeoutMillis of [0, -1, 1.5, Number.NaN, 2 ** 31]) {
-      expect(() => shutdownOnExit(target, { timeoutMillis })).toThrow(/shutdownOnExit timeoutMillis is .+; accepted: an integer from 1 to 2147483647/);
+      expect(() => shutdownOnExit(target, { timeoutMillis })).toThrow(
+        /shutdownOnExit timeoutMillis is .+; accepted: an integer from 1 to 2147483647/,
+      );
     }
   });
 
@@ -153,7 +162,12 @@ describe('shutdownOnExit in process', () => {
     const events = ['SIGTERM', 'SIGINT', 'SIGHUP', 'beforeExit'] as const;
     const before = events.map((e) => process.listenerCount(e));
     const uninstall = shutdownOnExit({ shutdown: () => Promise.resolve() }, { signals: ['SIGTERM', 'SIGHUP'] });
-    expect(events.map((e) => process.listenerCount(e))).toEqual([before[0]! + 1, before[1], before[2]! + 1, before[3]! + 1]);
+    expect(events.map((e) => process.listenerCount(e))).toEqual([
+      before[0]! + 1,
+      before[1],
+      before[2]! + 1,
+      before[3]! + 1,
+    ]);
     uninstall();
     expect(events.map((e) => process.listenerCount(e))).toEqual(before);
   });

@@ -10,7 +10,11 @@ import { describe, expect, onTestFinished } from 'vitest';
 import { it } from './support/fixtures.js';
 import type { ReceivedPoint } from './support/otlp-receiver.js';
 
-const READ = { component: Component.BackupEngine, implementation: Implementation.Builtin, operation: Operation.SourceRead };
+const READ = {
+  component: Component.BackupEngine,
+  implementation: Implementation.Builtin,
+  operation: Operation.SourceRead,
+};
 
 /** The points of `metric` for the Source:Read scope in one export. */
 function readPoints(points: readonly ReceivedPoint[], metric: string): ReceivedPoint[] {
@@ -18,7 +22,10 @@ function readPoints(points: readonly ReceivedPoint[], metric: string): ReceivedP
 }
 
 describe('OTLP export configured from the environment', () => {
-  it('with only OTEL_EXPORTER_OTLP_ENDPOINT set: the default otlp exporter over http/protobuf, cumulative, and shutdown sends the final numbers', async ({ startReceiver, startFromEnv }) => {
+  it('with only OTEL_EXPORTER_OTLP_ENDPOINT set: the default otlp exporter over http/protobuf, cumulative, and shutdown sends the final numbers', async ({
+    startReceiver,
+    startFromEnv,
+  }) => {
     const r = await startReceiver();
     // A trailing slash on the general endpoint must not give "//v1/metrics".
     const stats = await startFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: `${r.url}/` });
@@ -40,7 +47,10 @@ describe('OTLP export configured from the environment', () => {
     expect(String(r.resource()['service.name'])).toMatch(/^unknown_service/);
   });
 
-  it('http/json: the metric-specific endpoint and headers win, headers merge key by key (names in any case), and the resource comes from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES', async ({ startReceiver, startFromEnv }) => {
+  it('http/json: the metric-specific endpoint and headers win, headers merge key by key (names in any case), and the resource comes from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES', async ({
+    startReceiver,
+    startFromEnv,
+  }) => {
     const r = await startReceiver();
     const stats = await startFromEnv({
       OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
@@ -60,12 +70,21 @@ describe('OTLP export configured from the environment', () => {
     expect(last?.protocol).toBe('http/json');
     expect(last?.headers.authorization).toBe('Bearer t0ken');
     expect(last?.headers['x-tenant']).toBe('team a');
-    expect(r.resource()).toMatchObject({ 'service.name': 'nightly-backup', 'deployment.environment': 'ci', note: 'a,b=c' });
-    const operations = last?.points.find((p) => p.metric === 'restore.operations' && p.attributes.operation === 'Restore');
+    expect(r.resource()).toMatchObject({
+      'service.name': 'nightly-backup',
+      'deployment.environment': 'ci',
+      note: 'a,b=c',
+    });
+    const operations = last?.points.find(
+      (p) => p.metric === 'restore.operations' && p.attributes.operation === 'Restore',
+    );
     expect(operations?.value).toBe(1);
   });
 
-  it('forceFlush exports what is pending at once; with delta temporality the final export carries only the rest', async ({ startReceiver, startFromEnv }) => {
+  it('forceFlush exports what is pending at once; with delta temporality the final export carries only the rest', async ({
+    startReceiver,
+    startFromEnv,
+  }) => {
     const r = await startReceiver();
     const stats = await startFromEnv({
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -89,7 +108,10 @@ describe('OTLP export configured from the environment', () => {
     expect(r.exports).toHaveLength(count);
   });
 
-  it('grpc: the totals and the headers (as gRPC metadata) reach the receiver', async ({ startReceiver, startFromEnv }) => {
+  it('grpc: the totals and the headers (as gRPC metadata) reach the receiver', async ({
+    startReceiver,
+    startFromEnv,
+  }) => {
     const r = await startReceiver('grpc');
     const stats = await startFromEnv({
       OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
@@ -106,7 +128,9 @@ describe('OTLP export configured from the environment', () => {
     expect(readPoints(last?.points ?? [], 'backup_duration_nanoseconds')[0]?.value).toBe(1_500_000);
   });
 
-  it('readers given in code join the provider built from the environment, and are shut down with it', async ({ startReceiver }) => {
+  it('readers given in code join the provider built from the environment, and are shut down with it', async ({
+    startReceiver,
+  }) => {
     const r = await startReceiver();
     const memory = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
     const reader = new PeriodicExportingMetricReader({ exporter: memory, exportIntervalMillis: 2 ** 30 });
@@ -148,7 +172,10 @@ describe('OTLP export configured from the environment', () => {
     );
   });
 
-  it('OTEL_METRICS_EXPORTER=none builds a provider without readers: nothing is sent', async ({ startReceiver, startFromEnv }) => {
+  it('OTEL_METRICS_EXPORTER=none builds a provider without readers: nothing is sent', async ({
+    startReceiver,
+    startFromEnv,
+  }) => {
     const r = await startReceiver();
     const stats = await startFromEnv({ OTEL_METRICS_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: r.url });
     expect(stats.meterProvider).toBeDefined();

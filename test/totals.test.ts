@@ -1,7 +1,7 @@
 import { Component, createBackupStats, Implementation, Operation } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { points, valuesByKey } from './support/harness.js';
 import { it } from './support/fixtures.js';
+import { points, valuesByKey } from './support/harness.js';
 
 describe('exported totals equal what was recorded', () => {
   it('uses OpenTelemetry names and units by default, for backup and restore', async ({ harness }) => {
@@ -11,7 +11,11 @@ describe('exported totals equal what was recorded', () => {
       .scope({ operation: Operation.SourceRead });
     read.timedIncrementBytes(1000, 2.5);
     read.timedIncrementBytes(24, 0.5);
-    const open = stats.restore.scope({ component: Component.BackupStorage, implementation: Implementation.S3, operation: Operation.SourceOpen });
+    const open = stats.restore.scope({
+      component: Component.BackupStorage,
+      implementation: Implementation.S3,
+      operation: Operation.SourceOpen,
+    });
     open.timedIncrement(1500);
 
     const exported = await harness.collect();
@@ -51,7 +55,9 @@ describe('exported totals equal what was recorded', () => {
     await stats.shutdown();
   });
 
-  it('gives the same totals with flushIntervalMillis 0 (every record straight to the instruments)', async ({ harness }) => {
+  it('gives the same totals with flushIntervalMillis 0 (every record straight to the instruments)', async ({
+    harness,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 0 });
     const handle = stats.backup.scope({ operation: Operation.DestinationWrite });
     for (let i = 0; i < 100; i++) handle.timedIncrementBytes(i, 0.25);
@@ -93,7 +99,10 @@ describe('exported totals equal what was recorded', () => {
 
 describe.each([1000, 0])('fractional byte counts (flushIntervalMillis %i)', (flushIntervalMillis) => {
   it('export the whole part of their sum, whatever the flush timing', async ({ harness }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: flushIntervalMillis === 0 ? 0 : 2 ** 30 });
+    const stats = createBackupStats({
+      meterProvider: harness.provider,
+      flushIntervalMillis: flushIntervalMillis === 0 ? 0 : 2 ** 30,
+    });
     const flushedEach = stats.backup.scope({ operation: 'each' });
     const flushedOnce = stats.backup.scope({ operation: 'once' });
     const amounts = [...Array<number>(10).fill(0.5), 0.25, 0.25, 0.25, 0.5];

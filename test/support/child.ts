@@ -45,7 +45,12 @@ function events(stdout: string): FixtureEvent[] {
  * Resolves with what `find` finds in the process's stdout, as soon as it is printed; throws after `timeoutMs`, or
  * at once when the process ends without printing it. `what` names it in the error.
  */
-export async function waitForOutput<T>(run: NodeProcess, find: (stdout: string) => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
+export async function waitForOutput<T>(
+  run: NodeProcess,
+  find: (stdout: string) => T | undefined,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const found = await vi.waitFor(
     () => {
       // Once the process has ended its output is complete: the text came or never will.
@@ -62,11 +67,16 @@ export async function waitForOutput<T>(run: NodeProcess, find: (stdout: string) 
 }
 
 /** Starts `node <script>` with the cleaned environment plus `env` (see cleanEnv in @backupstats/testkit). */
-export function startFixture(script: string, env: Record<string, string>, options: { node?: string; cwd?: string } = {}): FixtureProcess {
+export function startFixture(
+  script: string,
+  env: Record<string, string>,
+  options: { node?: string; cwd?: string } = {},
+): FixtureProcess {
   const run = startNode([script], { env, node: options.node, cwd: options.cwd });
   return {
     child: run.child,
-    waitForEvent: (name, timeoutMs) => waitForOutput(run, (stdout) => events(stdout).find((e) => e.event === name), `"${name}" event`, timeoutMs),
+    waitForEvent: (name, timeoutMs) =>
+      waitForOutput(run, (stdout) => events(stdout).find((e) => e.event === name), `"${name}" event`, timeoutMs),
     exited: (timeoutMs = 30_000) =>
       vi.waitFor(
         () => {

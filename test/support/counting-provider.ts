@@ -61,7 +61,8 @@ export function createCountingProvider(real: MeterProvider): CountingProvider {
         createUpDownCounter: meter.createUpDownCounter.bind(meter),
         createObservableGauge: (name, options) => named(name, meter.createObservableGauge(name, options)),
         createObservableCounter: (name, options) => named(name, meter.createObservableCounter(name, options)),
-        createObservableUpDownCounter: (name, options) => named(name, meter.createObservableUpDownCounter(name, options)),
+        createObservableUpDownCounter: (name, options) =>
+          named(name, meter.createObservableUpDownCounter(name, options)),
         createCounter: <A extends Attributes>(counterName: string, counterOptions?: MetricOptions) =>
           counting(counterName, meter.createCounter(counterName, counterOptions)) as Counter<A>,
         addBatchObservableCallback(callback, observables) {

@@ -1,7 +1,7 @@
-import type { ScopeTotal } from '../fixtures/workload.mjs';
 import { expect } from 'vitest';
+import type { ScopeTotal } from '../fixtures/workload.mjs';
+import type { PrometheusServer, PromSample } from './prometheus.js';
 import { seriesKey } from './series-key.js';
-import type { PromSample, PrometheusServer } from './prometheus.js';
 
 /** One series a backend should hold after the workload: OpenTelemetry metric name, labels, value. */
 export interface ExpectedSeries {
@@ -16,7 +16,11 @@ export interface ExpectedSeries {
  * The series the library must produce from what a workload recorded, under a naming preset and prefix.
  * A scope recorded without bytes has no bytes series.
  */
-export function expectedSeries(totals: readonly ScopeTotal[], naming: 'otel' | 'vitess', prefix = ''): ExpectedSeries[] {
+export function expectedSeries(
+  totals: readonly ScopeTotal[],
+  naming: 'otel' | 'vitess',
+  prefix = '',
+): ExpectedSeries[] {
   const out: ExpectedSeries[] = [];
   for (const t of totals) {
     const labels = { component: t.component, implementation: t.implementation, operation: t.operation };
@@ -107,4 +111,3 @@ export async function expectScraped(
   }
   return scraped;
 }
-

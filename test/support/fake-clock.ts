@@ -48,7 +48,10 @@ export function finished(stream: Writable): Promise<void> {
  * A sink whose writes (and `_writev` batches, with `writev`) take `costs[i]` ms each, half before `_write` returns
  * and half until an asynchronous callback; `batches` lists the bytes of each.
  */
-export function slowSink(costs: readonly number[], options: { writev?: boolean } = {}): Writable & { batches: number[] } {
+export function slowSink(
+  costs: readonly number[],
+  options: { writev?: boolean } = {},
+): Writable & { batches: number[] } {
   let i = 0;
   const finish = (callback: () => void): void => {
     const cost = costs[i] as number;
@@ -82,7 +85,11 @@ export function slowSink(costs: readonly number[], options: { writev?: boolean }
  * A transform whose chunks take `costs[i]` ms each, half before `_transform` returns and half until an
  * asynchronous callback, that pushes its own output (as zlib does) and calls back with `data` (none by default).
  */
-export function selfPushing(costs: readonly number[], options: TransformOptions = { highWaterMark: 1024 }, data?: null): Transform {
+export function selfPushing(
+  costs: readonly number[],
+  options: TransformOptions = { highWaterMark: 1024 },
+  data?: null,
+): Transform {
   let i = 0;
   return new Transform({
     ...options,

@@ -17,13 +17,16 @@ const root = createRequire(import.meta.url)('otlp-proto-generated/build/src/gene
   opentelemetry: {
     proto: {
       collector: {
-        metrics: { v1: { ExportMetricsServiceRequest: ProtoMessageType; ExportMetricsServiceResponse: ProtoMessageType } };
+        metrics: {
+          v1: { ExportMetricsServiceRequest: ProtoMessageType; ExportMetricsServiceResponse: ProtoMessageType };
+        };
       };
     };
   };
 };
 /** The request and response of `opentelemetry.proto.collector.metrics.v1.MetricsService/Export`. */
-export const { ExportMetricsServiceRequest, ExportMetricsServiceResponse } = root.opentelemetry.proto.collector.metrics.v1;
+export const { ExportMetricsServiceRequest, ExportMetricsServiceResponse } =
+  root.opentelemetry.proto.collector.metrics.v1;
 
 /** Plain-object form of a decoded message: 64-bit integers as decimal strings, enums as numbers. */
 const TO_OBJECT = { longs: String, enums: Number, bytes: String, defaults: false, arrays: true, oneofs: true };
@@ -61,17 +64,30 @@ export interface ReceivedExport {
 }
 
 /** An export from a message decoded by the generated code (a gRPC request, or a decoded HTTP body). */
-export function receivedExport(protocol: OtlpProtocol, headers: Readonly<Record<string, string>>, message: unknown): ReceivedExport {
+export function receivedExport(
+  protocol: OtlpProtocol,
+  headers: Readonly<Record<string, string>>,
+  message: unknown,
+): ReceivedExport {
   const request = ExportMetricsServiceRequest.toObject(message, TO_OBJECT);
   return { protocol, headers, request, points: flatten(request) };
 }
 
 /** Decodes an HTTP body by its content type; undefined for a content type OTLP/HTTP does not use. Throws on a malformed body. */
-export function decodeHttpBody(contentType: string, body: Buffer, headers: Readonly<Record<string, string>>): ReceivedExport | undefined {
-  if (contentType === 'application/x-protobuf') return receivedExport('http/protobuf', headers, ExportMetricsServiceRequest.decode(body));
+export function decodeHttpBody(
+  contentType: string,
+  body: Buffer,
+  headers: Readonly<Record<string, string>>,
+): ReceivedExport | undefined {
+  if (contentType === 'application/x-protobuf')
+    return receivedExport('http/protobuf', headers, ExportMetricsServiceRequest.decode(body));
   // The OTLP JSON mapping is protobuf's: fromObject checks it against the same definitions.
   if (contentType === 'application/json') {
-    return receivedExport('http/json', headers, ExportMetricsServiceRequest.fromObject(JSON.parse(body.toString('utf8'))));
+    return receivedExport(
+      'http/json',
+      headers,
+      ExportMetricsServiceRequest.fromObject(JSON.parse(body.toString('utf8'))),
+    );
   }
   return undefined;
 }

@@ -47,7 +47,8 @@ export async function startOtlpReceiver(transport: 'http' | 'grpc' = 'http'): Pr
   };
   const server = transport === 'http' ? httpTransport(port, hooks) : grpcTransport(port, hooks);
   /** Whether the mode takes the server down altogether. */
-  const closes = (mode: DownMode | undefined): boolean => mode === 'closed' || (transport === 'grpc' && mode === 'reset');
+  const closes = (mode: DownMode | undefined): boolean =>
+    mode === 'closed' || (transport === 'grpc' && mode === 'reset');
   await server.listen();
 
   const receiver: OtlpReceiver = {
@@ -85,7 +86,10 @@ export async function startOtlpReceiver(transport: 'http' | 'grpc' = 'http'): Pr
     async waitFor(predicate, timeoutMs = 30_000, what = 'the expected exports') {
       await vi.waitFor(
         () => {
-          if (!predicate(receiver)) throw new Error(`OTLP receiver: ${what} did not arrive within ${timeoutMs} ms (${exports.length} exports received)`);
+          if (!predicate(receiver))
+            throw new Error(
+              `OTLP receiver: ${what} did not arrive within ${timeoutMs} ms (${exports.length} exports received)`,
+            );
         },
         { timeout: timeoutMs, interval: 50 },
       );

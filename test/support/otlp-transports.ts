@@ -5,7 +5,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
-import { decodeHttpBody, ExportMetricsServiceRequest, ExportMetricsServiceResponse, type ReceivedExport, receivedExport } from './otlp-decode.js';
+import {
+  decodeHttpBody,
+  ExportMetricsServiceRequest,
+  ExportMetricsServiceResponse,
+  type ReceivedExport,
+  receivedExport,
+} from './otlp-decode.js';
 
 /** How the receiver behaves while down. */
 export type DownMode =
@@ -56,7 +62,10 @@ export function httpTransport(port: number, hooks: TransportHooks): Transport {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     let body = Buffer.concat(chunks);
     if (req.headers['content-encoding'] === 'gzip') body = gunzipSync(body);
-    const contentType = String(req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+    const contentType =
+      String(req.headers['content-type'] ?? '')
+        .split(';')[0]
+        ?.trim() ?? '';
     try {
       const entry = decodeHttpBody(contentType, body, headersOf(req.headers));
       if (entry === undefined) {
@@ -132,7 +141,9 @@ export function grpcTransport(port: number, hooks: TransportHooks): Transport {
       const s = new grpc.Server();
       s.addService(SERVICE, { Export: exportCall });
       await new Promise<void>((resolve, reject) => {
-        s.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (error) => (error ? reject(error) : resolve()));
+        s.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (error) =>
+          error ? reject(error) : resolve(),
+        );
       });
       server = s;
     },

@@ -91,12 +91,16 @@ export async function startPrometheus(
     `  scrape_interval: ${interval}s`,
     `  scrape_timeout: ${interval}s`,
     `  evaluation_interval: ${interval}s`,
-    ...(options.ruleFiles === undefined ? [] : ['rule_files:', ...options.ruleFiles.map((file) => `  - ${JSON.stringify(file)}`)]),
+    ...(options.ruleFiles === undefined
+      ? []
+      : ['rule_files:', ...options.ruleFiles.map((file) => `  - ${JSON.stringify(file)}`)]),
     'scrape_configs:',
     '  - job_name: backupstats',
     '    static_configs:',
     `      - targets: [${targets.map((t) => JSON.stringify(t)).join(', ')}]`,
-    ...(options.metricRelabelConfigs === undefined ? [] : ['    metric_relabel_configs:', options.metricRelabelConfigs]),
+    ...(options.metricRelabelConfigs === undefined
+      ? []
+      : ['    metric_relabel_configs:', options.metricRelabelConfigs]),
     '',
   ].join('\n');
   await writeFile(join(dir, 'prometheus.yml'), config);
@@ -153,7 +157,11 @@ export async function startPrometheus(
     .catch((error: unknown) => error);
   if (ready !== true) {
     await stop();
-    throw new Error(exited === undefined ? `Prometheus was not ready within 30 s (${String(ready)}):\n${log}` : `Prometheus ${exited}:\n${log}`);
+    throw new Error(
+      exited === undefined
+        ? `Prometheus was not ready within 30 s (${String(ready)}):\n${log}`
+        : `Prometheus ${exited}:\n${log}`,
+    );
   }
 
   const query = async (promql: string): Promise<PromSample[]> => {
@@ -180,7 +188,9 @@ export async function startPrometheus(
         async () => {
           const samples = await query(promql);
           if (!predicate(samples)) {
-            throw new Error(`Prometheus query ${promql} did not match within ${timeoutMs} ms; last result: ${JSON.stringify(samples)}`);
+            throw new Error(
+              `Prometheus query ${promql} did not match within ${timeoutMs} ms; last result: ${JSON.stringify(samples)}`,
+            );
           }
           return samples;
         },
@@ -189,7 +199,8 @@ export async function startPrometheus(
     async alerts() {
       const response = await fetch(`${url}/api/v1/alerts`);
       const body = (await response.json()) as { status: string; data?: { alerts: PromAlert[] } };
-      if (body.status !== 'success' || body.data === undefined) throw new Error(`Prometheus /api/v1/alerts failed: ${response.status}`);
+      if (body.status !== 'success' || body.data === undefined)
+        throw new Error(`Prometheus /api/v1/alerts failed: ${response.status}`);
       return body.data.alerts;
     },
     stop,

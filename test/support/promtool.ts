@@ -14,7 +14,9 @@ export interface PromtoolResult {
 /** Runs `promtool <args>` in `cwd` and resolves with its exit code and output (a failing check resolves too). */
 export function promtool(args: readonly string[], cwd: string): Promise<PromtoolResult> {
   if (promtoolBinary === undefined) {
-    return Promise.reject(new Error('promtool is missing: no executable at PROMTOOL_BIN or /usr/bin/promtool (apt-get install prometheus)'));
+    return Promise.reject(
+      new Error('promtool is missing: no executable at PROMTOOL_BIN or /usr/bin/promtool (apt-get install prometheus)'),
+    );
   }
   return new Promise((resolve, reject) => {
     execFile(promtoolBinary as string, [...args], { cwd, timeout: 60_000 }, (error, stdout, stderr) => {

@@ -69,7 +69,10 @@ const SLOW_DOWN = Buffer.from(
  * and, where `fault` says, answers `503 SlowDown` (as S3 does) or resets the connection instead of
  * forwarding. It reads each request body whole first, so that a fault comes after the attempt was sent.
  */
-export async function startS3Proxy(target: Endpoint, fault: (request: ProxiedRequest) => Fault = () => undefined): Promise<S3Proxy> {
+export async function startS3Proxy(
+  target: Endpoint,
+  fault: (request: ProxiedRequest) => Fault = () => undefined,
+): Promise<S3Proxy> {
   const counts: ProxyCounts = { requests: 0, slowDowns: 0, resets: 0, requestBodyBytes: 0, responseBodyBytes: 0 };
   const attempts = new Map<string, number>();
   const upstream = new Agent({ keepAlive: true });
@@ -78,13 +81,16 @@ export async function startS3Proxy(target: Endpoint, fault: (request: ProxiedReq
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
     const headers = { ...req.headers };
     delete headers.expect;
-    const out = request({ host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers, agent: upstream }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.on('data', (chunk: Buffer) => {
-        counts.responseBodyBytes += chunk.length;
-      });
-      answer.pipe(res);
-    });
+    const out = request(
+      { host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers, agent: upstream },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.on('data', (chunk: Buffer) => {
+          counts.responseBodyBytes += chunk.length;
+        });
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     out.end(body);
   };

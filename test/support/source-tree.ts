@@ -6,6 +6,7 @@ export async function sourceTree(parent: string, name: string): Promise<string> 
   const source = join(parent, name);
   await mkdir(source, { mode: 0o755 });
   await chmod(source, 0o755);
-  for (const file of ['a.txt', 'b.txt', 'c.txt']) await writeFile(join(source, file), `${file}\n`.repeat(6_000), { mode: 0o644 });
+  for (const file of ['a.txt', 'b.txt', 'c.txt'])
+    await writeFile(join(source, file), `${file}\n`.repeat(6_000), { mode: 0o644 });
   return source;
 }

@@ -35,7 +35,10 @@ export function parseArgs(argv: readonly string[]): BenchConfig {
     else if (arg.startsWith('--pipeline-mib=')) pipelineMiB = positiveInteger(arg, '--pipeline-mib=');
     else if (arg.startsWith('--rounds=')) rounds = positiveInteger(arg, '--rounds=');
     else if (arg.startsWith('--only=')) {
-      only = arg.slice('--only='.length).split(',').filter((name) => name !== '');
+      only = arg
+        .slice('--only='.length)
+        .split(',')
+        .filter((name) => name !== '');
       for (const name of only) {
         if (!(BENCHMARKS as readonly string[]).includes(name)) {
           throw new Error(`bench: --only names "${name}"; accepted: ${BENCHMARKS.join(', ')}`);

@@ -49,7 +49,11 @@ interface CliRun {
 }
 
 /** Runs the demo's CLI through tsx, as `pnpm demo` does, and times the whole process. */
-async function runCli(args: readonly string[], metrics: boolean, env: Readonly<Record<string, string>> = {}): Promise<CliRun> {
+async function runCli(
+  args: readonly string[],
+  metrics: boolean,
+  env: Readonly<Record<string, string>> = {},
+): Promise<CliRun> {
   // On: the demo's default, metrics recorded and collected for its summary, exported nowhere else.
   const run = await runNode(['--import', REPORT_CPU, '--import', 'tsx', CLI, ...args], {
     cwd: EXAMPLES_DIR,
@@ -72,7 +76,11 @@ async function runCli(args: readonly string[], metrics: boolean, env: Readonly<R
  * the backup goes to `s3://bench/run-N` on an s3rver this process runs on 127.0.0.1 (the same for on and off),
  * emptied after each run.
  */
-export async function runDemo(config: BenchConfig, log: (line: string) => void, storage: DemoStorage = 'folder'): Promise<DemoResult> {
+export async function runDemo(
+  config: BenchConfig,
+  log: (line: string) => void,
+  storage: DemoStorage = 'folder',
+): Promise<DemoResult> {
   if (!existsSync(CLI)) return { status: 'todo', reason: `the demo's backup tool (${CLI}) is not there` };
   const sizeMiB = config.quick ? 4 : 200;
   const rounds = config.rounds ?? (config.quick ? 1 : storage === 's3' ? 8 : 6);
@@ -117,7 +125,9 @@ export async function runDemo(config: BenchConfig, log: (line: string) => void, 
         (metrics ? onCpu : offCpu).push(run.cpuMs);
       }
       startup.push((await runCli(['--help'], true)).ms);
-      log(`  demo (${storage}) round ${round + 1}/${rounds}: on ${on.at(-1)?.toFixed(0)} ms, off ${off.at(-1)?.toFixed(0)} ms`);
+      log(
+        `  demo (${storage}) round ${round + 1}/${rounds}: on ${on.at(-1)?.toFixed(0)} ms, off ${off.at(-1)?.toFixed(0)} ms`,
+      );
     }
     const overheads = summarize(on.map((ms, i) => (ms / (off[i] as number) - 1) * 100));
     const startupMs = summarize(startup).median;

@@ -42,7 +42,11 @@ export async function runFlushCost(config: BenchConfig): Promise<FlushResult> {
     const held: Stats[] = [];
     for (let i = 0; i < handles; i++) {
       held.push(
-        stats.backup.scope({ component: Component.BackupEngine, implementation: Implementation.Builtin, operation: operationName(i) }),
+        stats.backup.scope({
+          component: Component.BackupEngine,
+          implementation: Implementation.Builtin,
+          operation: operationName(i),
+        }),
       );
     }
 
@@ -54,7 +58,11 @@ export async function runFlushCost(config: BenchConfig): Promise<FlushResult> {
     const attributes: Attributes[] = [];
     for (let i = 0; i < handles; i++) {
       attributes.push(
-        Object.freeze({ component: Component.BackupEngine, implementation: Implementation.Builtin, operation: operationName(i) }),
+        Object.freeze({
+          component: Component.BackupEngine,
+          implementation: Implementation.Builtin,
+          operation: operationName(i),
+        }),
       );
     }
 
@@ -95,9 +103,14 @@ export async function runFlushCost(config: BenchConfig): Promise<FlushResult> {
     }
 
     // Both providers must hold the same totals, or the comparison compared different work.
-    const [libraryOps, directOps] = [await libraryOtel.total(NAMES.operations), await directOtel.total(NAMES.operations)];
+    const [libraryOps, directOps] = [
+      await libraryOtel.total(NAMES.operations),
+      await directOtel.total(NAMES.operations),
+    ];
     if (libraryOps !== directOps) {
-      throw new Error(`flush-cost (${handles} handles): the library exported ${libraryOps} operations, the direct calls ${directOps}`);
+      throw new Error(
+        `flush-cost (${handles} handles): the library exported ${libraryOps} operations, the direct calls ${directOps}`,
+      );
     }
     rows.push({
       dirtyHandles: handles,

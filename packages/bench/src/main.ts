@@ -11,9 +11,9 @@ import { describeMachine } from './machine.js';
 import { runMemory } from './memory.js';
 import { runPipeline } from './pipeline.js';
 import { runRecordCost } from './record-cost.js';
-import { runS3Request } from './s3-request.js';
 import { renderJson, renderMarkdown } from './report.js';
 import type { RunResults } from './results.js';
+import { runS3Request } from './s3-request.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOC = `${ROOT}docs/performance.md`;
@@ -50,7 +50,19 @@ async function main(config: BenchConfig): Promise<RunResults> {
   const demo = await run('demo', () => runDemo(config, log));
   const demoS3 = await run('demo-s3', () => runDemo(config, log, 's3'));
   const s3Request = await run('s3-request', () => runS3Request(config));
-  return { machine: describeMachine(), date, quick: config.quick, record, pipeline, flush, memory, demo, demoS3, s3Request, errors };
+  return {
+    machine: describeMachine(),
+    date,
+    quick: config.quick,
+    record,
+    pipeline,
+    flush,
+    memory,
+    demo,
+    demoS3,
+    s3Request,
+    errors,
+  };
 }
 
 function writeDoc(markdown: string): void {
@@ -71,7 +83,8 @@ mkdirSync(`${ROOT}bench-results`, { recursive: true });
 const json = `${ROOT}bench-results/${results.date.replaceAll(':', '-')}${config.quick ? '-quick' : ''}.json`;
 writeFileSync(json, `${JSON.stringify(renderJson(results), null, 2)}\n`);
 log(`bench: wrote ${json}`);
-const full = !config.quick && config.only.length === 0 && config.pipelineMiB === undefined && config.rounds === undefined;
+const full =
+  !config.quick && config.only.length === 0 && config.pipelineMiB === undefined && config.rounds === undefined;
 if (full && Object.keys(results.errors).length === 0) writeDoc(markdown);
 
 if (Object.keys(results.errors).length > 0) {

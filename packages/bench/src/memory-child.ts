@@ -22,7 +22,8 @@ async function recordMany(handles: readonly Stats[], total: number): Promise<voi
   const n = handles.length;
   for (let done = 0; done < total; done += BATCH) {
     const end = Math.min(total, done + BATCH);
-    for (let i = done; i < end; i++) (handles[i % n] as Stats).timedIncrementBytes(4096 + (i & 1023), 0.01 + (i & 7) * 0.001);
+    for (let i = done; i < end; i++)
+      (handles[i % n] as Stats).timedIncrementBytes(4096 + (i & 1023), 0.01 + (i & 7) * 0.001);
     await yieldToLoop();
   }
 }
@@ -32,7 +33,13 @@ async function records(total: number): Promise<Record<string, number>> {
   const stats = createBackupStats({ meterProvider: otel.provider });
   const handles: Stats[] = [];
   for (let i = 0; i < 100; i++) {
-    handles.push(stats.backup.scope({ component: Component.BackupEngine, implementation: Implementation.Builtin, operation: `Op:${i}` }));
+    handles.push(
+      stats.backup.scope({
+        component: Component.BackupEngine,
+        implementation: Implementation.Builtin,
+        operation: `Op:${i}`,
+      }),
+    );
   }
   // Warm up first, so the baseline already holds the optimized code and the SDK's series for all 100 handles.
   await recordMany(handles, Math.min(total, 1_000_000));
@@ -54,7 +61,9 @@ async function scopes(total: number, bound: number): Promise<Record<string, numb
   const stats = createBackupStats({ meterProvider: otel.provider }); // default maxScopes (1999)
   const request = (from: number, to: number): void => {
     for (let i = from; i < to; i++) {
-      stats.backup.scope({ component: Component.BackupStorage, implementation: Implementation.S3, operation: `Op:${i}` }).timedIncrementBytes(1, 0.01);
+      stats.backup
+        .scope({ component: Component.BackupStorage, implementation: Implementation.S3, operation: `Op:${i}` })
+        .timedIncrementBytes(1, 0.01);
     }
   };
   await otel.collect();
@@ -82,7 +91,8 @@ async function scopes(total: number, bound: number): Promise<Record<string, numb
 
 const [scenario, count] = process.argv.slice(2);
 const total = Number(count);
-if (!Number.isSafeInteger(total) || total < 1) throw new Error(`memory-child: count "${count}" is not a whole number of 1 or more`);
+if (!Number.isSafeInteger(total) || total < 1)
+  throw new Error(`memory-child: count "${count}" is not a whole number of 1 or more`);
 let result: Record<string, number>;
 if (scenario === 'records') result = await records(total);
 else if (scenario === 'scopes') result = await scopes(total, Math.min(total, 1999));

@@ -33,7 +33,10 @@ const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 /** Runs one scenario in `node --expose-gc` (through tsx, like the parent) and parses its JSON line. */
 async function runChild(scenario: string, count: number): Promise<Record<string, number>> {
-  const run = await runNode(['--expose-gc', '--import', 'tsx', CHILD, scenario, String(count)], { cwd: PACKAGE_DIR, stderr: 'inherit' });
+  const run = await runNode(['--expose-gc', '--import', 'tsx', CHILD, scenario, String(count)], {
+    cwd: PACKAGE_DIR,
+    stderr: 'inherit',
+  });
   if (run.code !== 0) throw new Error(`memory benchmark "${scenario}" exited with ${run.code ?? run.signal}`);
   const last = run.stdout.trim().split('\n').at(-1) ?? '';
   try {

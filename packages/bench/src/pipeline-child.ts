@@ -29,7 +29,8 @@ process.on('message', (message: RunRequest) => {
   }
   runOnce(setup, data, message.chunk, message.total, expected).then(
     (timing) => send({ ok: true, timing }),
-    (error: unknown) => send({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    (error: unknown) =>
+      send({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
   );
 });
 send({ ready: true });

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { Component, createBackupStats, Implementation, type MeterOptions, noopStats, Operation, type Stats } from 'backupstats';
+import {
+  Component,
+  createBackupStats,
+  Implementation,
+  type MeterOptions,
+  noopStats,
+  Operation,
+  type Stats,
+} from 'backupstats';
 import { createDirectOtelStats } from './direct-otel-stats.js';
 import { createOtelSetup, type OtelSetup } from './otel.js';
 import type { PipelineMode } from './pipeline-modes.js';
@@ -10,9 +18,21 @@ import { createStages, type StageStats } from './stages.js';
 const BYTES_METRIC = 'backup.bytes';
 
 const STAGE_LABELS = {
-  source: { component: Component.BackupEngine, implementation: Implementation.Builtin, operation: Operation.SourceRead },
-  transform: { component: Component.BackupEngine, implementation: Implementation.Builtin, operation: Operation.CompressorWrite },
-  destination: { component: Component.BackupStorage, implementation: Implementation.File, operation: Operation.DestinationWrite },
+  source: {
+    component: Component.BackupEngine,
+    implementation: Implementation.Builtin,
+    operation: Operation.SourceRead,
+  },
+  transform: {
+    component: Component.BackupEngine,
+    implementation: Implementation.Builtin,
+    operation: Operation.CompressorWrite,
+  },
+  destination: {
+    component: Component.BackupStorage,
+    implementation: Implementation.File,
+    operation: Operation.DestinationWrite,
+  },
 } as const;
 
 /** Wall and CPU time of one run, ms. */
@@ -50,17 +70,31 @@ const nothing = async (): Promise<undefined> => undefined;
 /** Creates the instrumentation of `mode`. */
 export function setUpMode(mode: PipelineMode): ModeSetup {
   const meterOptions: MeterOptions = mode === 'backupstats timeOneIn 16' ? { timeOneIn: 16 } : {};
-  if (mode === 'unmetered' || mode === 'unmetered again') return { mode, stats: undefined, meterOptions, finish: () => {}, exportedBytes: nothing };
-  if (mode === 'wrappers on noopStats') return { mode, stats: stageStats(noopStats), meterOptions, finish: () => {}, exportedBytes: nothing };
+  if (mode === 'unmetered' || mode === 'unmetered again')
+    return { mode, stats: undefined, meterOptions, finish: () => {}, exportedBytes: nothing };
+  if (mode === 'wrappers on noopStats')
+    return { mode, stats: stageStats(noopStats), meterOptions, finish: () => {}, exportedBytes: nothing };
   const otel: OtelSetup = createOtelSetup();
   if (mode === 'direct OTel') {
-    return { mode, stats: stageStats(createDirectOtelStats(otel.provider)), meterOptions, finish: () => {}, exportedBytes: () => otel.total(BYTES_METRIC) };
+    return {
+      mode,
+      stats: stageStats(createDirectOtelStats(otel.provider)),
+      meterOptions,
+      finish: () => {},
+      exportedBytes: () => otel.total(BYTES_METRIC),
+    };
   }
   const backupStats = createBackupStats({
     meterProvider: otel.provider,
     ...(mode === 'backupstats unthrottled' ? { flushIntervalMillis: 0 } : {}),
   });
-  return { mode, stats: stageStats(backupStats.backup), meterOptions, finish: () => backupStats.flush(), exportedBytes: () => otel.total(BYTES_METRIC) };
+  return {
+    mode,
+    stats: stageStats(backupStats.backup),
+    meterOptions,
+    finish: () => backupStats.flush(),
+    exportedBytes: () => otel.total(BYTES_METRIC),
+  };
 }
 
 /** 1 MiB of pseudo-random bytes, the same in every process (xorshift32 from a fixed seed). */
@@ -90,7 +124,13 @@ export function expectedDigest(data: Buffer, chunk: number, total: number): stri
 }
 
 /** Runs the pipeline once and times it; throws if a byte changed or a metered byte went missing. */
-export async function runOnce(setup: ModeSetup, data: Buffer, chunk: number, total: number, expected: string): Promise<Timing> {
+export async function runOnce(
+  setup: ModeSetup,
+  data: Buffer,
+  chunk: number,
+  total: number,
+  expected: string,
+): Promise<Timing> {
   const { mode } = setup;
   const exportedBefore = await setup.exportedBytes();
   // Collect the previous run's garbage now, not inside this run's timing (the process runs with --expose-gc).
@@ -104,7 +144,8 @@ export async function runOnce(setup: ModeSetup, data: Buffer, chunk: number, tot
   const cpu = process.cpuUsage(cpuStart);
   // Checked after the clock stops: every byte arrived unchanged, and every metered stage counted every byte.
   const digest = stages.digest();
-  if (digest !== expected) throw new Error(`pipeline (${mode}, ${chunk} B chunks) changed the data: sha1 ${digest}, expected ${expected}`);
+  if (digest !== expected)
+    throw new Error(`pipeline (${mode}, ${chunk} B chunks) changed the data: sha1 ${digest}, expected ${expected}`);
   const exportedAfter = await setup.exportedBytes();
   if (exportedBefore !== undefined && exportedAfter !== undefined && exportedAfter - exportedBefore !== 3 * total) {
     throw new Error(

@@ -41,7 +41,10 @@ const MiB = 1024 * 1024;
 const CHILD = fileURLToPath(new URL('./pipeline-child.ts', import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
-type Reply = { readonly ready: true } | { readonly ok: true; readonly timing: Timing } | { readonly ok: false; readonly error: string };
+type Reply =
+  | { readonly ready: true }
+  | { readonly ok: true; readonly timing: Timing }
+  | { readonly ok: false; readonly error: string };
 
 /** A long-lived process running one mode; runs are requested one at a time. */
 interface ModeProcess {
@@ -102,7 +105,11 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
   const chunks = [64 * 1024, 16 * 1024, 4 * 1024];
   const processes = new Map<PipelineMode, ModeProcess>();
   const pin = pinToOneCpu();
-  log(pin.cpu === undefined ? '  pipeline: mode processes unpinned (no taskset)' : `  pipeline: every mode process pinned to CPU ${pin.cpu}`);
+  log(
+    pin.cpu === undefined
+      ? '  pipeline: mode processes unpinned (no taskset)'
+      : `  pipeline: every mode process pinned to CPU ${pin.cpu}`,
+  );
   try {
     for (const mode of PIPELINE_MODES) processes.set(mode, await startMode(mode, pin));
     const proc = (mode: PipelineMode): ModeProcess => processes.get(mode) as ModeProcess;

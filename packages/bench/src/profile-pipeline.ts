@@ -19,7 +19,8 @@ interface Profile {
 }
 
 const [mode, chunkText = '4096', mibText = '256'] = process.argv.slice(2);
-if (!isPipelineMode(mode)) throw new Error(`profile-pipeline: mode ${JSON.stringify(mode)}; accepted: ${PIPELINE_MODES.join(', ')}`);
+if (!isPipelineMode(mode))
+  throw new Error(`profile-pipeline: mode ${JSON.stringify(mode)}; accepted: ${PIPELINE_MODES.join(', ')}`);
 const chunk = Number(chunkText);
 const total = Number(mibText) * 1024 * 1024;
 
@@ -58,7 +59,9 @@ for (let i = 0; i < profile.samples.length; i++) {
 }
 const chunks = total / chunk;
 const perChunk = (us: number): string => `${((us * 1000) / chunks).toFixed(0).padStart(5)} ns`;
-console.log(`${mode}, ${chunk} B chunks, ${mibText} MiB: wall ${timing.wallMs.toFixed(0)} ms, CPU ${timing.cpuMs.toFixed(0)} ms, sampled ${perChunk(sampledUs)} per chunk`);
+console.log(
+  `${mode}, ${chunk} B chunks, ${mibText} MiB: wall ${timing.wallMs.toFixed(0)} ms, CPU ${timing.cpuMs.toFixed(0)} ms, sampled ${perChunk(sampledUs)} per chunk`,
+);
 for (const [name, us] of [...selfUs].sort((a, b) => b[1] - a[1]).slice(0, 15)) {
   console.log(`${perChunk(us)} per chunk  ${((us / sampledUs) * 100).toFixed(1).padStart(5)} %  ${name}`);
 }

@@ -107,21 +107,24 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
       name: UNTHROTTLED_CASE,
       records: slow,
       fn: (n) => {
-        for (let i = 0; i < n; i++) heldUnthrottled.timedIncrementBytes(bytes[i & MASK] as number, durations[i & MASK] as number);
+        for (let i = 0; i < n; i++)
+          heldUnthrottled.timedIncrementBytes(bytes[i & MASK] as number, durations[i & MASK] as number);
       },
     },
     {
       name: SCOPE_EACH_TIME_CASE,
       records: fast / 10,
       fn: (n) => {
-        for (let i = 0; i < n; i++) root.scope(LABELS).timedIncrementBytes(bytes[i & MASK] as number, durations[i & MASK] as number);
+        for (let i = 0; i < n; i++)
+          root.scope(LABELS).timedIncrementBytes(bytes[i & MASK] as number, durations[i & MASK] as number);
       },
     },
     {
       name: DIRECT_OTEL_CASE,
       records: slow,
       fn: (n) => {
-        for (let i = 0; i < n; i++) direct.timedIncrementBytes(bytes[i & MASK] as number, durations[i & MASK] as number);
+        for (let i = 0; i < n; i++)
+          direct.timedIncrementBytes(bytes[i & MASK] as number, durations[i & MASK] as number);
       },
     },
     {
@@ -166,16 +169,22 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
   if (!Number.isFinite(sink)) throw new Error('the floor accumulator lost its sum');
 
   // Every record must have reached OpenTelemetry: proof that no loop was optimized away and no count was lost.
-  const recorded = (name: string): number => (calls.get(name) as number) * ((cases.find((c) => c.name === name)?.records as number) ?? 0);
+  const recorded = (name: string): number =>
+    (calls.get(name) as number) * ((cases.find((c) => c.name === name)?.records as number) ?? 0);
   throttled.flush();
   const checks: Array<[string, number, number]> = [
     // scope() returns the memoized held handle, so both cases add to the same series.
-    [HELD_HANDLE_CASE, await throttledOtel.total('backup.operations'), recorded(HELD_HANDLE_CASE) + recorded(SCOPE_EACH_TIME_CASE)],
+    [
+      HELD_HANDLE_CASE,
+      await throttledOtel.total('backup.operations'),
+      recorded(HELD_HANDLE_CASE) + recorded(SCOPE_EACH_TIME_CASE),
+    ],
     [UNTHROTTLED_CASE, await unthrottledOtel.total('backup.operations'), recorded(UNTHROTTLED_CASE)],
     [DIRECT_OTEL_CASE, await directOtel.total('backup.operations'), recorded(DIRECT_OTEL_CASE)],
   ];
   for (const [name, exported, expected] of checks) {
-    if (exported !== expected) throw new Error(`record-cost: "${name}" exported ${exported} operations, expected ${expected}`);
+    if (exported !== expected)
+      throw new Error(`record-cost: "${name}" exported ${exported} operations, expected ${expected}`);
   }
 
   const measured = bench.tasks.map((task, i) => ({ task, records: (cases[i] as (typeof cases)[number]).records }));

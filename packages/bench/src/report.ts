@@ -9,14 +9,23 @@ export function renderMarkdown(results: RunResults): string {
   const machine = machineLabel(results.machine);
   const date = results.date;
   const out: string[] = [];
-  out.push(`Machine: ${machine}. Date: ${date}.${results.quick ? ' **Quick mode: sizes too small for the figures to mean anything.**' : ''}`);
+  out.push(
+    `Machine: ${machine}. Date: ${date}.${results.quick ? ' **Quick mode: sizes too small for the figures to mean anything.**' : ''}`,
+  );
   out.push('');
   out.push('### Targets');
   out.push('');
   out.push(
     table(
       ['benchmark', 'target', 'measured (median)', 'met', 'machine', 'date'],
-      checkTargets(results).map((c) => [c.benchmark, c.target, c.measured, c.met === undefined ? '–' : c.met ? 'yes' : '**no**', machine, date]),
+      checkTargets(results).map((c) => [
+        c.benchmark,
+        c.target,
+        c.measured,
+        c.met === undefined ? '–' : c.met ? 'yes' : '**no**',
+        machine,
+        date,
+      ]),
     ),
   );
 
@@ -67,7 +76,9 @@ export function renderMarkdown(results: RunResults): string {
           fixed(r.throughputMiBs, 0),
           r.mode === 'unmetered' ? '–' : percent(r.overheadPercent),
           r.mode === 'unmetered' ? '–' : `${percent(r.overheadMinPercent)} … ${percent(r.overheadMaxPercent)}`,
-          r.mode === 'unmetered' || r.mode === 'unmetered again' || r.mode === 'wrappers on noopStats' ? '–' : percent(r.overNoopPercent),
+          r.mode === 'unmetered' || r.mode === 'unmetered again' || r.mode === 'wrappers on noopStats'
+            ? '–'
+            : percent(r.overNoopPercent),
           r.mode === 'unmetered' ? '–' : percent(r.cpuOverheadPercent),
         ]),
       ),
@@ -92,7 +103,13 @@ export function renderMarkdown(results: RunResults): string {
     out.push('', '### 3. Flush cost', '');
     out.push(
       table(
-        ['dirty handles', 'flush() µs (median)', 'same Counter.add calls µs (median)', 'flush ÷ SDK calls', 'repetitions'],
+        [
+          'dirty handles',
+          'flush() µs (median)',
+          'same Counter.add calls µs (median)',
+          'flush ÷ SDK calls',
+          'repetitions',
+        ],
         flush.rows.map((r) => [
           String(r.dirtyHandles),
           fixed(r.flushMs.median * 1000, 1),
@@ -113,8 +130,18 @@ export function renderMarkdown(results: RunResults): string {
       table(
         ['scenario', 'heap before', 'heap after', 'growth'],
         [
-          [`${m.records.toLocaleString('en-US')} records on ${m.handles} held handles`, kib(m.heapBeforeBytes), kib(m.heapAfterBytes), kib(m.growthBytes)],
-          [`first ${s.maxScopes.toLocaleString('en-US')} distinct scopes (up to maxScopes)`, kib(s.heapEmptyBytes), kib(s.heapAtBoundBytes), kib(s.growthToBoundBytes)],
+          [
+            `${m.records.toLocaleString('en-US')} records on ${m.handles} held handles`,
+            kib(m.heapBeforeBytes),
+            kib(m.heapAfterBytes),
+            kib(m.growthBytes),
+          ],
+          [
+            `first ${s.maxScopes.toLocaleString('en-US')} distinct scopes (up to maxScopes)`,
+            kib(s.heapEmptyBytes),
+            kib(s.heapAtBoundBytes),
+            kib(s.growthToBoundBytes),
+          ],
           [
             `${s.maxScopes.toLocaleString('en-US')} → ${s.scopeRequests.toLocaleString('en-US')} distinct scopes (past the bound)`,
             kib(s.heapAtBoundBytes),
@@ -126,9 +153,12 @@ export function renderMarkdown(results: RunResults): string {
     );
   }
 
-  if (results.demo !== undefined) out.push(...demoSection('### 5. Demo backup, metrics on vs off (`BACKUPSTATS_DISABLED=true`)', results.demo));
+  if (results.demo !== undefined)
+    out.push(...demoSection('### 5. Demo backup, metrics on vs off (`BACKUPSTATS_DISABLED=true`)', results.demo));
   if (results.demoS3 !== undefined) {
-    out.push(...demoSection('### 6. Demo backup to S3, metrics on vs off (`BACKUPSTATS_DISABLED=true`)', results.demoS3));
+    out.push(
+      ...demoSection('### 6. Demo backup to S3, metrics on vs off (`BACKUPSTATS_DISABLED=true`)', results.demoS3),
+    );
     if (results.demoS3.status === 'measured') {
       out.push(
         '',
@@ -144,10 +174,22 @@ export function renderMarkdown(results: RunResults): string {
       table(
         ['what', 'per request', 'middleware ÷ this'],
         [
-          ['`meterS3Client` middlewares around one UploadPart attempt (both, set-up per command included)', `${fixed(s3.middlewareNs, 0)} ns (± ${fixed(s3.middlewareRmePercent, 1)} %)`, '–'],
+          [
+            '`meterS3Client` middlewares around one UploadPart attempt (both, set-up per command included)',
+            `${fixed(s3.middlewareNs, 0)} ns (± ${fixed(s3.middlewareRmePercent, 1)} %)`,
+            '–',
+          ],
           ['the same awaited call without them (the floor)', `${fixed(s3.bareNs, 0)} ns`, '–'],
-          ['AWS SDK work per PutObject of 1 KiB, HTTP handler answering at once', `${fixed(s3.sdkUs, 1)} µs`, share((s3.middlewareNs / (s3.sdkUs * 1000)) * 100)],
-          ...s3.rows.map((r) => [`${r.case} to s3rver on 127.0.0.1 (median of ${r.samples})`, `${fixed(r.msPerRequest, 2)} ms`, share(r.middlewareSharePercent)]),
+          [
+            'AWS SDK work per PutObject of 1 KiB, HTTP handler answering at once',
+            `${fixed(s3.sdkUs, 1)} µs`,
+            share((s3.middlewareNs / (s3.sdkUs * 1000)) * 100),
+          ],
+          ...s3.rows.map((r) => [
+            `${r.case} to s3rver on 127.0.0.1 (median of ${r.samples})`,
+            `${fixed(r.msPerRequest, 2)} ms`,
+            share(r.middlewareSharePercent),
+          ]),
         ],
       ),
     );

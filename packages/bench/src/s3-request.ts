@@ -44,7 +44,8 @@ function captureMiddlewares(stats: Parameters<typeof meterS3Client>[1]): { attem
   meterS3Client({ middlewareStack: stack } as unknown as Parameters<typeof meterS3Client>[0], stats);
   const attempt = added.get('finalizeRequest');
   const object = added.get('initialize');
-  if (attempt === undefined || object === undefined) throw new Error('s3-request: meterS3Client added no finalizeRequest / initialize middleware');
+  if (attempt === undefined || object === undefined)
+    throw new Error('s3-request: meterS3Client added no finalizeRequest / initialize middleware');
   return { attempt, object };
 }
 
@@ -60,13 +61,20 @@ export async function runS3Request(config: BenchConfig): Promise<S3RequestResult
   const { attempt, object } = captureMiddlewares(stats.backup);
 
   const part = Buffer.alloc(5 * 1024 * 1024);
-  const args = { input: { Body: part }, request: { method: 'PUT', headers: { 'content-length': String(part.length) }, body: part } };
+  const args = {
+    input: { Body: part },
+    request: { method: 'PUT', headers: { 'content-length': String(part.length) }, body: part },
+  };
   const answer = { output: { ETag: '"e"' }, response: { statusCode: 200, headers: { 'content-length': '0' } } };
   const handler: Handler = async () => answer;
   const context: Record<string, unknown> = { commandName: 'UploadPartCommand' };
   const inner = config.quick ? 100 : 2_000;
   let metered = 0;
-  const bench = new Bench({ time: config.quick ? 30 : 1500, iterations: config.quick ? 3 : 30, warmupTime: config.quick ? 10 : 300 });
+  const bench = new Bench({
+    time: config.quick ? 30 : 1500,
+    iterations: config.quick ? 3 : 30,
+    warmupTime: config.quick ? 10 : 300,
+  });
   bench.add('bare', async () => {
     for (let i = 0; i < inner; i++) await handler(args);
   });
@@ -81,7 +89,10 @@ export async function runS3Request(config: BenchConfig): Promise<S3RequestResult
   stats.flush();
   // Every attempt reached OpenTelemetry: the loop was not optimized away.
   const sent = await otel.total('backup.operations');
-  if (sent !== 2 * metered) throw new Error(`s3-request: exported ${sent} operations, expected ${2 * metered} (AWS:Request:Send and Destination:Write)`);
+  if (sent !== 2 * metered)
+    throw new Error(
+      `s3-request: exported ${sent} operations, expected ${2 * metered} (AWS:Request:Send and Destination:Write)`,
+    );
   const nsOf = (task: Task | undefined): { ns: number; rme: number } => {
     const result = task?.result;
     if (result?.state !== 'completed') throw new Error(`s3-request: task ${task?.name} ended ${result?.state}`);
@@ -109,7 +120,13 @@ export async function runS3Request(config: BenchConfig): Promise<S3RequestResult
         ms.push(performance.now() - start);
       }
       const median = summarize(ms).median;
-      rows.push({ case: name, bodyBytes: bytes, msPerRequest: median, samples: count, middlewareSharePercent: (middlewareNs / (median * 1e6)) * 100 });
+      rows.push({
+        case: name,
+        bodyBytes: bytes,
+        msPerRequest: median,
+        samples: count,
+        middlewareSharePercent: (middlewareNs / (median * 1e6)) * 100,
+      });
     }
     client.destroy();
   } finally {
@@ -124,7 +141,9 @@ export async function runS3Request(config: BenchConfig): Promise<S3RequestResult
 async function sdkOverheadUs(config: BenchConfig): Promise<number> {
   const { S3Client } = await import('@aws-sdk/client-s3');
   const handler = {
-    handle: async () => ({ response: { statusCode: 200, headers: { 'content-length': '0', etag: '"e"' }, body: new Uint8Array(0) } }),
+    handle: async () => ({
+      response: { statusCode: 200, headers: { 'content-length': '0', etag: '"e"' }, body: new Uint8Array(0) },
+    }),
   };
   const client: S3Client = new S3Client({
     endpoint: 'http://127.0.0.1:1',

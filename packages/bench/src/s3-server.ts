@@ -26,10 +26,17 @@ const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 /** Starts s3rver on a port the OS picks, its objects in a temporary folder removed by `stop`. */
 export async function startBenchS3(bucket = 'bench'): Promise<BenchS3> {
   const directory = await mkdtemp(join(tmpdir(), 'backupstats-bench-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const { port } = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = (): S3Client => new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: CREDENTIALS });
+  const client = (): S3Client =>
+    new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: CREDENTIALS });
   const admin = client();
   await admin.send(new CreateBucketCommand({ Bucket: bucket })).catch(() => {});
   return {

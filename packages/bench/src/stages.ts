@@ -42,7 +42,13 @@ function memorySource(data: Buffer, chunk: number, total: number): Readable {
  * wrappers (`meterReadable`, `meterTransform`, `meterWritable`) when `stats` is given, so the benchmark
  * measures the code users run; `options` are the meters' own (sampled timing).
  */
-export function createStages(data: Buffer, chunk: number, total: number, stats: StageStats | undefined, options: MeterOptions = {}): Stages {
+export function createStages(
+  data: Buffer,
+  chunk: number,
+  total: number,
+  stats: StageStats | undefined,
+  options: MeterOptions = {},
+): Stages {
   const hash: Hash = createHash('sha1');
   let digest: string | undefined;
   const source = memorySource(data, chunk, total);

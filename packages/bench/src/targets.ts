@@ -38,7 +38,12 @@ export function checkTargets(results: RunResults): TargetCheck[] {
   const held = rows.find((r) => r.case === HELD_HANDLE_CASE);
   const otel = rows.find((r) => r.case === DIRECT_OTEL_CASE);
   if (held !== undefined && otel !== undefined) {
-    checks.push({ benchmark: 'record on a held handle', target: `≤ ${TARGETS.recordNs} ns/op`, measured: `${ns(held.nsPerOp)} ns/op`, met: held.nsPerOp <= TARGETS.recordNs });
+    checks.push({
+      benchmark: 'record on a held handle',
+      target: `≤ ${TARGETS.recordNs} ns/op`,
+      measured: `${ns(held.nsPerOp)} ns/op`,
+      met: held.nsPerOp <= TARGETS.recordNs,
+    });
     checks.push({
       benchmark: 'record vs direct OTel',
       target: `≥ ${TARGETS.cheaperThanOtel}× cheaper`,
@@ -81,12 +86,19 @@ export function checkTargets(results: RunResults): TargetCheck[] {
     });
   }
   if (results.demo !== undefined) checks.push(demoCheck('demo backup', results.demo, TARGETS.demoOverheadPercent));
-  if (results.demoS3 !== undefined) checks.push(demoCheck('demo backup to S3', results.demoS3, TARGETS.demoS3OverheadPercent));
+  if (results.demoS3 !== undefined)
+    checks.push(demoCheck('demo backup to S3', results.demoS3, TARGETS.demoS3OverheadPercent));
   return checks;
 }
 
 function demoCheck(what: string, demo: NonNullable<RunResults['demo']>, limit: number): TargetCheck {
-  if (demo.status !== 'measured') return { benchmark: `${what}, metrics on vs off`, target: `≤ ${limit} %`, measured: `TODO: ${demo.reason}`, met: undefined };
+  if (demo.status !== 'measured')
+    return {
+      benchmark: `${what}, metrics on vs off`,
+      target: `≤ ${limit} %`,
+      measured: `TODO: ${demo.reason}`,
+      met: undefined,
+    };
   return {
     benchmark: `${what}, metrics on vs off (start-up time taken off)`,
     target: `≤ ${limit} %`,

@@ -1,5 +1,10 @@
 // The smallest useful program: record a few backup scopes, let OpenTelemetry collect them, print the export.
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import { Component, createBackupStats, Implementation, Operation } from 'backupstats';
 
 const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);

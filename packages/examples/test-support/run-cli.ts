@@ -70,10 +70,22 @@ export async function readRuns(path: string): Promise<RunRow[]> {
 /** The row of one scope, or zeros when the pipeline exported nothing for it. */
 export function row(rows: readonly SummaryRow[], family: string, component: string, operation: string): SummaryRow {
   const found = rows.find((r) => r.family === family && r.component === component && r.operation === operation);
-  return found ?? { family: family as SummaryRow['family'], component, implementation: '-', operation, operations: 0, bytes: 0, seconds: 0 };
+  return (
+    found ?? {
+      family: family as SummaryRow['family'],
+      component,
+      implementation: '-',
+      operation,
+      operations: 0,
+      bytes: 0,
+      seconds: 0,
+    }
+  );
 }
 
 /** sha256 of a file, hex. */
 export async function sha256File(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 }

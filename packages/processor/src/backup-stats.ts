@@ -2,7 +2,12 @@ import { createNoopMeter, type Meter, type MeterProvider, metrics } from '@opent
 import { Diagnostics } from './diagnostics.js';
 import type { FamilyRegistry } from './family-registry.js';
 import { familySpec } from './naming.js';
-import { type BackupStatsOptions, DEFAULT_FLUSH_INTERVAL_MILLIS, type ResolvedOptions, resolveOptions } from './options.js';
+import {
+  type BackupStatsOptions,
+  DEFAULT_FLUSH_INTERVAL_MILLIS,
+  type ResolvedOptions,
+  resolveOptions,
+} from './options.js';
 import { registryKind } from './registry-kinds.js';
 import { type Member, type SelfMetrics, selfMetricsOf } from './self-metrics.js';
 import type { BackupStats } from './stats.js';
@@ -33,7 +38,12 @@ export function openBackupStats(resolved: ResolvedOptions): BackupStats {
   const Registry = registryKind(resolved.flushIntervalMillis);
 
   const families = (['backup', 'restore'] as const).map((family) => {
-    return new Registry(family, familySpec(resolved.naming, family, resolved.metricPrefix), resolved.maxScopes, diagnostics);
+    return new Registry(
+      family,
+      familySpec(resolved.naming, family, resolved.metricPrefix),
+      resolved.maxScopes,
+      diagnostics,
+    );
   }) as [FamilyRegistry, FamilyRegistry];
   const [backup, restore] = families;
 

@@ -32,7 +32,9 @@ export class Diagnostics {
   recordedAfterShutdown(family: string): void {
     if (this.closedReported) return;
     this.closedReported = true;
-    diag.warn(`backupstats: a ${family} measurement was recorded after shutdown() and is ignored, as are any later ones`);
+    diag.warn(
+      `backupstats: a ${family} measurement was recorded after shutdown() and is ignored, as are any later ones`,
+    );
   }
 
   flushFailed(error: unknown): void {
@@ -55,7 +57,9 @@ export class Diagnostics {
   }
 
   followedGlobalProvider(): void {
-    diag.info('backupstats: a global MeterProvider was registered after the stats were created; they export to it now, earlier measurements included');
+    diag.info(
+      'backupstats: a global MeterProvider was registered after the stats were created; they export to it now, earlier measurements included',
+    );
   }
 
   noopProviderGiven(): void {

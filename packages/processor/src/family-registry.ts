@@ -2,13 +2,13 @@ import type { Attributes, Meter } from '@opentelemetry/api';
 import type { Diagnostics } from './diagnostics.js';
 import { drainQueue } from './flush-queue.js';
 import { createInstruments, type Instruments } from './instruments.js';
-import { labelKey, mergeLabels, ROOT_LABELS, type ResolvedLabels, type ScopeLabels } from './labels.js';
+import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from './labels.js';
 import type { FamilySpec } from './naming.js';
-import type { Family } from './spec-types.js';
 import { OverflowHandle } from './overflow-handle.js';
 import type { Run } from './run.js';
 import { RunBook } from './run-book.js';
 import { SeriesHandle, type SeriesOwner } from './series-handle.js';
+import type { Family } from './spec-types.js';
 import type { Stats } from './stats.js';
 
 /** The attributes of the overflow series, as the OpenTelemetry SDK marks its own. */

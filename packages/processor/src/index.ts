@@ -3,10 +3,9 @@ export { meterIterable } from './io/meter-iterable.js';
 export { meterReadable } from './io/meter-readable.js';
 export { type MeterTransformOptions, meterTransform } from './io/meter-transform.js';
 export { meterWritable } from './io/meter-writable.js';
-export type { MeterOptions } from './io/timing-sample.js';
 export { type TimedOptions, timeAsync, timeSync } from './io/timed.js';
+export type { MeterOptions } from './io/timing-sample.js';
 export { Component, Implementation, Operation, type ResolvedLabels, type ScopeLabels, UNSET } from './labels.js';
-export { NAMINGS, type Naming } from './spec-types.js';
 export { createNoopBackupStats, noopStats } from './noop-stats.js';
 export type { BackupStatsOptions } from './options.js';
 export {
@@ -19,6 +18,7 @@ export {
 export type { Run, RunOutcome } from './run.js';
 export { RunFailure, type RunFailureReason } from './run-failure.js';
 export { RUN_DURATION_BOUNDARIES } from './run-naming.js';
+export { NAMINGS, type Naming } from './spec-types.js';
 export type { BackupStats, Stats } from './stats.js';
 export { type TrackRunOptions, trackRun } from './track-run.js';
 export { METER_NAME, VERSION } from './version.js';

@@ -46,7 +46,10 @@ export function isIntegerIn(value: unknown, rule: IntegerRule): value is number 
 
 /** What the rule accepts, for a message. */
 export function integerText(rule: IntegerRule): string {
-  const range = rule.max === Number.MAX_SAFE_INTEGER ? `an integer of ${rule.min} or more` : `an integer from ${rule.min} to ${rule.max}`;
+  const range =
+    rule.max === Number.MAX_SAFE_INTEGER
+      ? `an integer of ${rule.min} or more`
+      : `an integer from ${rule.min} to ${rule.max}`;
   return `${range} (${rule.note})`;
 }
 

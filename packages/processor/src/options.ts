@@ -1,9 +1,17 @@
 import type { MeterProvider } from '@opentelemetry/api';
 import { DEFAULT_MAX_SCOPES } from './cardinality.js';
 import { familySpec, INSTRUMENT_NAME } from './naming.js';
-import { NAMINGS, type Naming } from './spec-types.js';
+import {
+  type IntegerRule,
+  integerText,
+  isIntegerIn,
+  listChoices,
+  MAX_TIMER_MILLIS,
+  notAccepted,
+  showValue,
+} from './option-rules.js';
 import { runInstrumentNames } from './run-naming.js';
-import { type IntegerRule, integerText, isIntegerIn, listChoices, MAX_TIMER_MILLIS, notAccepted, showValue } from './option-rules.js';
+import { NAMINGS, type Naming } from './spec-types.js';
 
 /** Options of {@link createBackupStats}. */
 export interface BackupStatsOptions {
@@ -44,8 +52,16 @@ export interface ResolvedOptions {
 /** The default `flushIntervalMillis`. */
 export const DEFAULT_FLUSH_INTERVAL_MILLIS = 1000;
 
-const FLUSH_INTERVAL: IntegerRule = { min: 0, max: MAX_TIMER_MILLIS, note: 'milliseconds; 0 records straight into the instruments' };
-const MAX_SCOPES: IntegerRule = { min: 2, max: Number.MAX_SAFE_INTEGER, note: 'the series of the root scope and the overflow series' };
+const FLUSH_INTERVAL: IntegerRule = {
+  min: 0,
+  max: MAX_TIMER_MILLIS,
+  note: 'milliseconds; 0 records straight into the instruments',
+};
+const MAX_SCOPES: IntegerRule = {
+  min: 2,
+  max: Number.MAX_SAFE_INTEGER,
+  note: 'the series of the root scope and the overflow series',
+};
 
 /** The options that `backupstats/setup` can also read from a variable. */
 export type VariableOption = 'flushIntervalMillis' | 'naming' | 'metricPrefix' | 'maxScopes';
@@ -60,21 +76,38 @@ export interface ValueSource {
  * Applies defaults and checks every option once. The TypeError names what the user set: `option <name>` and the
  * value, or the variable and its text for an option `sources` says came from one.
  */
-export function resolveOptions(options: BackupStatsOptions, sources: Partial<Record<VariableOption, ValueSource>> = {}): ResolvedOptions {
+export function resolveOptions(
+  options: BackupStatsOptions,
+  sources: Partial<Record<VariableOption, ValueSource>> = {},
+): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`backupstats: options must be an object, got ${showValue(options)}`);
   }
-  const { flushIntervalMillis = DEFAULT_FLUSH_INTERVAL_MILLIS, naming = 'otel', metricPrefix = '', maxScopes = DEFAULT_MAX_SCOPES, meterProvider } = options;
+  const {
+    flushIntervalMillis = DEFAULT_FLUSH_INTERVAL_MILLIS,
+    naming = 'otel',
+    metricPrefix = '',
+    maxScopes = DEFAULT_MAX_SCOPES,
+    meterProvider,
+  } = options;
   const invalid = (option: VariableOption, value: unknown, accepted: string): TypeError => {
     const source = sources[option];
     return notAccepted(source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), accepted);
   };
-  if (!isIntegerIn(flushIntervalMillis, FLUSH_INTERVAL)) throw invalid('flushIntervalMillis', flushIntervalMillis, integerText(FLUSH_INTERVAL));
+  if (!isIntegerIn(flushIntervalMillis, FLUSH_INTERVAL))
+    throw invalid('flushIntervalMillis', flushIntervalMillis, integerText(FLUSH_INTERVAL));
   if (!NAMINGS.includes(naming)) throw invalid('naming', naming, listChoices(NAMINGS));
   if (typeof metricPrefix !== 'string') throw invalid('metricPrefix', metricPrefix, 'a string');
   if (!isIntegerIn(maxScopes, MAX_SCOPES)) throw invalid('maxScopes', maxScopes, integerText(MAX_SCOPES));
-  if (meterProvider !== undefined && (typeof meterProvider !== 'object' || meterProvider === null || typeof meterProvider.getMeter !== 'function')) {
-    throw notAccepted('option meterProvider', showValue(meterProvider), 'an OpenTelemetry MeterProvider (an object with getMeter())');
+  if (
+    meterProvider !== undefined &&
+    (typeof meterProvider !== 'object' || meterProvider === null || typeof meterProvider.getMeter !== 'function')
+  ) {
+    throw notAccepted(
+      'option meterProvider',
+      showValue(meterProvider),
+      'an OpenTelemetry MeterProvider (an object with getMeter())',
+    );
   }
   const badName = invalidMetricName(naming, metricPrefix);
   if (badName !== undefined) {
@@ -91,7 +124,9 @@ export function resolveOptions(options: BackupStatsOptions, sources: Partial<Rec
 function invalidMetricName(naming: Naming, prefix: string): string | undefined {
   for (const family of ['backup', 'restore'] as const) {
     const { operations, bytes, time, run } = familySpec(naming, family, prefix);
-    const bad = [operations.name, bytes.name, time.name, ...runInstrumentNames(run)].find((name) => !INSTRUMENT_NAME.test(name));
+    const bad = [operations.name, bytes.name, time.name, ...runInstrumentNames(run)].find(
+      (name) => !INSTRUMENT_NAME.test(name),
+    );
     if (bad !== undefined) return bad;
   }
   return undefined;

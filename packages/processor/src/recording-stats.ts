@@ -1,4 +1,4 @@
-import { mergeLabels, ROOT_LABELS, type ResolvedLabels, type ScopeLabels } from './labels.js';
+import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from './labels.js';
 import type { Run, RunOutcome } from './run.js';
 import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, reasonIndex } from './run-failure.js';
 import type { Stats } from './stats.js';

@@ -2,7 +2,6 @@ import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/ap
 import { isAmount, MAX_PENDING } from './amount.js';
 import type { Diagnostics } from './diagnostics.js';
 import { drainQueue } from './flush-queue.js';
-import type { Family } from './spec-types.js';
 import { noopRun } from './noop-stats.js';
 import { OpenRun, type RunEnd } from './open-run.js';
 import type { Run } from './run.js';
@@ -10,6 +9,7 @@ import { OTHER_REASON_INDEX, RunFailure, type RunFailureReason, reasonIndex } fr
 import { createRunInstruments, type RunInstruments } from './run-instruments.js';
 import type { RunSpec } from './run-naming.js';
 import { RunSeries } from './run-series.js';
+import type { Family } from './spec-types.js';
 
 /**
  * The runs of one family: the run series of every handle a run was started from, the runs in progress, and the

@@ -37,7 +37,12 @@ export function runSpec(naming: Naming, family: Family, prefix: string): RunSpec
   if (naming === 'vitess') {
     const name = `${prefix}${family}`;
     return {
-      runs: { name: `${name}_run_count`, unit: '1', description: `${family} runs by outcome`, valueType: ValueType.INT },
+      runs: {
+        name: `${name}_run_count`,
+        unit: '1',
+        description: `${family} runs by outcome`,
+        valueType: ValueType.INT,
+      },
       duration: {
         name: `${name}_run_duration_seconds`,
         unit: 's',
@@ -68,7 +73,12 @@ export function runSpec(naming: Naming, family: Family, prefix: string): RunSpec
   }
   const name = `${prefix}${family}`;
   return {
-    runs: { name: `${name}.runs`, unit: '{run}', description: `Number of ${family} runs ended, by outcome.`, valueType: ValueType.INT },
+    runs: {
+      name: `${name}.runs`,
+      unit: '{run}',
+      description: `Number of ${family} runs ended, by outcome.`,
+      valueType: ValueType.INT,
+    },
     duration: {
       name: `${name}.run.duration`,
       unit: 's',
@@ -100,5 +110,7 @@ export function runSpec(naming: Naming, family: Family, prefix: string): RunSpec
 
 /** Every instrument name of `spec`, for the name checks at construction. */
 export function runInstrumentNames(spec: RunSpec): string[] {
-  return [spec.runs, spec.duration, spec.lastSuccessTime, spec.lastFailureTime, spec.lastSuccessBytes].map((instrument) => instrument.name);
+  return [spec.runs, spec.duration, spec.lastSuccessTime, spec.lastFailureTime, spec.lastSuccessBytes].map(
+    (instrument) => instrument.name,
+  );
 }

@@ -34,7 +34,10 @@ export class RunSeries {
   ) {
     const success = Object.freeze({ ...attributes, outcome: 'success' });
     const failure = Object.freeze({ ...attributes, outcome: 'failure' });
-    this.runAttributes = [success, ...RUN_FAILURE_REASONS.map((reason) => Object.freeze({ ...failure, [reasonKey]: reason }))];
+    this.runAttributes = [
+      success,
+      ...RUN_FAILURE_REASONS.map((reason) => Object.freeze({ ...failure, [reasonKey]: reason })),
+    ];
     this.durationAttributes = [success, failure];
     this.pendingRuns = this.runAttributes.map(() => 0);
   }
@@ -84,8 +87,11 @@ export class RunSeries {
 
   /** Observes the gauges that have a value. */
   observe(result: BatchObservableResult, instruments: RunInstruments): void {
-    if (this.lastSuccessTime !== undefined) result.observe(instruments.lastSuccessTime, this.lastSuccessTime, this.attributes);
-    if (this.lastFailureTime !== undefined) result.observe(instruments.lastFailureTime, this.lastFailureTime, this.attributes);
-    if (this.lastSuccessBytes !== undefined) result.observe(instruments.lastSuccessBytes, this.lastSuccessBytes, this.attributes);
+    if (this.lastSuccessTime !== undefined)
+      result.observe(instruments.lastSuccessTime, this.lastSuccessTime, this.attributes);
+    if (this.lastFailureTime !== undefined)
+      result.observe(instruments.lastFailureTime, this.lastFailureTime, this.attributes);
+    if (this.lastSuccessBytes !== undefined)
+      result.observe(instruments.lastSuccessBytes, this.lastSuccessBytes, this.attributes);
   }
 }

@@ -17,7 +17,11 @@ export interface TrackRunOptions<T> {
  * result after recording a success with its bytes, or rejects with its error (a synchronous throw included) after
  * recording a failure with the reason `options.reason` gives.
  */
-export async function trackRun<T>(stats: Stats, work: () => PromiseLike<T> | T, options?: TrackRunOptions<T>): Promise<T> {
+export async function trackRun<T>(
+  stats: Stats,
+  work: () => PromiseLike<T> | T,
+  options?: TrackRunOptions<T>,
+): Promise<T> {
   const run = stats.startRun();
   let result: T;
   try {

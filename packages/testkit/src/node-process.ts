@@ -46,7 +46,9 @@ export interface NodeProcess {
  * `BACKUPSTATS_*` and `FIXTURE_*` variable, and `NODE_OPTIONS`, which a test runner may have set), plus `env`.
  */
 export function cleanEnv(env: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
-  const kept = Object.entries(process.env).filter(([name]) => !/^(OTEL_|BACKUPSTATS_|FIXTURE_)/.test(name) && name !== 'NODE_OPTIONS');
+  const kept = Object.entries(process.env).filter(
+    ([name]) => !/^(OTEL_|BACKUPSTATS_|FIXTURE_)/.test(name) && name !== 'NODE_OPTIONS',
+  );
   return { ...Object.fromEntries(kept), ...env };
 }
 
@@ -56,7 +58,12 @@ export function startNode(args: readonly string[], options: NodeProcessOptions =
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: options.cwd,
     env: cleanEnv(options.env),
-    stdio: ['ignore', options.stdout ?? 'pipe', options.stderr ?? 'pipe', ...(options.ipc === true ? (['ipc'] as const) : [])],
+    stdio: [
+      'ignore',
+      options.stdout ?? 'pipe',
+      options.stderr ?? 'pipe',
+      ...(options.ipc === true ? (['ipc'] as const) : []),
+    ],
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
   });
   let stdout = '';

@@ -119,12 +119,20 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const sizeText = values.size ?? env.BACKUPSTATS_DEMO_SIZE?.trim();
   const sizeName = values.size !== undefined ? '--size' : 'BACKUPSTATS_DEMO_SIZE';
   const parsedCommand = command(positionals);
-  if (values.loop && (parsedCommand.kind !== 'demo' || (values.storage !== undefined && !isS3Url(values.storage)) || values['restore-to'] !== undefined)) {
-    throw usage('--loop repeats the round trip in temporary folders: it takes no backup/restore command, --restore-to or folder --storage (an s3:// one is fine)');
+  if (
+    values.loop &&
+    (parsedCommand.kind !== 'demo' ||
+      (values.storage !== undefined && !isS3Url(values.storage)) ||
+      values['restore-to'] !== undefined)
+  ) {
+    throw usage(
+      '--loop repeats the round trip in temporary folders: it takes no backup/restore command, --restore-to or folder --storage (an s3:// one is fine)',
+    );
   }
   // A malformed s3:// location is a usage error now, not a failure half-way.
   if (values.storage !== undefined && isS3Url(values.storage)) parseS3Location(values.storage, '--storage');
-  if (parsedCommand.kind !== 'demo' && isS3Url(parsedCommand.storage)) parseS3Location(parsedCommand.storage, `${parsedCommand.kind} <storage>`);
+  if (parsedCommand.kind !== 'demo' && isS3Url(parsedCommand.storage))
+    parseS3Location(parsedCommand.storage, `${parsedCommand.kind} <storage>`);
   return {
     command: parsedCommand,
     sizeBytes: sizeText ? parseSize(sizeText, sizeName) : 200 * 1024 * 1024,
@@ -172,7 +180,9 @@ function command(positionals: readonly string[]): Command {
     if (second === undefined || third === undefined || rest.length > 0) {
       throw usage(first === 'backup' ? 'backup needs <folder> <storage>' : 'restore needs <storage> <folder>');
     }
-    return first === 'backup' ? { kind: 'backup', source: second, storage: third } : { kind: 'restore', storage: second, target: third };
+    return first === 'backup'
+      ? { kind: 'backup', source: second, storage: third }
+      : { kind: 'restore', storage: second, target: third };
   }
   if (second !== undefined) throw usage(`one folder expected, got ${positionals.length}: ${positionals.join(' ')}`);
   return { kind: 'demo', source: first };

@@ -44,7 +44,10 @@ const backupFailure = runFailureReason('backup');
  */
 export async function backup(options: BackupOptions): Promise<BackupResult> {
   const scopes = backupScopes(options.stats);
-  return trackRun(scopes.backup, () => backupRun(options, scopes), { bytes: (result) => result.bytes, reason: backupFailure });
+  return trackRun(scopes.backup, () => backupRun(options, scopes), {
+    bytes: (result) => result.bytes,
+    reason: backupFailure,
+  });
 }
 
 async function backupRun(options: BackupOptions, scopes: ReturnType<typeof backupScopes>): Promise<BackupResult> {
@@ -70,7 +73,12 @@ async function backupRun(options: BackupOptions, scopes: ReturnType<typeof backu
         files: entries,
       };
       await options.target.writeManifest(`${JSON.stringify(manifest, null, 1)}\n`);
-      return { manifest, bytes: tree.bytes, storedBytes: entries.reduce((n, e) => n + e.storedSize, 0), skipped: tree.skipped };
+      return {
+        manifest,
+        bytes: tree.bytes,
+        storedBytes: entries.reduce((n, e) => n + e.storedSize, 0),
+        skipped: tree.skipped,
+      };
     },
     // The whole Backup carries the bytes backed up, so its throughput is the job's.
     { bytes: (result) => result.bytes },

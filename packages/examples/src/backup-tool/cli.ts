@@ -16,7 +16,15 @@ import { restore } from './restore.js';
 import { formatRuns, runRows } from './run-summary.js';
 import { generateSampleData } from './sample-data.js';
 import { listenForSignals, type Signals } from './signals.js';
-import { describeStorage, removeStorage, type StorageLocation, storageBelow, storageLocation, withBackupTarget, withRestoreSource } from './storage-location.js';
+import {
+  describeStorage,
+  removeStorage,
+  type StorageLocation,
+  storageBelow,
+  storageLocation,
+  withBackupTarget,
+  withRestoreSource,
+} from './storage-location.js';
 import { formatSummary, summaryRows } from './summary.js';
 import { startTelemetry, type Telemetry } from './telemetry.js';
 import { listTree } from './tree.js';
@@ -97,7 +105,8 @@ async function main(): Promise<number> {
   process.stdout.write(formatSummary(scopes));
   say('\nRuns, by outcome:');
   process.stdout.write(formatRuns(runs));
-  if (args.summaryJson !== undefined) await writeFile(args.summaryJson, `${JSON.stringify({ scopes, runs }, null, 1)}\n`);
+  if (args.summaryJson !== undefined)
+    await writeFile(args.summaryJson, `${JSON.stringify({ scopes, runs }, null, 1)}\n`);
   if (!args.keep) await Promise.all(temporary.map((dir) => rm(dir, { recursive: true, force: true })));
 
   if (args.serve && telemetry.prometheusUrl !== undefined) {
@@ -117,19 +126,32 @@ async function main(): Promise<number> {
 async function run(context: Context): Promise<void> {
   const { args } = context;
   const stats = context.telemetry.stats;
-  const common = { concurrency: args.concurrency, progress: context.progress, compression: args.compression, level: args.level };
+  const common = {
+    concurrency: args.concurrency,
+    progress: context.progress,
+    compression: args.compression,
+    level: args.level,
+  };
   const command = args.command;
   if (command.kind === 'backup') {
     const where = storageLocation(command.storage, 'backup <storage>', process.env);
-    const result = await withBackupTarget(where, stats.backup, (target) => backup({ ...common, source: command.source, target, stats: stats.backup }));
-    say(`backup: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} -> ${formatBytes(result.storedBytes)} stored (${args.compression}) in ${describeStorage(where)}`);
+    const result = await withBackupTarget(where, stats.backup, (target) =>
+      backup({ ...common, source: command.source, target, stats: stats.backup }),
+    );
+    say(
+      `backup: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} -> ${formatBytes(result.storedBytes)} stored (${args.compression}) in ${describeStorage(where)}`,
+    );
     reportSkipped(result.skipped);
     return;
   }
   if (command.kind === 'restore') {
     const where = storageLocation(command.storage, 'restore <storage>', process.env);
-    const result = await withRestoreSource(where, stats.restore, (source) => restore({ ...common, source, target: command.target, stats: stats.restore }));
-    say(`restore: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} into ${command.target}; every size and sha256 matches the manifest`);
+    const result = await withRestoreSource(where, stats.restore, (source) =>
+      restore({ ...common, source, target: command.target, stats: stats.restore }),
+    );
+    say(
+      `restore: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} into ${command.target}; every size and sha256 matches the manifest`,
+    );
     return;
   }
 
@@ -143,7 +165,8 @@ async function run(context: Context): Promise<void> {
     say(`generated ${sample.files} files, ${formatBytes(sample.bytes)}`);
   }
   // Without --storage, the round trip goes to a bucket on an S3 server started here, its objects under `work`.
-  const embedded = args.storage === undefined ? await (await import('./s3-server.js')).startEmbeddedS3(join(work, 's3')) : undefined;
+  const embedded =
+    args.storage === undefined ? await (await import('./s3-server.js')).startEmbeddedS3(join(work, 's3')) : undefined;
   try {
     const storage: StorageLocation =
       embedded === undefined
@@ -178,9 +201,13 @@ async function roundTrip(context: Context, source: string, storage: StorageLocat
   const saved = await withBackupTarget(storage, backupStats, (into) =>
     backup({ ...common, source, target: into, compression: args.compression, level: args.level, stats: backupStats }),
   );
-  say(`backup: ${saved.manifest.files.length} files, ${formatBytes(saved.bytes)} -> ${formatBytes(saved.storedBytes)} stored (${args.compression}) in ${describeStorage(storage)}`);
+  say(
+    `backup: ${saved.manifest.files.length} files, ${formatBytes(saved.bytes)} -> ${formatBytes(saved.storedBytes)} stored (${args.compression}) in ${describeStorage(storage)}`,
+  );
   reportSkipped(saved.skipped);
-  const restored = await withRestoreSource(storage, restoreStats, (from) => restore({ ...common, source: from, target, stats: restoreStats }));
+  const restored = await withRestoreSource(storage, restoreStats, (from) =>
+    restore({ ...common, source: from, target, stats: restoreStats }),
+  );
   // Each file's size and sha256 were checked while it was written; the tree must also hold nothing else.
   const tree = await listTree(target);
   if (tree.files.length !== restored.manifest.files.length || tree.bytes !== restored.bytes) {
@@ -189,11 +216,14 @@ async function roundTrip(context: Context, source: string, storage: StorageLocat
       ExitCode.Corrupted,
     );
   }
-  say(`restore: ${tree.files.length} files, ${formatBytes(tree.bytes)} into ${target}; verified: every size and sha256 matches the source`);
+  say(
+    `restore: ${tree.files.length} files, ${formatBytes(tree.bytes)} into ${target}; verified: every size and sha256 matches the source`,
+  );
 }
 
 function reportSkipped(skipped: readonly string[]): void {
-  if (skipped.length > 0) process.stderr.write(`skipped ${skipped.length} entries that are not regular files, e.g. ${skipped[0]}\n`);
+  if (skipped.length > 0)
+    process.stderr.write(`skipped ${skipped.length} entries that are not regular files, e.g. ${skipped[0]}\n`);
 }
 
 function fail(error: unknown): number {
@@ -201,7 +231,9 @@ function fail(error: unknown): number {
     process.stderr.write(`backup-demo: error: ${error.message}\n`);
     return error.exitCode;
   }
-  process.stderr.write(`backup-demo: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `backup-demo: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   return ExitCode.Unexpected;
 }
 

@@ -75,6 +75,9 @@ export function destinationError(path: string, error: unknown): ToolError {
 export function corruptedError(path: string, error: unknown): ToolError {
   if (error instanceof ToolError) return error;
   const code = errorCode(error);
-  const why = code?.startsWith('Z_') || code?.startsWith('ERR_') ? `corrupted archive (${code}: ${(error as Error).message})` : reason(error);
+  const why =
+    code?.startsWith('Z_') || code?.startsWith('ERR_')
+      ? `corrupted archive (${code}: ${(error as Error).message})`
+      : reason(error);
   return new ToolError(`cannot restore from ${path}: ${why}`, ExitCode.Corrupted, { cause: error });
 }

@@ -22,7 +22,10 @@ export function fileBackupTarget(folder: string, backup: Stats): BackupTarget {
         await ensureFolder(folder);
         const present = await readdir(folder);
         if (present.length > 0) {
-          throw new ToolError(`storage folder ${folder} is not empty: give an empty or new folder`, ExitCode.Destination);
+          throw new ToolError(
+            `storage folder ${folder} is not empty: give an empty or new folder`,
+            ExitCode.Destination,
+          );
         }
       } catch (error) {
         throw destinationError(folder, error);
@@ -46,7 +49,9 @@ export function fileBackupTarget(folder: string, backup: Stats): BackupTarget {
     async writeManifest(text) {
       const path = join(folder, MANIFEST_NAME);
       try {
-        await timeAsync(scopes.manifest, () => writeFile(path, text, { flag: 'wx' }), { bytes: Buffer.byteLength(text) });
+        await timeAsync(scopes.manifest, () => writeFile(path, text, { flag: 'wx' }), {
+          bytes: Buffer.byteLength(text),
+        });
       } catch (error) {
         throw destinationError(path, error);
       }
@@ -63,7 +68,8 @@ export function fileRestoreSource(folder: string, restore: Stats): RestoreSource
   return {
     location: folder,
     manifestName,
-    readManifest: () => timeAsync(scopes.manifest, () => readFile(manifestName, 'utf8'), { bytes: (t) => Buffer.byteLength(t) }),
+    readManifest: () =>
+      timeAsync(scopes.manifest, () => readFile(manifestName, 'utf8'), { bytes: (t) => Buffer.byteLength(t) }),
     async open(object) {
       const file = await openForReading(join(folder, object), scopes.file);
       return { stream: file.stream, close: file.close };

@@ -35,12 +35,18 @@ export function parseManifest(text: string, path: string): Manifest {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ToolError(`cannot restore from ${path}: the manifest is not valid JSON (${(error as Error).message})`, ExitCode.Corrupted);
+    throw new ToolError(
+      `cannot restore from ${path}: the manifest is not valid JSON (${(error as Error).message})`,
+      ExitCode.Corrupted,
+    );
   }
-  const bad = (what: string): ToolError => new ToolError(`cannot restore from ${path}: the manifest is damaged (${what})`, ExitCode.Corrupted);
+  const bad = (what: string): ToolError =>
+    new ToolError(`cannot restore from ${path}: the manifest is damaged (${what})`, ExitCode.Corrupted);
   const manifest = value as Partial<Manifest> | null;
-  if (typeof manifest !== 'object' || manifest === null || manifest.format !== 'backupstats-example/1') throw bad('unknown format');
-  if (!COMPRESSIONS.includes(manifest.compression as Compression)) throw bad(`unknown compression ${JSON.stringify(manifest.compression)}`);
+  if (typeof manifest !== 'object' || manifest === null || manifest.format !== 'backupstats-example/1')
+    throw bad('unknown format');
+  if (!COMPRESSIONS.includes(manifest.compression as Compression))
+    throw bad(`unknown compression ${JSON.stringify(manifest.compression)}`);
   if (!Array.isArray(manifest.files)) throw bad('no file list');
   manifest.files.forEach((entry: Partial<ManifestEntry>, i) => {
     const ok =
@@ -60,6 +66,7 @@ export function parseManifest(text: string, path: string): Manifest {
 
 /** A relative path that stays inside the restore folder. */
 function isSafeRelativePath(path: unknown): path is string {
-  if (typeof path !== 'string' || path === '' || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false;
+  if (typeof path !== 'string' || path === '' || path.startsWith('/') || path.includes('\\') || path.includes('\0'))
+    return false;
   return path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }

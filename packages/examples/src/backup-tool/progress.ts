@@ -96,7 +96,9 @@ function lineProgress(stream: NodeJS.WriteStream, intervalMs: number): Progress 
     const elapsed = (performance.now() - state.started) / 1000;
     const percent = state.totalBytes > 0 ? Math.floor((100 * state.bytes) / state.totalBytes) : 100;
     const rate = elapsed > 0 ? state.bytes / elapsed : 0;
-    const eta = final ? `done in ${elapsed.toFixed(1)} s` : `ETA ${rate > 0 ? formatDuration((state.totalBytes - state.bytes) / rate) : '?'}`;
+    const eta = final
+      ? `done in ${elapsed.toFixed(1)} s`
+      : `ETA ${rate > 0 ? formatDuration((state.totalBytes - state.bytes) / rate) : '?'}`;
     stream.write(
       `${state.phase}: ${percent}% ${formatBytes(state.bytes)} of ${formatBytes(state.totalBytes)}, ` +
         `${formatRate(state.bytes, elapsed)}, ${eta}, ${state.files}/${state.totalFiles} files\n`,

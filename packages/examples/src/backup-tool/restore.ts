@@ -42,7 +42,10 @@ const restoreFailure = runFailureReason('restore');
  */
 export async function restore(options: RestoreOptions): Promise<RestoreResult> {
   const scopes = restoreScopes(options.stats);
-  return trackRun(scopes.restore, () => restoreRun(options, scopes), { bytes: (result) => result.bytes, reason: restoreFailure });
+  return trackRun(scopes.restore, () => restoreRun(options, scopes), {
+    bytes: (result) => result.bytes,
+    reason: restoreFailure,
+  });
 }
 
 async function restoreRun(options: RestoreOptions, scopes: ReturnType<typeof restoreScopes>): Promise<RestoreResult> {

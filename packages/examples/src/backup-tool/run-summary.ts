@@ -37,15 +37,29 @@ export function runRows(metrics: ResourceMetrics | undefined): RunRow[] {
       }
     }
   }
-  return rows.sort((x, y) => x.family.localeCompare(y.family) || x.outcome.localeCompare(y.outcome) || x.reason.localeCompare(y.reason));
+  return rows.sort(
+    (x, y) =>
+      x.family.localeCompare(y.family) || x.outcome.localeCompare(y.outcome) || x.reason.localeCompare(y.reason),
+  );
 }
 
 /** The rows as an aligned text table. */
 export function formatRuns(rows: readonly RunRow[]): string {
   if (rows.length === 0) return '(no run ended)\n';
   const header = ['family', 'component/implementation', 'operation', 'outcome', 'reason', 'runs'];
-  const body = rows.map((r) => [r.family, `${r.component}/${r.implementation}`, r.operation, r.outcome, r.reason, String(r.runs)]);
+  const body = rows.map((r) => [
+    r.family,
+    `${r.component}/${r.implementation}`,
+    r.operation,
+    r.outcome,
+    r.reason,
+    String(r.runs),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === 5 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => (i === 5 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return `${[line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n')}\n`;
 }

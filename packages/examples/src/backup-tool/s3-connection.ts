@@ -25,7 +25,10 @@ export function s3ConnectionFromEnv(env: NodeJS.ProcessEnv): S3Connection {
       url = undefined;
     }
     if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new ToolError(`${name} is ${JSON.stringify(endpoint)}; accepted: an http:// or https:// URL such as http://127.0.0.1:9000`, ExitCode.Usage);
+      throw new ToolError(
+        `${name} is ${JSON.stringify(endpoint)}; accepted: an http:// or https:// URL such as http://127.0.0.1:9000`,
+        ExitCode.Usage,
+      );
     }
   }
   const region = env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || undefined;

@@ -20,7 +20,11 @@ export function parseS3Location(text: string, name: string): S3Location {
   const match = /^s3:\/\/([^/]*)\/?(.*)$/i.exec(text);
   const bucket = match?.[1] ?? '';
   const rest = match?.[2] ?? '';
-  if (!BUCKET.test(bucket) || rest.split('/').some((part, i, all) => part === '' && i < all.length - 1) || rest.startsWith('/')) {
+  if (
+    !BUCKET.test(bucket) ||
+    rest.split('/').some((part, i, all) => part === '' && i < all.length - 1) ||
+    rest.startsWith('/')
+  ) {
     throw new ToolError(
       `${name} is ${JSON.stringify(text)}; accepted: a folder, or s3://bucket/prefix with a bucket name of 3-63 lower-case letters, digits, dots and hyphens`,
       ExitCode.Usage,

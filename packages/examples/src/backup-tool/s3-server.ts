@@ -17,7 +17,13 @@ const BUCKET = 'backupstats-demo';
  * port the OS picks, with one bucket. It takes s3rver's fixed credentials; close the clients before `close()`.
  */
 export async function startEmbeddedS3(directory: string): Promise<EmbeddedS3> {
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET, configs: [] }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   const { port } = (await server.run()) as AddressInfo;
   return {
     connection: {

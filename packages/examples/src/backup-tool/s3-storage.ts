@@ -30,9 +30,14 @@ export function s3BackupTarget(location: S3Location, connection: S3Connection, b
     location: url(),
     async prepare() {
       try {
-        const listed = await client.send(new ListObjectsV2Command({ Bucket: location.bucket, Prefix: location.prefix, MaxKeys: 1 }));
+        const listed = await client.send(
+          new ListObjectsV2Command({ Bucket: location.bucket, Prefix: location.prefix, MaxKeys: 1 }),
+        );
         if ((listed.KeyCount ?? 0) > 0) {
-          throw new ToolError(`${url()} is not empty: give a bucket and prefix that hold no objects yet`, ExitCode.Destination);
+          throw new ToolError(
+            `${url()} is not empty: give a bucket and prefix that hold no objects yet`,
+            ExitCode.Destination,
+          );
         }
       } catch (error) {
         throw s3WriteError(error, url(), connection);
@@ -71,7 +76,9 @@ export function s3BackupTarget(location: S3Location, connection: S3Connection, b
     },
     async writeManifest(manifest) {
       try {
-        await client.send(new PutObjectCommand({ Bucket: location.bucket, Key: `${location.prefix}${MANIFEST_NAME}`, Body: manifest }));
+        await client.send(
+          new PutObjectCommand({ Bucket: location.bucket, Key: `${location.prefix}${MANIFEST_NAME}`, Body: manifest }),
+        );
       } catch (error) {
         throw s3WriteError(error, url(MANIFEST_NAME), connection);
       }
@@ -90,7 +97,9 @@ export function s3RestoreSource(location: S3Location, connection: S3Connection, 
   const unmeter = meterS3Client(client, restore);
   const url = (key?: string): string => s3Url(location, key);
   const get = async (object: string): Promise<Readable> => {
-    const got = await client.send(new GetObjectCommand({ Bucket: location.bucket, Key: `${location.prefix}${object}` }));
+    const got = await client.send(
+      new GetObjectCommand({ Bucket: location.bucket, Key: `${location.prefix}${object}` }),
+    );
     return got.Body as Readable;
   };
   return {

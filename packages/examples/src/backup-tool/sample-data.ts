@@ -26,7 +26,20 @@ function prng(seed: number): () => number {
 
 /** Log-like lines: compresses several times over, as database text and logs do. */
 function textBlock(random: () => number, size: number): Buffer {
-  const words = ['backup', 'restore', 'shard', 'tablet', 'commit', 'binlog', 'row', 'index', 'page', 'flush', 'ok', 'retry'];
+  const words = [
+    'backup',
+    'restore',
+    'shard',
+    'tablet',
+    'commit',
+    'binlog',
+    'row',
+    'index',
+    'page',
+    'flush',
+    'ok',
+    'retry',
+  ];
   const lines: string[] = [];
   let length = 0;
   for (let i = 0; length < size; i++) {
@@ -64,7 +77,11 @@ export function defaultFileCount(bytes: number): number {
  * mixed sizes (one file a tenth of the data) and mixed compressibility (log text, random bytes, zeros, half
  * and half).
  */
-export async function generateSampleData(root: string, bytes: number, files = defaultFileCount(bytes)): Promise<SampleData> {
+export async function generateSampleData(
+  root: string,
+  bytes: number,
+  files = defaultFileCount(bytes),
+): Promise<SampleData> {
   const random = prng(0x5eed ^ bytes ^ (files << 8));
   const text = textBlock(random, 1024 * 1024);
   const sizes = fileSizes(random, files, bytes);

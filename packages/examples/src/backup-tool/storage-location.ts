@@ -18,7 +18,9 @@ export function storageLocation(text: string, name: string, env: NodeJS.ProcessE
 
 /** The location one level down (`--loop` cycles). */
 export function storageBelow(where: StorageLocation, name: string): StorageLocation {
-  return where.kind === 'folder' ? { kind: 'folder', folder: resolve(where.folder, name) } : { ...where, location: below(where.location, name) };
+  return where.kind === 'folder'
+    ? { kind: 'folder', folder: resolve(where.folder, name) }
+    : { ...where, location: below(where.location, name) };
 }
 
 /** The location as the user would write it. */
@@ -29,7 +31,11 @@ export function describeStorage(where: StorageLocation): string {
 // The S3 modules load the AWS SDK: they are imported only when S3 is used, so a folder run starts as before.
 
 /** Runs `work` with the backup target for the location, metered on `backup`, and closes the target after. */
-export async function withBackupTarget<T>(where: StorageLocation, backup: Stats, work: (target: BackupTarget) => Promise<T>): Promise<T> {
+export async function withBackupTarget<T>(
+  where: StorageLocation,
+  backup: Stats,
+  work: (target: BackupTarget) => Promise<T>,
+): Promise<T> {
   let target: BackupTarget;
   if (where.kind === 'folder') target = fileBackupTarget(where.folder, backup);
   else target = (await import('./s3-storage.js')).s3BackupTarget(where.location, where.connection, backup);
@@ -41,7 +47,11 @@ export async function withBackupTarget<T>(where: StorageLocation, backup: Stats,
 }
 
 /** Runs `work` with the restore source for the location, metered on `restore`, and closes the source after. */
-export async function withRestoreSource<T>(where: StorageLocation, restore: Stats, work: (source: RestoreSource) => Promise<T>): Promise<T> {
+export async function withRestoreSource<T>(
+  where: StorageLocation,
+  restore: Stats,
+  work: (source: RestoreSource) => Promise<T>,
+): Promise<T> {
   let source: RestoreSource;
   if (where.kind === 'folder') source = fileRestoreSource(where.folder, restore);
   else source = (await import('./s3-storage.js')).s3RestoreSource(where.location, where.connection, restore);

@@ -44,7 +44,10 @@ export function summaryRows(metrics: ResourceMetrics | undefined): SummaryRow[] 
     }
   }
   return [...rows.values()].sort(
-    (x, y) => x.family.localeCompare(y.family) || rank(x.operation) - rank(y.operation) || x.component.localeCompare(y.component),
+    (x, y) =>
+      x.family.localeCompare(y.family) ||
+      rank(x.operation) - rank(y.operation) ||
+      x.component.localeCompare(y.component),
   );
 }
 
@@ -88,6 +91,9 @@ export function formatSummary(rows: readonly SummaryRow[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
   const numeric = new Set([3, 4, 5, 6]);
   const line = (cells: readonly string[]) =>
-    cells.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+    cells
+      .map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return `${[line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n')}\n`;
 }

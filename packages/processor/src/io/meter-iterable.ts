@@ -11,7 +11,10 @@ import { byteLengthOf } from './byte-length.js';
  * `pipeline(source, (chunks) => meterIterable(chunks, stats), destination)`. The clock is `performance.now()`
  * of the global `performance` object as it is when the iteration starts.
  */
-export async function* meterIterable<T>(source: AsyncIterable<T> | Iterable<T>, stats: Stats): AsyncGenerator<T, void, undefined> {
+export async function* meterIterable<T>(
+  source: AsyncIterable<T> | Iterable<T>,
+  stats: Stats,
+): AsyncGenerator<T, void, undefined> {
   // Read once: the global is an accessor, and going through it costs more per item than the check it does.
   const clock = performance;
   let start = clock.now();

@@ -27,7 +27,9 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats, optio
   // which Node keeps only in its internal state; it cannot change after construction. Object mode keeps strings.
   const state = (stream as { _readableState?: { defaultEncoding?: unknown; objectMode?: unknown } })._readableState;
   const defaultEncoding =
-    state !== undefined && state.objectMode !== true && typeof state.defaultEncoding === 'string' ? (state.defaultEncoding as BufferEncoding) : undefined;
+    state !== undefined && state.objectMode !== true && typeof state.defaultEncoding === 'string'
+      ? (state.defaultEncoding as BufferEncoding)
+      : undefined;
   const meter = new ReadMeter(stats, defaultEncoding, every);
   stream._read = function meteredRead(this: Readable, size: number): void {
     // The wait of an untimed chunk needs no start.

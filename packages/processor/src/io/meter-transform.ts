@@ -37,7 +37,12 @@ export interface MeterTransformOptions extends MeterOptions {
  * @throws TypeError when `options.timeOneIn` is not an integer from 1 to 65536.
  */
 export function meterTransform<T extends Transform>(stream: T, stats: Stats, options: MeterTransformOptions = {}): T {
-  const meter = new OperationMeter<TransformCallback>(stats, writableStateOf(stream), timeOneInOf(options, 'meterTransform'), noop);
+  const meter = new OperationMeter<TransformCallback>(
+    stats,
+    writableStateOf(stream),
+    timeOneInOf(options, 'meterTransform'),
+    noop,
+  );
   // `_flush` is running: the chunks it feeds itself are part of the flush.
   let flushing = false;
   const done: TransformCallback = (error, data) => {
@@ -45,7 +50,11 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
     const next = meter.callback;
     // Node pushes data handed to the callback before it takes the next chunk, and that push can run the next
     // stages: only a callback without data lets the next chunk start at this one's end.
-    if (meter.end(error === undefined || error === null) && (data === undefined || data === null) && drainsNextWrite(meter.state)) {
+    if (
+      meter.end(error === undefined || error === null) &&
+      (data === undefined || data === null) &&
+      drainsNextWrite(meter.state)
+    ) {
       meter.drained = true;
       next(error, data);
       meter.drained = false;

@@ -32,7 +32,12 @@ type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
 export function meterWritable<T extends Writable>(stream: T, stats: Stats, options: MeterOptions = {}): T {
   // Writable's own instanceof check looks for the writable state that _write / _writev run from.
   if (!(stream instanceof Writable)) throw notWritable(stream);
-  const meter = new OperationMeter<WriteCallback>(stats, writableStateOf(stream), timeOneInOf(options, 'meterWritable'), noop);
+  const meter = new OperationMeter<WriteCallback>(
+    stats,
+    writableStateOf(stream),
+    timeOneInOf(options, 'meterWritable'),
+    noop,
+  );
   const done: WriteCallback = (error) => {
     // Read before calling back: the callback may start the next write synchronously.
     const next = meter.callback;
@@ -49,7 +54,12 @@ export function meterWritable<T extends Writable>(stream: T, stats: Stats, optio
   const write = stream._write;
   // The default _write hands the chunk to _writev, which is metered below: metering both would count twice.
   if (write !== Writable.prototype._write) {
-    stream._write = function meteredWrite(this: Writable, chunk: unknown, encoding: BufferEncoding, cb: WriteCallback): void {
+    stream._write = function meteredWrite(
+      this: Writable,
+      chunk: unknown,
+      encoding: BufferEncoding,
+      cb: WriteCallback,
+    ): void {
       meter.begin(byteLengthOf(chunk, encoding), cb);
       write.call(this, chunk, encoding, done);
       meter.sync = false;
@@ -75,7 +85,8 @@ function noop(): void {}
 
 function notWritable(stream: unknown): TypeError {
   const name = (stream as { constructor?: { name?: unknown } } | null)?.constructor?.name;
-  const what = name === 'ClientRequest' ? 'http.ClientRequest' : typeof name === 'string' && name !== '' ? name : typeof stream;
+  const what =
+    name === 'ClientRequest' ? 'http.ClientRequest' : typeof name === 'string' && name !== '' ? name : typeof stream;
   return new TypeError(
     `meterWritable: ${what} is not a stream.Writable and never calls _write / _writev, so metering it in place ` +
       'would record nothing (http.ClientRequest and ServerResponse are such streams). Meter the data on its way ' +

@@ -38,7 +38,11 @@ export function timeSync<T>(stats: Stats, operation: () => T, options?: TimedOpt
  * its promise, and its bytes when `options.bytes` says. Resolves to its result; rejects with its error (a
  * synchronous throw included), recording nothing unless `options.recordFailures`.
  */
-export async function timeAsync<T>(stats: Stats, operation: () => PromiseLike<T> | T, options?: TimedOptions<T>): Promise<T> {
+export async function timeAsync<T>(
+  stats: Stats,
+  operation: () => PromiseLike<T> | T,
+  options?: TimedOptions<T>,
+): Promise<T> {
   const start = performance.now();
   let result: T;
   try {

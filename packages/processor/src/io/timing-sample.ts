@@ -21,7 +21,8 @@ const TIME_ONE_IN: IntegerRule = { min: 1, max: 65_536, note: 'operations per ti
 export function timeOneInOf(options: MeterOptions, meter: string): number {
   const value = options.timeOneIn;
   if (value === undefined) return 1;
-  if (!isIntegerIn(value, TIME_ONE_IN)) throw notAccepted(`${meter} option timeOneIn`, showValue(value), integerText(TIME_ONE_IN));
+  if (!isIntegerIn(value, TIME_ONE_IN))
+    throw notAccepted(`${meter} option timeOneIn`, showValue(value), integerText(TIME_ONE_IN));
   return value;
 }
 

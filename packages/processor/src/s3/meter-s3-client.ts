@@ -39,17 +39,25 @@ export function meterS3Client(client: MeterableS3Client, stats: Stats): () => vo
     );
   }
   if (typeof (stats as Partial<Stats> | null | undefined)?.scope !== 'function') {
-    throw new TypeError(`meterS3Client: stats is ${describe(stats)}; accepted: a Stats, such as backupStats.backup or backupStats.restore`);
+    throw new TypeError(
+      `meterS3Client: stats is ${describe(stats)}; accepted: a Stats, such as backupStats.backup or backupStats.restore`,
+    );
   }
   const metered = stack as MiddlewareStackLike;
   if (metered.identify().some((entry) => entry.startsWith(ATTEMPT))) {
-    throw new TypeError('meterS3Client: this client is metered already; call the function the first meterS3Client returned before metering it again');
+    throw new TypeError(
+      'meterS3Client: this client is metered already; call the function the first meterS3Client returned before metering it again',
+    );
   }
 
   const storage = stats.scope({ component: Component.BackupStorage, implementation: Implementation.S3 });
   const on = (operation: string): Stats => storage.scope({ operation });
   metered.add(
-    attemptMiddleware({ send: on(S3Operation.RequestSend), failed: on(S3Operation.RequestFailed), throttled: on(S3Operation.RequestThrottled) }),
+    attemptMiddleware({
+      send: on(S3Operation.RequestSend),
+      failed: on(S3Operation.RequestFailed),
+      throttled: on(S3Operation.RequestThrottled),
+    }),
     // Low priority in finalizeRequest: inside the retry loop and after signing, so one call per attempt.
     { step: 'finalizeRequest', priority: 'low', name: ATTEMPT, tags: [TAG] },
   );

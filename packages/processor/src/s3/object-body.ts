@@ -23,7 +23,11 @@ export function meterObjectBody(body: Readable, read: Stats, close: Stats): void
   if (buffered > 0) read.timedIncrementBytes(buffered, 0);
   meterReadable(body, read);
   const destroy = body._destroy;
-  body._destroy = function meteredDestroy(this: Readable, error: Error | null, callback: (error?: Error | null) => void): void {
+  body._destroy = function meteredDestroy(
+    this: Readable,
+    error: Error | null,
+    callback: (error?: Error | null) => void,
+  ): void {
     const start = performance.now();
     destroy.call(this, error, (failure?: Error | null) => {
       close.timedIncrement(performance.now() - start);

@@ -1,7 +1,7 @@
 import type { Stats } from '../stats.js';
 import { PAYLOAD_BYTES } from './attempt-middleware.js';
-import { isNodeReadable, meterObjectBody } from './object-body.js';
 import type { Handler, Middleware } from './middleware.js';
+import { isNodeReadable, meterObjectBody } from './object-body.js';
 
 /** The handles of the object-level operations. */
 export interface ObjectScopes {

@@ -54,18 +54,22 @@ export function watchDelivery(exporter: PushMetricExporter, label: string): Deli
   };
   // The reader asks the exporter for its temporality and aggregation, when it has them.
   const { selectAggregationTemporality, selectAggregation } = exporter;
-  if (selectAggregationTemporality !== undefined) watched.selectAggregationTemporality = selectAggregationTemporality.bind(exporter);
+  if (selectAggregationTemporality !== undefined)
+    watched.selectAggregationTemporality = selectAggregationTemporality.bind(exporter);
   if (selectAggregation !== undefined) watched.selectAggregation = selectAggregation.bind(exporter);
 
   return {
     exporter: watched,
     undelivered(deadlineMillis) {
       let why: string;
-      if (underWay > 0) why = `it was still under way when the shutdown's deadline of ${deadlineMillis} ms (OTEL_METRIC_EXPORT_TIMEOUT) passed`;
+      if (underWay > 0)
+        why = `it was still under way when the shutdown's deadline of ${deadlineMillis} ms (OTEL_METRIC_EXPORT_TIMEOUT) passed`;
       else if (failure !== undefined) why = `it failed: ${failure}`;
       else return undefined;
       const since =
-        deliveredAt === undefined ? 'since the start (no export was ever delivered)' : `since the last delivered export, at ${new Date(deliveredAt).toISOString()}`;
+        deliveredAt === undefined
+          ? 'since the start (no export was ever delivered)'
+          : `since the last delivered export, at ${new Date(deliveredAt).toISOString()}`;
       return `backupstats: the ${label} did not deliver the final export (${why}); what was recorded ${since} did not reach the backend`;
     },
   };

@@ -60,7 +60,8 @@ function createCoordinator(): ExitCoordinator {
   let started = false;
   let ended = false;
 
-  const othersListen = (signal: NodeJS.Signals): boolean => process.listeners(signal).some((listener) => listener !== onSignal);
+  const othersListen = (signal: NodeJS.Signals): boolean =>
+    process.listeners(signal).some((listener) => listener !== onSignal);
 
   /** Ends the process by `signal` now, as if nobody had caught it (or with its shell code if others listen). */
   const endBy = (signal: NodeJS.Signals): void => {
@@ -90,7 +91,9 @@ function createCoordinator(): ExitCoordinator {
     const deadline = Math.max(0, ...chosen.map((entry) => entry.timeoutMillis));
     setTimeout(() => {
       if (ended) return;
-      diag.warn(`backupstats: ${signal}: the process was still running ${deadline} ms after the signal; ending it by ${signal}`);
+      diag.warn(
+        `backupstats: ${signal}: the process was still running ${deadline} ms after the signal; ending it by ${signal}`,
+      );
       endBy(signal);
     }, deadline);
   };
@@ -152,7 +155,9 @@ async function shutdownAll(entries: readonly ExitEntry[]): Promise<boolean> {
     entries.map(async (entry) => {
       try {
         if ((await within(entry.shutdown(), entry.timeoutMillis)) !== LATE) return false;
-        diag.error(`backupstats: a shutdown at exit did not finish within ${entry.timeoutMillis} ms; the process ends without it`);
+        diag.error(
+          `backupstats: a shutdown at exit did not finish within ${entry.timeoutMillis} ms; the process ends without it`,
+        );
         return true;
       } catch (error) {
         diag.error('backupstats: shutdown at exit failed', error);

@@ -58,7 +58,10 @@ export function shutdownOnExit(target: ShutdownTarget, options: ShutdownOnExitOp
       );
     }
   }
-  const timeoutMillis = checkTimeout('shutdownOnExit', options.timeoutMillis ?? target.shutdownTimeoutMillis ?? DEFAULT_SHUTDOWN_TIMEOUT_MILLIS);
+  const timeoutMillis = checkTimeout(
+    'shutdownOnExit',
+    options.timeoutMillis ?? target.shutdownTimeoutMillis ?? DEFAULT_SHUTDOWN_TIMEOUT_MILLIS,
+  );
   let closing: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
     closing ??= target.shutdown();
@@ -76,10 +79,15 @@ export function shutdownOnExit(target: ShutdownTarget, options: ShutdownOnExitOp
  * @param code the exit code; default `process.exitCode`, else 0.
  */
 export async function exitAfterShutdown(target: ShutdownTarget, code?: number): Promise<never> {
-  const timeoutMillis = checkTimeout('exitAfterShutdown', target.shutdownTimeoutMillis ?? DEFAULT_SHUTDOWN_TIMEOUT_MILLIS);
+  const timeoutMillis = checkTimeout(
+    'exitAfterShutdown',
+    target.shutdownTimeoutMillis ?? DEFAULT_SHUTDOWN_TIMEOUT_MILLIS,
+  );
   try {
     if ((await within(target.shutdown(), timeoutMillis)) === LATE) {
-      diag.error(`backupstats: shutdown before exit did not finish within ${timeoutMillis} ms; the process ends without it`);
+      diag.error(
+        `backupstats: shutdown before exit did not finish within ${timeoutMillis} ms; the process ends without it`,
+      );
     }
   } catch (error) {
     diag.error('backupstats: shutdown before exit failed', error);

@@ -23,7 +23,10 @@ export function sdkLineOf(sdkVersion: string | undefined): SdkLine {
 /** The argument of `npm install` for `name` on `line` (quoted when it holds a space), and why that version. */
 function installHint(name: string, line: SdkLine): string {
   if (SDK_PACKAGES.has(name)) {
-    const why = line === 3 ? 'the current OpenTelemetry JS line, for Node.js 22.15 or later' : `the OpenTelemetry JS line for Node.js ${process.version}; 3.x needs 22.15 or later`;
+    const why =
+      line === 3
+        ? 'the current OpenTelemetry JS line, for Node.js 22.15 or later'
+        : `the OpenTelemetry JS line for Node.js ${process.version}; 3.x needs 22.15 or later`;
     return `${name}@^${line} (SDK ${line}.x, ${why})`;
   }
   if (!name.startsWith('@opentelemetry/')) return name;

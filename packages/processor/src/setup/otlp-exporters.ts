@@ -21,10 +21,21 @@ type OnMissing = (error: unknown) => never;
  * The package and exporter class of each OTLP protocol. Each import stays a literal `import('…').catch(…)`, which
  * bundlers such as esbuild bundle when the package is installed and leave to run time when it is not.
  */
-const OTLP_PACKAGES: Readonly<Record<OtlpProtocol, { name: string; load(onMissing: OnMissing): Promise<{ OTLPMetricExporter: OtlpExporterClass }> }>> = {
-  'http/protobuf': { name: '@opentelemetry/exporter-metrics-otlp-proto', load: (onMissing) => import('@opentelemetry/exporter-metrics-otlp-proto').catch(onMissing) },
-  'http/json': { name: '@opentelemetry/exporter-metrics-otlp-http', load: (onMissing) => import('@opentelemetry/exporter-metrics-otlp-http').catch(onMissing) },
-  grpc: { name: '@opentelemetry/exporter-metrics-otlp-grpc', load: (onMissing) => import('@opentelemetry/exporter-metrics-otlp-grpc').catch(onMissing) },
+const OTLP_PACKAGES: Readonly<
+  Record<OtlpProtocol, { name: string; load(onMissing: OnMissing): Promise<{ OTLPMetricExporter: OtlpExporterClass }> }>
+> = {
+  'http/protobuf': {
+    name: '@opentelemetry/exporter-metrics-otlp-proto',
+    load: (onMissing) => import('@opentelemetry/exporter-metrics-otlp-proto').catch(onMissing),
+  },
+  'http/json': {
+    name: '@opentelemetry/exporter-metrics-otlp-http',
+    load: (onMissing) => import('@opentelemetry/exporter-metrics-otlp-http').catch(onMissing),
+  },
+  grpc: {
+    name: '@opentelemetry/exporter-metrics-otlp-grpc',
+    load: (onMissing) => import('@opentelemetry/exporter-metrics-otlp-grpc').catch(onMissing),
+  },
 };
 
 // The enum lives in the HTTP package, which the proto and gRPC packages depend on; its values are fixed and the
@@ -43,17 +54,29 @@ export interface OtlpExporterFactory {
  * `exportersSource` names the variable that asked for OTLP, and `line` the installed SDK's, for the error about a
  * missing package.
  */
-export async function loadOtlpExporter(otlp: OtlpSettings, exportersSource: string, line: SdkLine): Promise<OtlpExporterFactory> {
+export async function loadOtlpExporter(
+  otlp: OtlpSettings,
+  exportersSource: string,
+  line: SdkLine,
+): Promise<OtlpExporterFactory> {
   const label = `OTLP exporter (${otlp.protocol}, ${showUrl(otlp.url)})`;
   const create = await loadConstructor(otlp, exportersSource, line);
   return { label, create };
 }
 
-async function loadConstructor(otlp: OtlpSettings, exportersSource: string, line: SdkLine): Promise<() => PushMetricExporter> {
+async function loadConstructor(
+  otlp: OtlpSettings,
+  exportersSource: string,
+  line: SdkLine,
+): Promise<() => PushMetricExporter> {
   const askedBy = `${exportersSource} with ${otlp.protocolSource}`;
   const { name, load } = OTLP_PACKAGES[otlp.protocol];
   const { OTLPMetricExporter } = await load(missingPeer(name, askedBy, line));
-  const config: OtlpConfig = { url: otlp.url, temporalityPreference: TEMPORALITY_PREFERENCE[otlp.temporality], timeoutMillis: otlp.timeoutMillis };
+  const config: OtlpConfig = {
+    url: otlp.url,
+    temporalityPreference: TEMPORALITY_PREFERENCE[otlp.temporality],
+    timeoutMillis: otlp.timeoutMillis,
+  };
   const entries = Object.entries(otlp.headers);
   if (otlp.protocol !== 'grpc') return () => new OTLPMetricExporter({ ...config, headers: { ...otlp.headers } });
   if (entries.length === 0) return () => new OTLPMetricExporter(config);

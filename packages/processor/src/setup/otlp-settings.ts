@@ -57,7 +57,8 @@ export function readOtlp(env: Env, exportTimeoutMillis: number): OtlpSettings {
     ...lowerCaseKeys(readPairs(env, 'OTEL_EXPORTER_OTLP_HEADERS', rule)),
     ...lowerCaseKeys(readPairs(env, 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', rule)),
   };
-  const temporality = readChoice(env, 'OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE', TEMPORALITIES) ?? 'cumulative';
+  const temporality =
+    readChoice(env, 'OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE', TEMPORALITIES) ?? 'cumulative';
   const specificTimeout = readInteger(env, 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT', TIMER_MILLIS);
   const generalTimeout = readInteger(env, 'OTEL_EXPORTER_OTLP_TIMEOUT', TIMER_MILLIS);
   const timeoutMillis = Math.min(specificTimeout ?? generalTimeout ?? DEFAULT_OTLP_TIMEOUT_MILLIS, exportTimeoutMillis);

@@ -79,7 +79,9 @@ export function createPrometheusEndpoint(exporter: PrometheusExporter, host: str
         if (connections.size === 0) return;
         timer = setTimeout(() => {
           if (answering.size > 0) {
-            diag.warn(`backupstats: the Prometheus endpoint cut ${answering.size} scrape(s) still being answered when the shutdown's deadline passed`);
+            diag.warn(
+              `backupstats: the Prometheus endpoint cut ${answering.size} scrape(s) still being answered when the shutdown's deadline passed`,
+            );
           }
           for (const socket of connections) socket.destroy();
         }, graceMillis);

@@ -31,7 +31,8 @@ export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics, li
   let otlp: OtlpExporterFactory | undefined;
   let Prometheus: typeof PrometheusExporter | undefined;
   for (const name of settings.exporters) {
-    if (name === 'otlp' && settings.otlp !== undefined) otlp = await loadOtlpExporter(settings.otlp, settings.exportersSource, line);
+    if (name === 'otlp' && settings.otlp !== undefined)
+      otlp = await loadOtlpExporter(settings.otlp, settings.exportersSource, line);
     if (name === 'prometheus') {
       const onMissing = missingPeer('@opentelemetry/exporter-prometheus', settings.exportersSource, line);
       Prometheus = (await import('@opentelemetry/exporter-prometheus').catch(onMissing)).PrometheusExporter;

@@ -1,5 +1,10 @@
 import { listChoices, notAccepted, quote, TIMER_MILLIS } from '../option-rules.js';
-import { DEFAULT_EXPORT_INTERVAL_MILLIS, DEFAULT_EXPORT_TIMEOUT_MILLIS, DEFAULT_PROMETHEUS_HOST, DEFAULT_PROMETHEUS_PORT } from './defaults.js';
+import {
+  DEFAULT_EXPORT_INTERVAL_MILLIS,
+  DEFAULT_EXPORT_TIMEOUT_MILLIS,
+  DEFAULT_PROMETHEUS_HOST,
+  DEFAULT_PROMETHEUS_PORT,
+} from './defaults.js';
 import { type Env, readInteger, readString, shown } from './env.js';
 import { type OtlpSettings, readOtlp } from './otlp-settings.js';
 import { ATTRIBUTE_RULE, readPairs } from './pairs.js';
@@ -31,7 +36,8 @@ export interface ExportSettings {
 /** Reads the variables that shape the MeterProvider, readers and exporters; throws on the first bad one. */
 export function readExportSettings(env: Env): ExportSettings {
   const { exporters, exportersSource } = readExporters(env);
-  const intervalMillis = readInteger(env, 'OTEL_METRIC_EXPORT_INTERVAL', TIMER_MILLIS) ?? DEFAULT_EXPORT_INTERVAL_MILLIS;
+  const intervalMillis =
+    readInteger(env, 'OTEL_METRIC_EXPORT_INTERVAL', TIMER_MILLIS) ?? DEFAULT_EXPORT_INTERVAL_MILLIS;
   const explicitTimeout = readInteger(env, 'OTEL_METRIC_EXPORT_TIMEOUT', TIMER_MILLIS);
   if (explicitTimeout !== undefined && explicitTimeout > intervalMillis) {
     throw notAccepted(
@@ -63,12 +69,18 @@ function readExporters(env: Env): { exporters: ExporterName[]; exportersSource: 
   // The specification's default is otlp: a program that sets nothing pushes to a collector on localhost:4318.
   if (raw === undefined) return { exporters: ['otlp'], exportersSource: `${name} (unset, so "otlp")` };
   const reject = (detail: string): TypeError =>
-    notAccepted(name, shown(env, name), `a comma-separated list of ${listChoices(EXPORTER_CHOICES)} ("none" alone)`, detail);
+    notAccepted(
+      name,
+      shown(env, name),
+      `a comma-separated list of ${listChoices(EXPORTER_CHOICES)} ("none" alone)`,
+      detail,
+    );
   const names = new Set<string>();
   for (const item of raw.split(',')) {
     const lower = item.trim().toLowerCase();
     if (lower === '') continue;
-    if (!(EXPORTER_CHOICES as readonly string[]).includes(lower)) throw reject(`${quote(item.trim())} is not an exporter`);
+    if (!(EXPORTER_CHOICES as readonly string[]).includes(lower))
+      throw reject(`${quote(item.trim())} is not an exporter`);
     names.add(lower);
   }
   if (names.size === 0) throw reject('it names no exporter');
@@ -80,6 +92,8 @@ function readExporters(env: Env): { exporters: ExporterName[]; exportersSource: 
 function readPrometheus(env: Env): PrometheusSettings {
   return {
     host: readString(env, 'OTEL_EXPORTER_PROMETHEUS_HOST') ?? DEFAULT_PROMETHEUS_HOST,
-    port: readInteger(env, 'OTEL_EXPORTER_PROMETHEUS_PORT', { min: 1, max: 65_535, note: 'a TCP port' }) ?? DEFAULT_PROMETHEUS_PORT,
+    port:
+      readInteger(env, 'OTEL_EXPORTER_PROMETHEUS_PORT', { min: 1, max: 65_535, note: 'a TCP port' }) ??
+      DEFAULT_PROMETHEUS_PORT,
   };
 }

@@ -100,7 +100,9 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
     return started(stats, provider, deadline, async () => {
       const closed = await settle(stats.shutdown());
       if ((await within(forceFlushIfAble(provider), deadline)) === LATE) {
-        diag.error(`backupstats: the given MeterProvider's forceFlush did not finish within ${deadline} ms; what it had not exported is lost`);
+        diag.error(
+          `backupstats: the given MeterProvider's forceFlush did not finish within ${deadline} ms; what it had not exported is lost`,
+        );
       }
       if (closed !== undefined) throw closed.error;
     });
@@ -109,8 +111,12 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
   const settings = readExportSettings(env);
   // Without an SDK, the hint names the line that fits the running Node.js.
   const [sdk, resources] = await Promise.all([
-    import('@opentelemetry/sdk-metrics').catch(missingPeer('@opentelemetry/sdk-metrics', 'startBackupStats', sdkLineOf(undefined))),
-    import('@opentelemetry/resources').catch(missingPeer('@opentelemetry/resources', 'startBackupStats', sdkLineOf(undefined))),
+    import('@opentelemetry/sdk-metrics').catch(
+      missingPeer('@opentelemetry/sdk-metrics', 'startBackupStats', sdkLineOf(undefined)),
+    ),
+    import('@opentelemetry/resources').catch(
+      missingPeer('@opentelemetry/resources', 'startBackupStats', sdkLineOf(undefined)),
+    ),
   ]);
   // The exporters must come from the installed SDK's line, whatever the Node.js.
   const line = sdkLineOf(String(resources.defaultResource().attributes['telemetry.sdk.version']));
@@ -166,11 +172,18 @@ async function shutdownBuilt(provider: { shutdown(): Promise<void> }, built: Rea
   }
   if (outcome === LATE && !reported) {
     // A reader given in `readers` (or the SDK itself) held the shutdown: no exporter of ours is to blame.
-    diag.error(`backupstats: the MeterProvider's shutdown did not finish within ${deadline} ms (OTEL_METRIC_EXPORT_TIMEOUT); it was left behind`);
+    diag.error(
+      `backupstats: the MeterProvider's shutdown did not finish within ${deadline} ms (OTEL_METRIC_EXPORT_TIMEOUT); it was left behind`,
+    );
   }
 }
 
-function started(stats: BackupStats, provider: MeterProvider, shutdownTimeoutMillis: number, close: () => Promise<void>): StartedBackupStats {
+function started(
+  stats: BackupStats,
+  provider: MeterProvider,
+  shutdownTimeoutMillis: number,
+  close: () => Promise<void>,
+): StartedBackupStats {
   let closing: Promise<void> | undefined;
   return Object.freeze({
     backup: stats.backup,

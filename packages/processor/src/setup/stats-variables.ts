@@ -19,7 +19,11 @@ export interface StatsVariables {
 }
 
 /** Each option's variable, and how its text becomes the option's value (`raw` is the text untrimmed). */
-const VARIABLES: ReadonlyArray<{ option: VariableOption; variable: string; parse(text: string, raw: string): unknown }> = [
+const VARIABLES: ReadonlyArray<{
+  option: VariableOption;
+  variable: string;
+  parse(text: string, raw: string): unknown;
+}> = [
   { option: 'flushIntervalMillis', variable: 'BACKUPSTATS_FLUSH_INTERVAL_MS', parse: parseInteger },
   // Compared in lower case, as OpenTelemetry's enum values are.
   { option: 'naming', variable: 'BACKUPSTATS_NAMING', parse: (text) => text.toLowerCase() },
