@@ -1,15 +1,15 @@
 import { createNoopMeter, type Meter, type MeterProvider, metrics } from '@opentelemetry/api';
-import { Diagnostics } from './diagnostics.js';
-import type { FamilyRegistry } from './family-registry.js';
-import { familySpec } from './naming.js';
+import { Diagnostics } from './diagnostics/diagnostics.js';
+import { familySpec } from './naming/counter-naming.js';
 import {
   type BackupStatsOptions,
   DEFAULT_FLUSH_INTERVAL_MILLIS,
   type ResolvedOptions,
   resolveOptions,
 } from './options.js';
-import { registryKind } from './registry-kinds.js';
-import { type Member, type SelfMetrics, selfMetricsOf } from './self-metrics.js';
+import type { FamilyRegistry } from './registry/family-registry.js';
+import { registryKind } from './registry/registry-kinds.js';
+import { type Member, type SelfMetrics, selfMetricsOf } from './state/self-metrics.js';
 import type { BackupStats } from './stats.js';
 import { METER_NAME, VERSION } from './version.js';
 

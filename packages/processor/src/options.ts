@@ -1,6 +1,4 @@
 import type { MeterProvider } from '@opentelemetry/api';
-import { DEFAULT_MAX_SCOPES } from './cardinality.js';
-import { familySpec, INSTRUMENT_NAME } from './naming.js';
 import {
   type IntegerRule,
   integerText,
@@ -9,9 +7,11 @@ import {
   MAX_TIMER_MILLIS,
   notAccepted,
   showValue,
-} from './option-rules.js';
-import { runInstrumentNames } from './run-naming.js';
-import { NAMINGS, type Naming } from './spec-types.js';
+} from './diagnostics/error-messages.js';
+import { familySpec, INSTRUMENT_NAME } from './naming/counter-naming.js';
+import { NAMINGS, type Naming } from './naming/naming-types.js';
+import { runInstrumentNames } from './naming/run-naming.js';
+import { DEFAULT_MAX_SCOPES } from './registry/cardinality.js';
 
 /** Options of {@link createBackupStats}. */
 export interface BackupStatsOptions {

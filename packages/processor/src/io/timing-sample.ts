@@ -1,4 +1,4 @@
-import { type IntegerRule, integerText, isIntegerIn, notAccepted, showValue } from '../option-rules.js';
+import { type IntegerRule, integerText, isIntegerIn, notAccepted, showValue } from '../diagnostics/error-messages.js';
 
 /** Options every stream meter takes. */
 export interface MeterOptions {

@@ -1,7 +1,7 @@
 import type { Stats } from '../stats.js';
 import { declaredBodyBytes, type HttpMessage } from './body-size.js';
 import type { Middleware } from './middleware.js';
-import { isThrottling } from './outcome.js';
+import { isThrottling } from './throttling.js';
 
 /** The handles one attempt records on. */
 export interface AttemptScopes {

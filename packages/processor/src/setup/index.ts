@@ -1,3 +1,3 @@
-export type { Env } from './env.js';
-export { exitAfterShutdown, type ShutdownOnExitOptions, type ShutdownTarget, shutdownOnExit } from './exit.js';
+export type { Env } from './env/env.js';
+export { exitAfterShutdown, type ShutdownOnExitOptions, type ShutdownTarget, shutdownOnExit } from './exit/exit.js';
 export { type StartBackupStatsOptions, type StartedBackupStats, startBackupStats } from './start.js';

@@ -1,20 +1,20 @@
 import { diag, type MeterProvider } from '@opentelemetry/api';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { openBackupStats } from '../backup-stats.js';
-import { cardinalityLimitFor } from '../cardinality.js';
-import { createNoopBackupStats } from '../noop-stats.js';
-import { notAccepted } from '../option-rules.js';
+import { notAccepted } from '../diagnostics/error-messages.js';
+import { createNoopBackupStats } from '../doubles/noop-stats.js';
 import { type BackupStatsOptions, resolveOptions } from '../options.js';
+import { cardinalityLimitFor } from '../registry/cardinality.js';
 import type { BackupStats } from '../stats.js';
 import { METER_NAME } from '../version.js';
-import { LATE, within } from './deadline.js';
-import { DEFAULT_EXPORT_TIMEOUT_MILLIS, SHUTDOWN_MARGIN_MILLIS } from './defaults.js';
-import type { Env } from './env.js';
-import { missingPeer, sdkLineOf } from './load.js';
-import { buildReaders, type Readers } from './readers.js';
-import { buildResource } from './resource.js';
-import { readExportSettings } from './settings.js';
-import { readDisabled, readStatsVariables } from './stats-variables.js';
+import { DEFAULT_EXPORT_TIMEOUT_MILLIS, SHUTDOWN_MARGIN_MILLIS } from './env/defaults.js';
+import type { Env } from './env/env.js';
+import { readExportSettings } from './env/export-settings.js';
+import { readDisabled, readStatsVariables } from './env/stats-variables.js';
+import { LATE, within } from './exit/deadline.js';
+import { missingPeer, sdkLineOf } from './export/load-peer.js';
+import { buildReaders, type Readers } from './export/readers.js';
+import { buildResource } from './export/resource.js';
 
 /** Options of {@link startBackupStats}. Options given here win over the environment. */
 export interface StartBackupStatsOptions extends BackupStatsOptions {

@@ -1,8 +1,8 @@
 import type { Attributes } from '@opentelemetry/api';
+import type { ResolvedLabels } from '../labels.js';
+import type { Instruments } from '../registry/instruments.js';
+import type { Run } from '../run.js';
 import { isAmount, MAX_PENDING } from './amount.js';
-import type { Instruments } from './instruments.js';
-import type { ResolvedLabels } from './labels.js';
-import type { Run } from './run.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
 
 /** What a series handle asks of the family that owns it. */

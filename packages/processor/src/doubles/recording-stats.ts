@@ -1,7 +1,7 @@
-import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from './labels.js';
-import type { Run, RunOutcome } from './run.js';
-import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, reasonIndex } from './run-failure.js';
-import type { Stats } from './stats.js';
+import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
+import type { Run, RunOutcome } from '../run.js';
+import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, reasonIndex } from '../runs/run-failure.js';
+import type { Stats } from '../stats.js';
 
 /** One call made on a {@link RecordingStats} tree, with the values exactly as given. */
 export interface RecordedCall {

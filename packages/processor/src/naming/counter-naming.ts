@@ -1,6 +1,6 @@
 import { ValueType } from '@opentelemetry/api';
+import type { CounterSpec, Family, Naming } from './naming-types.js';
 import { type RunSpec, runSpec } from './run-naming.js';
-import type { CounterSpec, Family, Naming } from './spec-types.js';
 
 /** The three counters of one family plus the conversion from milliseconds to the time counter's unit, and its run instruments. */
 export interface FamilySpec {

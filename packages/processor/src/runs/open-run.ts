@@ -1,4 +1,4 @@
-import type { Run } from './run.js';
+import type { Run } from '../run.js';
 import type { RunFailureReason } from './run-failure.js';
 import type { RunSeries } from './run-series.js';
 

@@ -1,4 +1,4 @@
-import { listChoices, notAccepted, quote, TIMER_MILLIS } from '../option-rules.js';
+import { listChoices, notAccepted, quote, TIMER_MILLIS } from '../../diagnostics/error-messages.js';
 import {
   DEFAULT_EXPORT_INTERVAL_MILLIS,
   DEFAULT_EXPORT_TIMEOUT_MILLIS,

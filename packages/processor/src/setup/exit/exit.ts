@@ -1,8 +1,15 @@
 import { constants } from 'node:os';
 import { diag } from '@opentelemetry/api';
-import { integerText, isIntegerIn, notAccepted, quote, showValue, TIMER_MILLIS } from '../option-rules.js';
+import {
+  integerText,
+  isIntegerIn,
+  notAccepted,
+  quote,
+  showValue,
+  TIMER_MILLIS,
+} from '../../diagnostics/error-messages.js';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MILLIS } from '../env/defaults.js';
 import { LATE, within } from './deadline.js';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MILLIS } from './defaults.js';
 import { exitCoordinator } from './exit-coordinator.js';
 
 /** Anything with an asynchronous `shutdown()`, such as the stats {@link startBackupStats} returns. */

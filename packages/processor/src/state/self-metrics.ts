@@ -6,7 +6,7 @@ import {
   type ObservableUpDownCounter,
   ValueType,
 } from '@opentelemetry/api';
-import type { FamilyRegistry } from './family-registry.js';
+import type { FamilyRegistry } from '../registry/family-registry.js';
 
 /** One stats instance, as the self-metrics of its provider see it. */
 export interface Member {

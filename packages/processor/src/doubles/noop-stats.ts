@@ -1,5 +1,5 @@
-import type { Run } from './run.js';
-import type { BackupStats, Stats } from './stats.js';
+import type { Run } from '../run.js';
+import type { BackupStats, Stats } from '../stats.js';
 
 const noop = (): void => {};
 

@@ -1,5 +1,5 @@
+import type { SeriesHandle } from '../record/series-handle.js';
 import { FamilyRegistry } from './family-registry.js';
-import type { SeriesHandle } from './series-handle.js';
 
 /** The default kind: a handle's numbers wait for the next flush, so a record costs a few nanoseconds. */
 class BufferedRegistry extends FamilyRegistry {

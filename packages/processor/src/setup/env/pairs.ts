@@ -1,4 +1,4 @@
-import { notAccepted, quote } from '../option-rules.js';
+import { notAccepted, quote } from '../../diagnostics/error-messages.js';
 import { type Env, readString, shown } from './env.js';
 
 /** How {@link readPairs} checks and shows one variable. */

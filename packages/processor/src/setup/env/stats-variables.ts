@@ -1,4 +1,4 @@
-import type { BackupStatsOptions, ValueSource, VariableOption } from '../options.js';
+import type { BackupStatsOptions, ValueSource, VariableOption } from '../../options.js';
 import { type Env, parseInteger, readBoolean, readString, shown } from './env.js';
 
 /** Whether set-up is turned off: the `disabled` option, else `BACKUPSTATS_DISABLED`, else `OTEL_SDK_DISABLED`. */

@@ -1,10 +1,10 @@
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import type { ExportSettings } from '../env/export-settings.js';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
-import { missingPeer, type SdkLine } from './load.js';
+import { missingPeer, type SdkLine } from './load-peer.js';
 import { loadOtlpExporter, type OtlpExporterFactory } from './otlp-exporters.js';
 import { createPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.js';
-import type { ExportSettings } from './settings.js';
 
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
 

@@ -1,5 +1,5 @@
 import { ValueType } from '@opentelemetry/api';
-import type { CounterSpec, Family, Naming } from './spec-types.js';
+import type { CounterSpec, Family, Naming } from './naming-types.js';
 
 /**
  * The bucket boundaries of the run duration histograms, in seconds: from a second to a day, about two buckets per

@@ -1,15 +1,15 @@
 import type { Attributes, Meter } from '@opentelemetry/api';
-import type { Diagnostics } from './diagnostics.js';
+import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
+import type { FamilySpec } from '../naming/counter-naming.js';
+import type { Family } from '../naming/naming-types.js';
+import { OverflowHandle } from '../record/overflow-handle.js';
+import { SeriesHandle, type SeriesOwner } from '../record/series-handle.js';
+import type { Run } from '../run.js';
+import { RunBook } from '../runs/run-book.js';
+import type { Stats } from '../stats.js';
 import { drainQueue } from './flush-queue.js';
 import { createInstruments, type Instruments } from './instruments.js';
-import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from './labels.js';
-import type { FamilySpec } from './naming.js';
-import { OverflowHandle } from './overflow-handle.js';
-import type { Run } from './run.js';
-import { RunBook } from './run-book.js';
-import { SeriesHandle, type SeriesOwner } from './series-handle.js';
-import type { Family } from './spec-types.js';
-import type { Stats } from './stats.js';
 
 /** The attributes of the overflow series, as the OpenTelemetry SDK marks its own. */
 const OVERFLOW_ATTRIBUTES: Attributes = Object.freeze({ 'otel.metric.overflow': true });

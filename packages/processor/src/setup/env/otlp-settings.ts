@@ -1,4 +1,4 @@
-import { notAccepted, quote, TIMER_MILLIS } from '../option-rules.js';
+import { notAccepted, quote, TIMER_MILLIS } from '../../diagnostics/error-messages.js';
 import { DEFAULT_OTLP_TIMEOUT_MILLIS } from './defaults.js';
 import { type Env, readChoice, readInteger, readString, shown } from './env.js';
 import { GRPC_HEADER_RULE, HEADER_RULE, readPairs } from './pairs.js';

@@ -1,5 +1,5 @@
 import type { Counter, Histogram, Meter, ObservableGauge } from '@opentelemetry/api';
-import type { RunSpec } from './run-naming.js';
+import type { RunSpec } from '../naming/run-naming.js';
 
 /** The run instruments of one family. */
 export interface RunInstruments {

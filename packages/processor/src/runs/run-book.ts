@@ -1,15 +1,15 @@
 import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
-import { isAmount, MAX_PENDING } from './amount.js';
-import type { Diagnostics } from './diagnostics.js';
-import { drainQueue } from './flush-queue.js';
-import { noopRun } from './noop-stats.js';
+import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import { noopRun } from '../doubles/noop-stats.js';
+import type { Family } from '../naming/naming-types.js';
+import type { RunSpec } from '../naming/run-naming.js';
+import { isAmount, MAX_PENDING } from '../record/amount.js';
+import { drainQueue } from '../registry/flush-queue.js';
+import type { Run } from '../run.js';
 import { OpenRun, type RunEnd } from './open-run.js';
-import type { Run } from './run.js';
 import { OTHER_REASON_INDEX, RunFailure, type RunFailureReason, reasonIndex } from './run-failure.js';
 import { createRunInstruments, type RunInstruments } from './run-instruments.js';
-import type { RunSpec } from './run-naming.js';
 import { RunSeries } from './run-series.js';
-import type { Family } from './spec-types.js';
 
 /**
  * The runs of one family: the run series of every handle a run was started from, the runs in progress, and the

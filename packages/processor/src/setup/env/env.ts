@@ -1,4 +1,11 @@
-import { type IntegerRule, integerText, isIntegerIn, listChoices, notAccepted, quote } from '../option-rules.js';
+import {
+  type IntegerRule,
+  integerText,
+  isIntegerIn,
+  listChoices,
+  notAccepted,
+  quote,
+} from '../../diagnostics/error-messages.js';
 
 /** Environment variables as {@link startBackupStats} reads them (`process.env` unless the caller passes its own). */
 export type Env = Readonly<Record<string, string | undefined>>;

@@ -1,5 +1,5 @@
-import type { ResolvedLabels } from './labels.js';
-import type { Run } from './run.js';
+import type { ResolvedLabels } from '../labels.js';
+import type { Run } from '../run.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
 import type { SeriesHandle } from './series-handle.js';
 

@@ -1,5 +1,5 @@
 import type { Counter, Meter } from '@opentelemetry/api';
-import type { FamilySpec } from './naming.js';
+import type { FamilySpec } from '../naming/counter-naming.js';
 
 /** The three counters of one family, and the conversion from milliseconds to the time counter's unit. */
 export interface Instruments {

@@ -1,5 +1,5 @@
+import type { Stats } from '../stats.js';
 import type { RunFailureReason } from './run-failure.js';
-import type { Stats } from './stats.js';
 
 /** Options of {@link trackRun}. */
 export interface TrackRunOptions<T> {
