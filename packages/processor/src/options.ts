@@ -1,15 +1,8 @@
 import type { MeterProvider } from '@opentelemetry/api';
-import {
-  type IntegerRule,
-  integerText,
-  isIntegerIn,
-  listChoices,
-  MAX_TIMER_MILLIS,
-  notAccepted,
-  showValue,
-} from './diagnostics/error-messages.js';
+import { listChoices, notAccepted, showValue } from './diagnostics/error-messages.js';
+import { type IntegerRule, integerText, isIntegerIn, MAX_TIMER_MILLIS } from './diagnostics/integer-rule.js';
 import { familySpec, INSTRUMENT_NAME } from './naming/counter-naming.js';
-import { NAMINGS, type Naming } from './naming/naming-types.js';
+import { FAMILIES, NAMINGS, type Naming } from './naming/naming-types.js';
 import { runInstrumentNames } from './naming/run-naming.js';
 import { DEFAULT_MAX_SCOPES } from './registry/cardinality.js';
 
@@ -122,7 +115,7 @@ export function resolveOptions(
 
 /** The first metric name the prefix makes invalid, if any. */
 function invalidMetricName(naming: Naming, prefix: string): string | undefined {
-  for (const family of ['backup', 'restore'] as const) {
+  for (const family of FAMILIES) {
     const { operations, bytes, time, run } = familySpec(naming, family, prefix);
     const bad = [operations.name, bytes.name, time.name, ...runInstrumentNames(run)].find(
       (name) => !INSTRUMENT_NAME.test(name),

@@ -1,4 +1,5 @@
-import { type IntegerRule, integerText, isIntegerIn, notAccepted, showValue } from '../diagnostics/error-messages.js';
+import { notAccepted, showValue } from '../diagnostics/error-messages.js';
+import { type IntegerRule, integerText, isIntegerIn } from '../diagnostics/integer-rule.js';
 
 /** Options every stream meter takes. */
 export interface MeterOptions {

@@ -11,6 +11,12 @@ export const NAMINGS: readonly Naming[] = Object.freeze(['otel', 'vitess'] as co
 /** The two measurement families. */
 export type Family = 'backup' | 'restore';
 
+/** Both families, in the order every pair of them is kept in (registries, self-metric attributes). */
+export const FAMILIES: readonly [Family, Family] = Object.freeze(['backup', 'restore'] as const) as readonly [
+  Family,
+  Family,
+];
+
 /** What an OpenTelemetry counter of one family is called, in which unit, and how to fill it. */
 export interface CounterSpec {
   readonly name: string;

@@ -28,7 +28,11 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
   count = 0;
   bytes = 0;
   durationMs = 0;
-  /** True while the numbers wait in the family's flush queue (after shutdown, for good); the family is told only while false. */
+  /**
+   * True from the record that hands the handle to its family to the flush that adds its numbers ({@link addTo})
+   * or drops them ({@link discard}); after shutdown in a buffered family, for good. The family is told only
+   * while false. Only the handle writes it.
+   */
   queued = false;
 
   constructor(
@@ -45,7 +49,10 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
       if (pendingMs <= MAX_PENDING) {
         this.count += 1;
         this.durationMs = pendingMs;
-        if (!this.queued) this.owner.deliver(this);
+        if (!this.queued) {
+          this.queued = true;
+          this.owner.deliver(this);
+        }
         return;
       }
     }
@@ -60,7 +67,10 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
         this.count += 1;
         this.bytes = pendingBytes;
         this.durationMs = pendingMs;
-        if (!this.queued) this.owner.deliver(this);
+        if (!this.queued) {
+          this.queued = true;
+          this.owner.deliver(this);
+        }
         return;
       }
     }
@@ -100,5 +110,6 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     this.count = 0;
     this.bytes = 0;
     this.durationMs = 0;
+    this.queued = false;
   }
 }

@@ -1,5 +1,6 @@
 import type { Attributes, Meter } from '@opentelemetry/api';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import { FirstError } from '../diagnostics/first-error.js';
 import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
 import type { Family } from '../naming/naming-types.js';
@@ -21,7 +22,7 @@ const OVERFLOW_ATTRIBUTES: Attributes = Object.freeze({ 'otel.metric.overflow': 
  */
 export abstract class FamilyRegistry implements SeriesOwner {
   /** Measurements dropped as invalid, for the self-metric. */
-  invalidCount = 0;
+  private invalid = 0;
   private readonly handles = new Map<string, SeriesHandle>();
   /** The handles whose numbers wait for the next flush. */
   private readonly queue: SeriesHandle[] = [];
@@ -96,14 +97,18 @@ export abstract class FamilyRegistry implements SeriesOwner {
     return this.runs.start(attributes);
   }
 
+  /** Measurements dropped as invalid since the stats were created, for the self-metric. */
+  get invalidCount(): number {
+    return this.invalid;
+  }
+
   countInvalid(): void {
-    this.invalidCount += 1;
+    this.invalid += 1;
     this.diagnostics.invalidMeasurement(this.family);
   }
 
-  /** Queues a handle for the next flush; after shutdown, marks it queued for good and reports the record once. */
+  /** Queues a handle for the next flush; after shutdown, leaves it marked queued for good and reports the record once. */
   protected enqueue(handle: SeriesHandle): void {
-    handle.queued = true;
     if (this.closed) {
       this.diagnostics.recordedAfterShutdown(this.family);
       return;
@@ -113,34 +118,29 @@ export abstract class FamilyRegistry implements SeriesOwner {
 
   /**
    * Adds every pending measurement to the instruments. A handle whose instrument throws keeps what is left for
-   * the next flush; the others are flushed all the same, then the first error is thrown.
+   * the next flush, its error kept in `errors`; the others are flushed all the same.
    */
-  flush(): void {
+  flush(errors: FirstError): void {
     const instruments = this.instruments;
     // Never into a no-op: with no instruments yet, everything stays pending.
     if (instruments === undefined) return;
-    let failure = drainQueue(this.queue, instruments);
-    try {
-      this.runs.flush();
-    } catch (error) {
-      failure ??= { error };
-    }
-    if (failure !== undefined) throw failure.error;
+    drainQueue(this.queue, instruments, errors);
+    this.runs.flush(errors);
   }
 
   /**
-   * Ends the runs in progress as interrupted and flushes for the last time; later measurements are ignored. Throws
-   * what {@link flush} throws, closed all the same.
+   * Ends the runs in progress as interrupted and flushes for the last time; later measurements are ignored. What
+   * an instrument refused is lost: reported through `diag`, its error kept in `errors`.
    */
-  close(): void {
+  close(errors: FirstError): void {
     this.runs.close();
-    try {
-      this.flush();
-    } catch (error) {
-      this.diagnostics.lostAtShutdown(this.family, this.queue.length, error);
-      throw error;
-    } finally {
-      this.closed = true;
+    const own = new FirstError();
+    this.flush(own);
+    this.closed = true;
+    const lost = own.failure;
+    if (lost !== undefined) {
+      this.diagnostics.lostAtShutdown(this.family, this.queue.length, lost.error);
+      errors.keep(lost.error);
     }
   }
 }

@@ -1,3 +1,5 @@
+import type { FirstError } from '../diagnostics/first-error.js';
+
 /** Something whose pending numbers wait in a flush queue until they are added to `I`. */
 export interface Pending<I> {
   /** Adds the pending numbers to the instruments; throws what an instrument throws, keeping what it did not take. */
@@ -6,22 +8,13 @@ export interface Pending<I> {
 
 /**
  * Adds every queued entry's numbers to `instruments` and empties the queue. An entry whose instrument throws stays
- * queued for the next flush; the others are flushed all the same.
- *
- * @returns the first error an instrument threw, for the caller to throw once its own flush is done.
+ * queued for the next flush, its error kept in `errors`; the others are flushed all the same.
  */
-export function drainQueue<I>(queue: Pending<I>[], instruments: I): { error: unknown } | undefined {
+export function drainQueue<I>(queue: Pending<I>[], instruments: I, errors: FirstError): void {
   let kept = 0;
-  let failure: { error: unknown } | undefined;
   for (let i = 0; i < queue.length; i++) {
     const entry = queue[i] as Pending<I>;
-    try {
-      entry.addTo(instruments);
-    } catch (error) {
-      failure ??= { error };
-      queue[kept++] = entry;
-    }
+    if (!errors.attempt(() => entry.addTo(instruments))) queue[kept++] = entry;
   }
   queue.length = kept;
-  return failure;
 }

@@ -1,5 +1,6 @@
 import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import type { FirstError } from '../diagnostics/first-error.js';
 import { noopRun } from '../doubles/noop-stats.js';
 import type { Family } from '../naming/naming-types.js';
 import type { RunSpec } from '../naming/run-naming.js';
@@ -98,13 +99,12 @@ export class RunBook implements RunEnd {
 
   /**
    * Adds every ended run to the instruments. A series whose instrument throws keeps what is left for the next
-   * flush; the others are flushed all the same, then the first error is thrown.
+   * flush, its error kept in `errors`; the others are flushed all the same.
    */
-  flush(): void {
+  flush(errors: FirstError): void {
     const instruments = this.instruments;
     if (instruments === undefined) return;
-    const failure = drainQueue(this.queue, instruments);
-    if (failure !== undefined) throw failure.error;
+    drainQueue(this.queue, instruments, errors);
   }
 
   /** Ends every run in progress as interrupted; runs started or ended from now on are ignored. */
@@ -114,8 +114,6 @@ export class RunBook implements RunEnd {
   }
 
   private enqueue(series: RunSeries): void {
-    if (series.queued) return;
-    series.queued = true;
-    this.queue.push(series);
+    if (series.markQueued()) this.queue.push(series);
   }
 }

@@ -21,8 +21,8 @@ export class RunSeries {
   private readonly pendingSeconds: [number[], number[]] = [[], []];
   /** False until the first flush, which adds 0 to every run series so that each exists before its first run. */
   private announced = false;
-  /** True while waiting in the flush queue. */
-  queued = false;
+  /** True while waiting in the flush queue: set by {@link markQueued}, cleared by {@link addTo}. */
+  private queued = false;
   lastSuccessTime: number | undefined;
   lastFailureTime: number | undefined;
   lastSuccessBytes: number | undefined;
@@ -40,6 +40,13 @@ export class RunSeries {
     ];
     this.durationAttributes = [success, failure];
     this.pendingRuns = this.runAttributes.map(() => 0);
+  }
+
+  /** Marks the series queued; false when it already was, so that it waits in the queue once. */
+  markQueued(): boolean {
+    if (this.queued) return false;
+    this.queued = true;
+    return true;
   }
 
   /** Runs ended and not yet added to the instruments. */

@@ -1,11 +1,5 @@
-import {
-  type IntegerRule,
-  integerText,
-  isIntegerIn,
-  listChoices,
-  notAccepted,
-  quote,
-} from '../../diagnostics/error-messages.js';
+import { listChoices, notAccepted, quote } from '../../diagnostics/error-messages.js';
+import { type IntegerRule, integerText, isIntegerIn } from '../../diagnostics/integer-rule.js';
 
 /** Environment variables as {@link startBackupStats} reads them (`process.env` unless the caller passes its own). */
 export type Env = Readonly<Record<string, string | undefined>>;

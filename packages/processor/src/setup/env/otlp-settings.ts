@@ -1,4 +1,5 @@
-import { notAccepted, quote, TIMER_MILLIS } from '../../diagnostics/error-messages.js';
+import { notAccepted, quote } from '../../diagnostics/error-messages.js';
+import { TIMER_MILLIS } from '../../diagnostics/integer-rule.js';
 import { DEFAULT_OTLP_TIMEOUT_MILLIS } from './defaults.js';
 import { type Env, readChoice, readInteger, readString, shown } from './env.js';
 import { GRPC_HEADER_RULE, HEADER_RULE, readPairs } from './pairs.js';

@@ -1,13 +1,7 @@
 import { constants } from 'node:os';
 import { diag } from '@opentelemetry/api';
-import {
-  integerText,
-  isIntegerIn,
-  notAccepted,
-  quote,
-  showValue,
-  TIMER_MILLIS,
-} from '../../diagnostics/error-messages.js';
+import { notAccepted, quote, showValue } from '../../diagnostics/error-messages.js';
+import { integerText, isIntegerIn, TIMER_MILLIS } from '../../diagnostics/integer-rule.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MILLIS } from '../env/defaults.js';
 import { LATE, within } from './deadline.js';
 import { exitCoordinator } from './exit-coordinator.js';

@@ -1,0 +1,79 @@
+import type { Meter } from '@opentelemetry/api';
+import { Diagnostics } from '../diagnostics/diagnostics.js';
+import { FirstError } from '../diagnostics/first-error.js';
+import { familySpec } from '../naming/counter-naming.js';
+import { FAMILIES } from '../naming/naming-types.js';
+import type { ResolvedOptions } from '../options.js';
+import type { FamilyRegistry } from '../registry/family-registry.js';
+import { registryKind } from '../registry/registry-kinds.js';
+
+/**
+ * What every part of one stats instance shares: the backup and the restore registry and the diagnostics that
+ * report each problem once. The parts around it decide when to flush (the timer, the collection hook) and where
+ * to (the provider binding).
+ */
+export class StatsSharedState {
+  readonly diagnostics = new Diagnostics();
+  /** The backup and the restore registry, in the order of {@link FAMILIES}. */
+  readonly families: readonly [FamilyRegistry, FamilyRegistry];
+
+  constructor(resolved: ResolvedOptions) {
+    const Registry = registryKind(resolved.flushIntervalMillis);
+    const [backup, restore] = FAMILIES.map(
+      (family) =>
+        new Registry(
+          family,
+          familySpec(resolved.naming, family, resolved.metricPrefix),
+          resolved.maxScopes,
+          this.diagnostics,
+        ),
+    ) as [FamilyRegistry, FamilyRegistry];
+    this.families = [backup, restore];
+  }
+
+  /** Creates every family's instruments on `meter`. */
+  bind(meter: Meter): void {
+    for (const registry of this.families) registry.bind(meter);
+  }
+
+  /**
+   * Flushes every family, even when the other one's instruments throw.
+   *
+   * @throws the first error an instrument threw.
+   */
+  flush(): void {
+    const errors = new FirstError();
+    for (const registry of this.families) registry.flush(errors);
+    errors.throwIfAny();
+    this.diagnostics.flushSucceeded();
+  }
+
+  /**
+   * Flushes and reports a failure through `diag` instead of throwing: for the automatic triggers (timer,
+   * collection), where an exception escaping a timer would end the user's process, and one escaping a callback
+   * would be the SDK's to log, once per export.
+   */
+  flushReporting(): void {
+    try {
+      this.flush();
+    } catch (error) {
+      this.diagnostics.flushFailed(error);
+    }
+  }
+
+  /** Closes every family (see {@link FamilyRegistry.close}), keeping the first error in `errors`. */
+  close(errors: FirstError): void {
+    for (const registry of this.families) registry.close(errors);
+  }
+
+  /** Says, once the stats are closed without ever having had a provider, what they never exported. */
+  reportNeverExported(): void {
+    let operations = 0;
+    let runs = 0;
+    for (const registry of this.families) {
+      operations += registry.pendingOperations;
+      runs += registry.pendingRuns;
+    }
+    if (operations + runs > 0) this.diagnostics.neverExported(operations, runs);
+  }
+}
