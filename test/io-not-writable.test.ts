@@ -13,22 +13,26 @@ describe('meterWritable on something that is not a stream.Writable', () => {
     class Uploader {}
     expect(meter(new Uploader())).toThrow(
       new TypeError(
-        'meterWritable: Uploader is not a stream.Writable and never calls _write / _writev, so metering it in place ' +
-          'would record nothing (http.ClientRequest and ServerResponse are such streams). Meter the data on its way ' +
-          'in instead: pipe it through meterTransform(new PassThrough(), stats), or meter the source with ' +
-          "meterReadable; for S3 uploads with the AWS SDK, use meterS3Client from 'backupstats/s3'.",
+        'backupstats: meterWritable stream is an Uploader (it is not a stream.Writable and never calls _write / ' +
+          '_writev, so metering it in place would record nothing; http.ClientRequest and ServerResponse are such ' +
+          'streams); accepted: a stream.Writable; to meter an upload, meter the data on its way in instead: pipe it ' +
+          'through meterTransform(new PassThrough(), stats), or meter the source with meterReadable; for S3 uploads ' +
+          "with the AWS SDK, use meterS3Client from 'backupstats/s3'",
       ),
     );
   });
 
   it.each([
-    ['a plain object', {}, 'Object'],
-    ['an instance of an anonymous class', new (class {})(), 'object'],
-    ['an object without a prototype', Object.create(null), 'object'],
-    ['null', null, 'object'],
-    ['a string', 'upload', 'String'],
+    ['a plain object', {}, 'an object'],
+    ['an instance of an anonymous class', new (class {})(), 'an object'],
+    ['an object without a prototype', Object.create(null), 'an object'],
+    ['null', null, 'null'],
+    ['a string', 'upload', '"upload"'],
     ['undefined', undefined, 'undefined'],
-  ])('%s is named by its class, or by its type when it has no class name', (_case, stream, what) => {
-    expect(meter(stream)).toThrow(new RegExp(`^meterWritable: ${what} is not a stream\\.Writable `));
+    ['an http.ClientRequest', new (class ClientRequest {})(), 'an http\\.ClientRequest'],
+  ])('%s is named by its class, or as a value when it has no class name', (_case, stream, what) => {
+    expect(meter(stream)).toThrow(
+      new RegExp(`^backupstats: meterWritable stream is ${what} \\(it is not a stream\\.Writable `),
+    );
   });
 });

@@ -222,11 +222,13 @@ describe('meterS3Client set-up', () => {
     onTestFinished(() => client.destroy());
     const stats = createRecordingStats();
     expect(() => meterS3Client({} as never, stats)).toThrow(
-      /client is a object without a middlewareStack; accepted: an S3Client/,
+      /^backupstats: meterS3Client client is an object \(it has no middlewareStack\); accepted: an S3Client/,
     );
     expect(() => meterS3Client(undefined as never, stats)).toThrow(TypeError);
-    expect(() => meterS3Client(client, {} as never)).toThrow(/stats is a object; accepted: a Stats/);
+    expect(() => meterS3Client(client, {} as never)).toThrow(
+      /^backupstats: meterS3Client stats is an object; accepted: a Stats/,
+    );
     meterS3Client(client, stats);
-    expect(() => meterS3Client(client, stats)).toThrow(/metered already/);
+    expect(() => meterS3Client(client, stats)).toThrow(/meterS3Client client is an S3Client \(it is metered already\)/);
   });
 });

@@ -82,3 +82,51 @@ export class Diagnostics {
     );
   }
 }
+
+// The messages of set-up and of the end of the process. Each is said when it happens, which is once per
+// shutdown or signal, so they need no memory of having been said.
+
+/** A signal's shutdown reached its deadline while other listeners kept the process alive. */
+export function signalDeadlinePassed(signal: string, deadlineMillis: number): void {
+  diag.warn(
+    `backupstats: ${signal}: the process was still running ${deadlineMillis} ms after the signal; ending it by ${signal}`,
+  );
+}
+
+/** A shutdown at the end of the process (`at exit` or `before exit`) did not finish within its deadline. */
+export function shutdownLate(when: 'at exit' | 'before exit', timeoutMillis: number): void {
+  diag.error(
+    `backupstats: ${when === 'at exit' ? 'a shutdown at exit' : 'shutdown before exit'} did not finish within ${timeoutMillis} ms; the process ends without it`,
+  );
+}
+
+/** A shutdown at the end of the process failed. */
+export function shutdownFailed(when: 'at exit' | 'before exit', error: unknown): void {
+  diag.error(`backupstats: shutdown ${when} failed`, error);
+}
+
+/** The Prometheus endpoint closed connections whose scrape was still being answered at the deadline. */
+export function scrapesCut(count: number): void {
+  diag.warn(
+    `backupstats: the Prometheus endpoint cut ${count} scrape(s) still being answered when the shutdown's deadline passed`,
+  );
+}
+
+/** A MeterProvider given to set-up did not finish its forceFlush within the deadline. */
+export function givenProviderFlushLate(deadlineMillis: number): void {
+  diag.error(
+    `backupstats: the given MeterProvider's forceFlush did not finish within ${deadlineMillis} ms; what it had not exported is lost`,
+  );
+}
+
+/** What an exporter did not deliver at shutdown, as its delivery watch words it. */
+export function undelivered(sentence: string): void {
+  diag.error(sentence);
+}
+
+/** The provider set-up built did not finish its shutdown within the deadline, and no exporter of ours is to blame. */
+export function providerShutdownLate(deadlineMillis: number): void {
+  diag.error(
+    `backupstats: the MeterProvider's shutdown did not finish within ${deadlineMillis} ms (OTEL_METRIC_EXPORT_TIMEOUT); it was left behind`,
+  );
+}

@@ -16,6 +16,33 @@ export function showValue(value: unknown): string {
   return `a value of type ${typeof value}`;
 }
 
+/**
+ * An argument's value for a message: a primitive as {@link showValue} shows it (`undefined` as such), an object
+ * by its class (`a Writable`, `an Uploader`), and one without a class of its own as `an object`.
+ */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value !== 'object' || value === null) return showValue(value);
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  if (typeof name !== 'string' || name === '' || name === 'Object') return 'an object';
+  return `${/^[AEIOU]/i.test(name) ? 'an' : 'a'} ${name}`;
+}
+
+/**
+ * The error for an argument that a function does not accept, in the form of {@link notAccepted}:
+ * `backupstats: <function> <argument> is <value> (<detail>); accepted: <accepted>`.
+ */
+export function notAcceptedArgument(
+  fn: string,
+  argument: string,
+  value: unknown,
+  accepted: string,
+  detail?: string,
+): TypeError {
+  return notAccepted(`${fn} ${argument}`, describeValue(value), accepted, detail);
+}
+
 /** Text quoted for a message. */
 export function quote(text: string): string {
   return JSON.stringify(text);

@@ -1,7 +1,8 @@
 import type { Run } from '../run.js';
 import type { BackupStats, Stats } from '../stats.js';
 
-const noop = (): void => {};
+/** Does nothing: what no-op stats are made of, and a callback's place-holder. */
+export function noop(): void {}
 
 /** A run that records nothing: what no-op stats start, and stats already shut down. */
 export const noopRun: Run = Object.freeze({ succeed: noop, fail: noop });

@@ -1,6 +1,6 @@
 import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
 import type { Run, RunOutcome } from '../run.js';
-import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, reasonIndex } from '../runs/run-failure.js';
+import { RUN_FAILURE_REASONS, type RunFailureReason, recordedReasonIndex } from '../runs/run-failure.js';
 import type { Stats } from '../stats.js';
 
 /** One call made on a {@link RecordingStats} tree, with the values exactly as given. */
@@ -91,7 +91,7 @@ function recordingRun(labels: ResolvedLabels, runs: RecordedRun[]): Run {
   };
   return {
     succeed: (bytes) => end('success', undefined, bytes),
-    fail: (reason) => end('failure', RUN_FAILURE_REASONS[reasonIndex(reason)] ?? RunFailure.Other, undefined),
+    fail: (reason) => end('failure', RUN_FAILURE_REASONS[recordedReasonIndex(reason)] as RunFailureReason, undefined),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
-import { type MeterOptions, nextSpan, timeOneInOf } from './timing-sample.js';
+import { type MeterOptions, TimingSample, timeOneInOf } from './timing-sample.js';
 
 /**
  * Meters a Readable in place and returns it: every chunk it produces is recorded on `stats` as one operation
@@ -44,7 +44,7 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats, optio
 }
 
 /** The wait in progress. One per stream; a timestamp is stored in place rather than boxed anew on every chunk. */
-class ReadMeter {
+class ReadMeter extends TimingSample {
   readonly clock: typeof performance = performance;
   /**
    * When the current wait began (ms, the clock's own origin): metering, the read request or the last chunk.
@@ -52,18 +52,13 @@ class ReadMeter {
    * stored as a pointer, and every clock read stored into it would allocate a box.
    */
   start = 0;
-  /** Chunks to leave untimed before the next timed one (always 0 without sampling). */
-  untimed = 0;
-  /** How many chunks the next timed one stands for (always 1 without sampling). */
-  span = 1;
 
   constructor(
     readonly stats: Stats,
     readonly defaultEncoding: BufferEncoding | undefined,
-    readonly every: number,
+    every: number,
   ) {
-    this.span = nextSpan(every);
-    this.untimed = this.span - 1;
+    super(every);
     this.start = this.clock.now();
   }
 
@@ -80,7 +75,6 @@ class ReadMeter {
     const now = this.clock.now();
     this.stats.timedIncrementBytes(bytes, (now - this.start) * this.span);
     this.start = now;
-    this.span = nextSpan(this.every);
-    this.untimed = this.span - 1;
+    this.redraw();
   }
 }

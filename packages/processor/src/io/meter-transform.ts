@@ -3,7 +3,7 @@ import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
 import { OperationMeter } from './operation-meter.js';
 import { type MeterOptions, timeOneInOf } from './timing-sample.js';
-import { drainsNextWrite, writableStateOf } from './writable-drain.js';
+import { writableStateOf } from './writable-drain.js';
 
 /** Options of {@link meterTransform}. */
 export interface MeterTransformOptions extends MeterOptions {
@@ -37,31 +37,10 @@ export interface MeterTransformOptions extends MeterOptions {
  * @throws TypeError when `options.timeOneIn` is not an integer from 1 to 65536.
  */
 export function meterTransform<T extends Transform>(stream: T, stats: Stats, options: MeterTransformOptions = {}): T {
-  const meter = new OperationMeter<TransformCallback>(
-    stats,
-    writableStateOf(stream),
-    timeOneInOf(options, 'meterTransform'),
-    noop,
-  );
+  const meter = new OperationMeter(stats, writableStateOf(stream), timeOneInOf(options, 'meterTransform'));
   // `_flush` is running: the chunks it feeds itself are part of the flush.
   let flushing = false;
-  const done: TransformCallback = (error, data) => {
-    // Read before calling back: the callback may start the next chunk synchronously.
-    const next = meter.callback;
-    // Node pushes data handed to the callback before it takes the next chunk, and that push can run the next
-    // stages: only a callback without data lets the next chunk start at this one's end.
-    if (
-      meter.end(error === undefined || error === null) &&
-      (data === undefined || data === null) &&
-      drainsNextWrite(meter.state)
-    ) {
-      meter.drained = true;
-      next(error, data);
-      meter.drained = false;
-      return;
-    }
-    next(error, data);
-  };
+  const done: TransformCallback = (error, data) => meter.settle(error, data);
 
   const transform = stream._transform;
   stream._transform = function meteredTransform(
@@ -97,5 +76,3 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
   }
   return stream;
 }
-
-function noop(): void {}

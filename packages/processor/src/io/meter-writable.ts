@@ -1,9 +1,10 @@
 import { Writable } from 'node:stream';
+import { describeValue, notAccepted } from '../diagnostics/error-messages.js';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
 import { OperationMeter } from './operation-meter.js';
 import { type MeterOptions, timeOneInOf } from './timing-sample.js';
-import { drainsNextWrite, writableStateOf } from './writable-drain.js';
+import { writableStateOf } from './writable-drain.js';
 
 type WriteCallback = (error?: Error | null) => void;
 type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
@@ -32,24 +33,8 @@ type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
 export function meterWritable<T extends Writable>(stream: T, stats: Stats, options: MeterOptions = {}): T {
   // Writable's own instanceof check looks for the writable state that _write / _writev run from.
   if (!(stream instanceof Writable)) throw notWritable(stream);
-  const meter = new OperationMeter<WriteCallback>(
-    stats,
-    writableStateOf(stream),
-    timeOneInOf(options, 'meterWritable'),
-    noop,
-  );
-  const done: WriteCallback = (error) => {
-    // Read before calling back: the callback may start the next write synchronously.
-    const next = meter.callback;
-    if (meter.end(error === undefined || error === null) && drainsNextWrite(meter.state)) {
-      meter.drained = true;
-      next(error);
-      // Consumed by the write Node started, or left over if it started none.
-      meter.drained = false;
-      return;
-    }
-    next(error);
-  };
+  const meter = new OperationMeter(stats, writableStateOf(stream), timeOneInOf(options, 'meterWritable'));
+  const done: WriteCallback = (error) => meter.settle(error, undefined);
 
   const write = stream._write;
   // The default _write hands the chunk to _writev, which is metered below: metering both would count twice.
@@ -81,16 +66,15 @@ export function meterWritable<T extends Writable>(stream: T, stats: Stats, optio
   return stream;
 }
 
-function noop(): void {}
-
 function notWritable(stream: unknown): TypeError {
   const name = (stream as { constructor?: { name?: unknown } } | null)?.constructor?.name;
-  const what =
-    name === 'ClientRequest' ? 'http.ClientRequest' : typeof name === 'string' && name !== '' ? name : typeof stream;
-  return new TypeError(
-    `meterWritable: ${what} is not a stream.Writable and never calls _write / _writev, so metering it in place ` +
-      'would record nothing (http.ClientRequest and ServerResponse are such streams). Meter the data on its way ' +
-      'in instead: pipe it through meterTransform(new PassThrough(), stats), or meter the source with ' +
-      "meterReadable; for S3 uploads with the AWS SDK, use meterS3Client from 'backupstats/s3'.",
+  return notAccepted(
+    'meterWritable stream',
+    name === 'ClientRequest' ? 'an http.ClientRequest' : describeValue(stream),
+    'a stream.Writable; to meter an upload, meter the data on its way in instead: pipe it through ' +
+      'meterTransform(new PassThrough(), stats), or meter the source with meterReadable; for S3 uploads with the ' +
+      "AWS SDK, use meterS3Client from 'backupstats/s3'",
+    'it is not a stream.Writable and never calls _write / _writev, so metering it in place would record nothing; ' +
+      'http.ClientRequest and ServerResponse are such streams',
   );
 }

@@ -1,6 +1,10 @@
+import { noop } from '../doubles/noop-stats.js';
 import type { Stats } from '../stats.js';
-import { nextSpan } from './timing-sample.js';
-import type { WritableStateView } from './writable-drain.js';
+import { TimingSample } from './timing-sample.js';
+import { drainsNextWrite, type WritableStateView } from './writable-drain.js';
+
+/** Node's callback for a write (`error` only) or a transformed chunk (`error`, `data`). */
+export type OperationCallback = (error?: Error | null, data?: unknown) => void;
 
 /**
  * The operation in flight on the writing side of a stream: a write of `meterWritable` or a chunk of
@@ -8,7 +12,7 @@ import type { WritableStateView } from './writable-drain.js';
  * sites stay monomorphic in a pipeline of both; every field starts as a value of its final type, so a
  * timestamp is stored in place rather than boxed anew on every operation.
  */
-export class OperationMeter<Callback> {
+export class OperationMeter extends TimingSample {
   /** When the operation in flight started (ms, the clock's own origin); after a timed end, that end. */
   start = 0;
   bytes = 0;
@@ -20,24 +24,20 @@ export class OperationMeter<Callback> {
   drained = false;
   /** The operation in flight is timed (always, without sampling). */
   timed = false;
-  /** Operations to leave untimed before the next timed one (always 0 without sampling). */
-  untimed = 0;
-  /** How many operations the next timed one stands for (always 1 without sampling). */
-  span = 1;
   readonly clock: typeof performance = performance;
+
+  /** Node's callback for the operation in flight. */
+  callback: OperationCallback = noop;
 
   constructor(
     readonly stats: Stats,
     readonly state: WritableStateView | undefined,
-    readonly every: number,
-    /** Node's callback for the operation in flight. */
-    public callback: Callback,
+    every: number,
   ) {
-    this.span = nextSpan(every);
-    this.untimed = this.span - 1;
+    super(every);
   }
 
-  begin(bytes: number, callback: Callback): void {
+  begin(bytes: number, callback: OperationCallback): void {
     this.bytes = bytes;
     // A Writable hands the same callback to every write: skip the store and its write barrier.
     if (this.callback !== callback) this.callback = callback;
@@ -71,8 +71,30 @@ export class OperationMeter<Callback> {
     this.stats.timedIncrementBytes(this.bytes, (now - this.start) * this.span);
     // Only read by the next operation when it is started by this callback (`drained`); otherwise it reads its own.
     this.start = now;
-    this.span = nextSpan(this.every);
-    this.untimed = this.span - 1;
+    this.redraw();
     return this.untimed === 0 && !this.sync;
+  }
+
+  /**
+   * Ends the operation in flight and calls Node's callback for it. When that callback starts the next buffered
+   * operation at once (see `drainsNextWrite`), that operation starts at this one's end, with no clock read of
+   * its own. Node pushes `data` handed to a transform's callback before it takes the next chunk, and that push
+   * can run the next stages: only a callback without data lets the next operation start at this one's end.
+   */
+  settle(error: Error | null | undefined, data: unknown): void {
+    // Read before calling back: the callback may start the next operation synchronously.
+    const next = this.callback;
+    if (
+      this.end(error === undefined || error === null) &&
+      (data === undefined || data === null) &&
+      drainsNextWrite(this.state)
+    ) {
+      this.drained = true;
+      next(error, data);
+      // Consumed by the operation Node started, or left over if it started none.
+      this.drained = false;
+      return;
+    }
+    next(error, data);
   }
 }

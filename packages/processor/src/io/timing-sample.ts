@@ -35,3 +35,24 @@ export function timeOneInOf(options: MeterOptions, meter: string): number {
 export function nextSpan(every: number): number {
   return every === 1 ? 1 : 1 + Math.floor(Math.random() * (2 * every - 1));
 }
+
+/**
+ * The sampling state of one metered stream: how many operations to leave untimed before the next timed one, and
+ * how many operations that one stands for. The meters extend it, so the state sits in their own object.
+ */
+export class TimingSample {
+  /** Operations to leave untimed before the next timed one (always 0 without sampling). */
+  untimed = 0;
+  /** How many operations the next timed one stands for (always 1 without sampling). */
+  span = 1;
+
+  constructor(readonly every: number) {
+    this.redraw();
+  }
+
+  /** Draws the next timed operation's span, after a timed one. */
+  redraw(): void {
+    this.span = nextSpan(this.every);
+    this.untimed = this.span - 1;
+  }
+}

@@ -8,7 +8,7 @@ import { isAmount, MAX_PENDING } from '../record/amount.js';
 import { drainQueue } from '../registry/flush-queue.js';
 import type { Run } from '../run.js';
 import { OpenRun, type RunEnd } from './open-run.js';
-import { OTHER_REASON_INDEX, RunFailure, type RunFailureReason, reasonIndex } from './run-failure.js';
+import { RunFailure, type RunFailureReason, recordedReasonIndex } from './run-failure.js';
 import { createRunInstruments, type RunInstruments } from './run-instruments.js';
 import { RunSeries } from './run-series.js';
 
@@ -66,11 +66,7 @@ export class RunBook implements RunEnd {
   fail(run: OpenRun, reason: RunFailureReason | undefined): void {
     if (!this.open.delete(run)) return;
     const seconds = (performance.now() - run.startedAt) / 1000;
-    let index = reasonIndex(reason);
-    if (index < 0) {
-      this.diagnostics.unknownRunFailure(reason);
-      index = OTHER_REASON_INDEX;
-    }
+    const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
     run.series.failed(index, seconds, Date.now() / 1000);
     this.enqueue(run.series);
   }

@@ -1,4 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import { notAcceptedArgument } from '../diagnostics/error-messages.js';
 import { Component, Implementation, Operation } from '../labels.js';
 import type { Stats } from '../stats.js';
 import { attemptMiddleware } from './attempt-middleware.js';
@@ -34,19 +35,30 @@ const TAG = 'BACKUPSTATS';
 export function meterS3Client(client: MeterableS3Client, stats: Stats): () => void {
   const stack = (client as { middlewareStack?: Partial<MiddlewareStackLike> } | null | undefined)?.middlewareStack;
   if (typeof stack?.add !== 'function' || typeof stack.remove !== 'function' || typeof stack.identify !== 'function') {
-    throw new TypeError(
-      `meterS3Client: client is ${describe(client)} without a middlewareStack; accepted: an S3Client of @aws-sdk/client-s3 (any AWS SDK v3 client with a middlewareStack)`,
+    throw notAcceptedArgument(
+      'meterS3Client',
+      'client',
+      client,
+      'an S3Client of @aws-sdk/client-s3 (any AWS SDK v3 client with a middlewareStack)',
+      'it has no middlewareStack',
     );
   }
   if (typeof (stats as Partial<Stats> | null | undefined)?.scope !== 'function') {
-    throw new TypeError(
-      `meterS3Client: stats is ${describe(stats)}; accepted: a Stats, such as backupStats.backup or backupStats.restore`,
+    throw notAcceptedArgument(
+      'meterS3Client',
+      'stats',
+      stats,
+      'a Stats, such as backupStats.backup or backupStats.restore',
     );
   }
   const metered = stack as MiddlewareStackLike;
   if (metered.identify().some((entry) => entry.startsWith(ATTEMPT))) {
-    throw new TypeError(
-      'meterS3Client: this client is metered already; call the function the first meterS3Client returned before metering it again',
+    throw notAcceptedArgument(
+      'meterS3Client',
+      'client',
+      client,
+      'a client not metered yet (call the function the first meterS3Client returned before metering it again)',
+      'it is metered already',
     );
   }
 
@@ -80,10 +92,4 @@ export function meterS3Client(client: MeterableS3Client, stats: Stats): () => vo
     metered.remove(ATTEMPT);
     metered.remove(OBJECT);
   };
-}
-
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-  return typeof name === 'string' && name !== '' && name !== 'Object' ? `a ${name}` : `a ${typeof value}`;
 }

@@ -1,3 +1,4 @@
+import { timeAsync } from '../io/timed.js';
 import type { Stats } from '../stats.js';
 import { PAYLOAD_BYTES } from './attempt-middleware.js';
 import type { Handler, Middleware } from './middleware.js';
@@ -49,13 +50,8 @@ export function objectMiddleware(scopes: ObjectScopes): Middleware {
   };
 }
 
+/** `next` as one operation on `stats` with its duration, and its bytes when `bytes` says, once it succeeds. */
 function timed(next: Handler, stats: Stats, bytes: (() => number) | undefined): Handler {
-  return async (args) => {
-    const start = performance.now();
-    const result = await next(args);
-    const durationMs = performance.now() - start;
-    if (bytes === undefined) stats.timedIncrement(durationMs);
-    else stats.timedIncrementBytes(bytes(), durationMs);
-    return result;
-  };
+  const options = bytes === undefined ? undefined : { bytes };
+  return (args) => timeAsync(stats, () => next(args), options);
 }

@@ -1,6 +1,7 @@
-import { diag, type MeterProvider } from '@opentelemetry/api';
+import type { MeterProvider } from '@opentelemetry/api';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { openBackupStats } from '../backup-stats.js';
+import { givenProviderFlushLate, providerShutdownLate, undelivered } from '../diagnostics/diagnostics.js';
 import { notAccepted } from '../diagnostics/error-messages.js';
 import { createNoopBackupStats } from '../doubles/noop-stats.js';
 import { type BackupStatsOptions, resolveOptions } from '../options.js';
@@ -100,9 +101,7 @@ export async function startBackupStats(options: StartBackupStatsOptions = {}): P
     return started(stats, provider, deadline, async () => {
       const closed = await settle(stats.shutdown());
       if ((await within(forceFlushIfAble(provider), deadline)) === LATE) {
-        diag.error(
-          `backupstats: the given MeterProvider's forceFlush did not finish within ${deadline} ms; what it had not exported is lost`,
-        );
+        givenProviderFlushLate(deadline);
       }
       if (closed !== undefined) throw closed.error;
     });
@@ -165,16 +164,14 @@ async function shutdownBuilt(provider: { shutdown(): Promise<void> }, built: Rea
   const [outcome] = await Promise.all([within(provider.shutdown(), deadline), built.close(deadline)]);
   let reported = false;
   for (const delivery of built.deliveries) {
-    const undelivered = delivery.undelivered(deadline);
-    if (undelivered === undefined) continue;
-    diag.error(undelivered);
+    const sentence = delivery.undelivered(deadline);
+    if (sentence === undefined) continue;
+    undelivered(sentence);
     reported = true;
   }
   if (outcome === LATE && !reported) {
     // A reader given in `readers` (or the SDK itself) held the shutdown: no exporter of ours is to blame.
-    diag.error(
-      `backupstats: the MeterProvider's shutdown did not finish within ${deadline} ms (OTEL_METRIC_EXPORT_TIMEOUT); it was left behind`,
-    );
+    providerShutdownLate(deadline);
   }
 }
 

@@ -1,3 +1,4 @@
+import { noop } from '../doubles/noop-stats.js';
 import { DEFAULT_FLUSH_INTERVAL_MILLIS } from '../options.js';
 import type { ProviderBinding } from './provider-binding.js';
 import type { StatsSharedState } from './stats-shared-state.js';
@@ -17,7 +18,7 @@ export function startFlushTimer(
   state: StatsSharedState,
 ): StopTimer {
   const direct = flushIntervalMillis === 0;
-  if (direct && binding.bound) return () => {};
+  if (direct && binding.bound) return noop;
   const timer = setInterval(
     () => {
       if (!binding.follow()) return;

@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { diag } from '@opentelemetry/api';
+import { shutdownFailed, shutdownLate, signalDeadlinePassed } from '../../diagnostics/diagnostics.js';
 import { LATE, within } from './deadline.js';
 
 /** One {@link shutdownOnExit} registration. */
@@ -91,9 +91,7 @@ function createCoordinator(): ExitCoordinator {
     const deadline = Math.max(0, ...chosen.map((entry) => entry.timeoutMillis));
     setTimeout(() => {
       if (ended) return;
-      diag.warn(
-        `backupstats: ${signal}: the process was still running ${deadline} ms after the signal; ending it by ${signal}`,
-      );
+      signalDeadlinePassed(signal, deadline);
       endBy(signal);
     }, deadline);
   };
@@ -155,12 +153,10 @@ async function shutdownAll(entries: readonly ExitEntry[]): Promise<boolean> {
     entries.map(async (entry) => {
       try {
         if ((await within(entry.shutdown(), entry.timeoutMillis)) !== LATE) return false;
-        diag.error(
-          `backupstats: a shutdown at exit did not finish within ${entry.timeoutMillis} ms; the process ends without it`,
-        );
+        shutdownLate('at exit', entry.timeoutMillis);
         return true;
       } catch (error) {
-        diag.error('backupstats: shutdown at exit failed', error);
+        shutdownFailed('at exit', error);
         return false;
       }
     }),

@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { diag } from '@opentelemetry/api';
+import { shutdownFailed, shutdownLate } from '../../diagnostics/diagnostics.js';
 import { notAccepted, quote, showValue } from '../../diagnostics/error-messages.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../../diagnostics/integer-rule.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MILLIS } from '../env/defaults.js';
@@ -86,12 +86,10 @@ export async function exitAfterShutdown(target: ShutdownTarget, code?: number): 
   );
   try {
     if ((await within(target.shutdown(), timeoutMillis)) === LATE) {
-      diag.error(
-        `backupstats: shutdown before exit did not finish within ${timeoutMillis} ms; the process ends without it`,
-      );
+      shutdownLate('before exit', timeoutMillis);
     }
   } catch (error) {
-    diag.error('backupstats: shutdown before exit failed', error);
+    shutdownFailed('before exit', error);
   }
   return process.exit(code ?? process.exitCode ?? 0);
 }

@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { diag } from '@opentelemetry/api';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { scrapesCut } from '../../diagnostics/diagnostics.js';
 
 /** The HTTP endpoint Prometheus scrapes. */
 export interface PrometheusEndpoint {
@@ -79,9 +79,7 @@ export function createPrometheusEndpoint(exporter: PrometheusExporter, host: str
         if (connections.size === 0) return;
         timer = setTimeout(() => {
           if (answering.size > 0) {
-            diag.warn(
-              `backupstats: the Prometheus endpoint cut ${answering.size} scrape(s) still being answered when the shutdown's deadline passed`,
-            );
+            scrapesCut(answering.size);
           }
           for (const socket of connections) socket.destroy();
         }, graceMillis);
