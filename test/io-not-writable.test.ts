@@ -13,7 +13,7 @@ describe('meterWritable on something that is not a stream.Writable', () => {
     class Uploader {}
     expect(meter(new Uploader())).toThrow(
       new TypeError(
-        'backupstats: meterWritable stream is an Uploader (it is not a stream.Writable and never calls _write / ' +
+        'backupstats: meterWritable stream is an instance of Uploader (it is not a stream.Writable and never calls _write / ' +
           '_writev, so metering it in place would record nothing; http.ClientRequest and ServerResponse are such ' +
           'streams); accepted: a stream.Writable; to meter an upload, meter the data on its way in instead: pipe it ' +
           'through meterTransform(new PassThrough(), stats), or meter the source with meterReadable; for S3 uploads ' +

@@ -229,6 +229,8 @@ describe('meterS3Client set-up', () => {
       /^backupstats: meterS3Client stats is an object; accepted: a Stats/,
     );
     meterS3Client(client, stats);
-    expect(() => meterS3Client(client, stats)).toThrow(/meterS3Client client is an S3Client \(it is metered already\)/);
+    expect(() => meterS3Client(client, stats)).toThrow(
+      /meterS3Client client is an instance of S3Client \(it is metered already\)/,
+    );
   });
 });

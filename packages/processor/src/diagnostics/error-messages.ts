@@ -18,7 +18,7 @@ export function showValue(value: unknown): string {
 
 /**
  * An argument's value for a message: a primitive as {@link showValue} shows it (`undefined` as such), an object
- * by its class (`a Writable`, `an Uploader`), and one without a class of its own as `an object`.
+ * by its class (`an instance of Uploader`), and one without a class of its own as `an object`.
  */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'undefined';
@@ -26,7 +26,7 @@ export function describeValue(value: unknown): string {
   if (typeof value !== 'object' || value === null) return showValue(value);
   const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
   if (typeof name !== 'string' || name === '' || name === 'Object') return 'an object';
-  return `${/^[AEIOU]/i.test(name) ? 'an' : 'a'} ${name}`;
+  return `an instance of ${name}`;
 }
 
 /**
