@@ -185,11 +185,11 @@ describe('timeOneIn drawn at random', () => {
     }
     for (const name of ['transform', 'destination'] as const) {
       const calls = stats[name].calls;
-      const lastTimed = calls.map((c) => c.durationMs > 0).lastIndexOf(true) + 1;
+      const lastTimed = calls.map((c) => c.durationMillis > 0).lastIndexOf(true) + 1;
       expect(lastTimed, name).toBeGreaterThan(n - 2 * every + 1);
-      expect(stats[name].totals().durationMs, name).toBeCloseTo(lastTimed, 6);
+      expect(stats[name].totals().durationMillis, name).toBeCloseTo(lastTimed, 6);
       // About one in `every` is timed: far fewer than all, and more than none.
-      const timed = calls.filter((c) => c.durationMs > 0).length;
+      const timed = calls.filter((c) => c.durationMillis > 0).length;
       expect(timed, name).toBeGreaterThan(n / every / 2);
       expect(timed, name).toBeLessThan((2 * n) / every);
     }

@@ -71,7 +71,7 @@ describe('metered streams pass every byte through unchanged', () => {
       expect(call.method).toBe(
         call.labels.operation === Operation.CompressorClose ? 'timedIncrement' : 'timedIncrementBytes',
       );
-      expect(Number.isFinite(call.durationMs)).toBe(true);
+      expect(Number.isFinite(call.durationMillis)).toBe(true);
     }
   });
 

@@ -10,7 +10,7 @@ describe('timeSync', () => {
     expect(timeSync(stats, () => 42)).toBe(42);
     expect(stats.calls).toHaveLength(1);
     expect(stats.calls[0]).toMatchObject({ method: 'timedIncrement', bytes: 0 });
-    expect(Number.isFinite(stats.calls[0]?.durationMs)).toBe(true);
+    expect(Number.isFinite(stats.calls[0]?.durationMillis)).toBe(true);
   });
 
   it('rethrows and records nothing on failure, unless recordFailures', () => {

@@ -11,7 +11,7 @@ const LABEL_VALUES = ['A', 'B', undefined] as const;
 
 type Action =
   | { kind: 'scope'; from: number; labels: ScopeLabels }
-  | { kind: 'record'; handle: number; family: 0 | 1; bytes: number | undefined; durationMs: number }
+  | { kind: 'record'; handle: number; family: 0 | 1; bytes: number | undefined; durationMillis: number }
   | { kind: 'flush' }
   | { kind: 'collect'; reader: 0 | 1 }
   | { kind: 'tick'; ms: number };
@@ -33,7 +33,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       handle: fc.nat(),
       family: fc.constantFrom(0 as const, 1 as const),
       bytes: fc.option(fc.integer({ min: 0, max: 1 << 30 }), { nil: undefined }),
-      durationMs: fc.double({ min: 0, max: 10_000, noNaN: true }),
+      durationMillis: fc.double({ min: 0, max: 10_000, noNaN: true }),
     }),
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'flush' as const }) },
@@ -117,13 +117,13 @@ describe('exported totals equal recorded totals for any interleaving', () => {
               const list = handles[step.family] ?? [];
               const target = list[step.handle % list.length];
               if (target === undefined) continue;
-              if (step.bytes === undefined) target.stats.timedIncrement(step.durationMs);
-              else target.stats.timedIncrementBytes(step.bytes, step.durationMs);
+              if (step.bytes === undefined) target.stats.timedIncrement(step.durationMillis);
+              else target.stats.timedIncrementBytes(step.bytes, step.durationMillis);
               const key = keyOf(familyNames[step.family], target.labels);
               const totals = expected.get(key) ?? { count: 0, bytes: 0, seconds: 0 };
               totals.count += 1;
               totals.bytes += step.bytes ?? 0;
-              totals.seconds += step.durationMs / 1000;
+              totals.seconds += step.durationMillis / 1000;
               expected.set(key, totals);
             } else if (step.kind === 'flush') {
               stats.flush();

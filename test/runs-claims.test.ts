@@ -49,8 +49,8 @@ describe('run durations', () => {
     failed.succeed(1);
     const root = { component: '-', implementation: '-', operation: '-' };
     expect(stats.runs).toEqual([
-      { labels: root, outcome: 'success', reason: undefined, durationMs: 30, bytes: 5 },
-      { labels: root, outcome: 'failure', reason: 'timeout', durationMs: 12, bytes: undefined },
+      { labels: root, outcome: 'success', reason: undefined, durationMillis: 30, bytes: 5 },
+      { labels: root, outcome: 'failure', reason: 'timeout', durationMillis: 12, bytes: undefined },
     ]);
   });
 });

@@ -17,12 +17,12 @@ describe('createRecordingStats', () => {
       method: 'timedIncrement',
       labels: { component: 'BackupEngine', implementation: 'Builtin', operation: 'Source:Close' },
       bytes: 0,
-      durationMs: 0.5,
+      durationMillis: 0.5,
     });
-    expect(stats.totals({ operation: Operation.SourceRead })).toEqual({ count: 2, bytes: 150, durationMs: 3 });
-    expect(stats.totals({ component: 'BackupEngine' })).toEqual({ count: 3, bytes: 150, durationMs: 3.5 });
-    expect(stats.totals()).toEqual({ count: 3, bytes: 150, durationMs: 3.5 });
-    expect(stats.totals({ implementation: 'S3' })).toEqual({ count: 0, bytes: 0, durationMs: 0 });
+    expect(stats.totals({ operation: Operation.SourceRead })).toEqual({ count: 2, bytes: 150, durationMillis: 3 });
+    expect(stats.totals({ component: 'BackupEngine' })).toEqual({ count: 3, bytes: 150, durationMillis: 3.5 });
+    expect(stats.totals()).toEqual({ count: 3, bytes: 150, durationMillis: 3.5 });
+    expect(stats.totals({ implementation: 'S3' })).toEqual({ count: 0, bytes: 0, durationMillis: 0 });
   });
 
   it('totals() filters on each label given, and on all of them together', () => {

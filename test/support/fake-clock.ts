@@ -34,7 +34,7 @@ export function spend(ms: number): void {
 
 /** Every recorded duration, in order, equals the expected one (to 1e-9 ms). */
 export function expectDurations(stats: RecordingStats, expected: readonly number[]): void {
-  const actual = stats.calls.map((c) => c.durationMs);
+  const actual = stats.calls.map((c) => c.durationMillis);
   expect(actual).toHaveLength(expected.length);
   for (const [i, duration] of actual.entries()) expect(duration, `duration ${i}`).toBeCloseTo(expected[i] as number, 9);
 }

@@ -34,14 +34,14 @@ function directHandle(counters: Counters, labels: Required<Record<keyof ScopeLab
         implementation: pick(labels.implementation, given.implementation),
         operation: pick(labels.operation, given.operation),
       }),
-    timedIncrement(durationMs) {
+    timedIncrement(durationMillis) {
       operations.add(1, attributes);
-      time.add(durationMs / 1000, attributes);
+      time.add(durationMillis / 1000, attributes);
     },
-    timedIncrementBytes(byteCount, durationMs) {
+    timedIncrementBytes(byteCount, durationMillis) {
       operations.add(1, attributes);
       bytes.add(byteCount, attributes);
-      time.add(durationMs / 1000, attributes);
+      time.add(durationMillis / 1000, attributes);
     },
     // The benchmarks measure records, not runs.
     startRun: () => noopStats.startRun(),

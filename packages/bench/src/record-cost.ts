@@ -79,7 +79,7 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
   const boundBytes = promBytes.labels(component, implementation, operation);
   const boundSeconds = promSeconds.labels(component, implementation, operation);
 
-  const floor = { count: 0, bytes: 0, durationMs: 0 };
+  const floor = { count: 0, bytes: 0, durationMillis: 0 };
   const fast = config.quick ? 20_000 : 100_000;
   const slow = config.quick ? 1_000 : 2_000;
 
@@ -91,7 +91,7 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
         for (let i = 0; i < n; i++) {
           floor.count += 1;
           floor.bytes += bytes[i & MASK] as number;
-          floor.durationMs += durations[i & MASK] as number;
+          floor.durationMillis += durations[i & MASK] as number;
         }
       },
     },
@@ -165,7 +165,7 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
     });
   }
   await bench.run();
-  sink += floor.count + floor.bytes + floor.durationMs;
+  sink += floor.count + floor.bytes + floor.durationMillis;
   if (!Number.isFinite(sink)) throw new Error('the floor accumulator lost its sum');
 
   // Every record must have reached OpenTelemetry: proof that no loop was optimized away and no count was lost.

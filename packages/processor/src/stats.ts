@@ -13,10 +13,10 @@ export interface Stats {
    * The same labels give the same handle, so calling it again is cheap, but holding the handle is cheaper.
    */
   scope(labels: ScopeLabels): Stats;
-  /** Records one operation that took `durationMs` milliseconds. */
-  timedIncrement(durationMs: number): void;
-  /** Records one operation that moved `bytes` bytes in `durationMs` milliseconds. */
-  timedIncrementBytes(bytes: number, durationMs: number): void;
+  /** Records one operation that took `durationMillis` milliseconds. */
+  timedIncrement(durationMillis: number): void;
+  /** Records one operation that moved `bytes` bytes in `durationMillis` milliseconds. */
+  timedIncrementBytes(bytes: number, durationMillis: number): void;
   /**
    * Starts one backup or restore run, recorded with this handle's labels when it ends: its outcome, its duration,
    * and for a success its end time and bytes. Reads the clock now and when the run ends, and at no other time.

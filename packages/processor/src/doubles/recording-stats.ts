@@ -9,14 +9,14 @@ export interface RecordedCall {
   readonly labels: ResolvedLabels;
   /** The bytes given to `timedIncrementBytes`; 0 for `timedIncrement`. */
   readonly bytes: number;
-  readonly durationMs: number;
+  readonly durationMillis: number;
 }
 
 /** Sums over recorded calls. */
 export interface RecordedTotals {
   readonly count: number;
   readonly bytes: number;
-  readonly durationMs: number;
+  readonly durationMillis: number;
 }
 
 /** One run started on a {@link RecordingStats} tree and ended, as the real stats would record it. */
@@ -27,7 +27,7 @@ export interface RecordedRun {
   /** For a failure, the reason as recorded ({@link RunFailure.Other} for one left out or not in the list). */
   readonly reason: RunFailureReason | undefined;
   /** From `startRun()` to the end, by `performance.now()`. */
-  readonly durationMs: number;
+  readonly durationMillis: number;
   /** The bytes given to `succeed()`, if any. */
   readonly bytes: number | undefined;
 }
@@ -59,24 +59,24 @@ function recordingHandle(labels: ResolvedLabels, calls: RecordedCall[], runs: Re
     calls,
     runs,
     scope: (given) => recordingHandle(mergeLabels(labels, given), calls, runs),
-    timedIncrement: (durationMs) => {
-      calls.push({ method: 'timedIncrement', labels, bytes: 0, durationMs });
+    timedIncrement: (durationMillis) => {
+      calls.push({ method: 'timedIncrement', labels, bytes: 0, durationMillis });
     },
-    timedIncrementBytes: (bytes, durationMs) => {
-      calls.push({ method: 'timedIncrementBytes', labels, bytes, durationMs });
+    timedIncrementBytes: (bytes, durationMillis) => {
+      calls.push({ method: 'timedIncrementBytes', labels, bytes, durationMillis });
     },
     startRun: () => recordingRun(labels, runs),
     totals: (filter = {}) => {
       let count = 0;
       let bytes = 0;
-      let durationMs = 0;
+      let durationMillis = 0;
       for (const call of calls) {
         if (!matches(call.labels, filter)) continue;
         count += 1;
         bytes += call.bytes;
-        durationMs += call.durationMs;
+        durationMillis += call.durationMillis;
       }
-      return { count, bytes, durationMs };
+      return { count, bytes, durationMillis };
     },
   };
 }
@@ -87,7 +87,7 @@ function recordingRun(labels: ResolvedLabels, runs: RecordedRun[]): Run {
   const end = (outcome: RunOutcome, reason: RunFailureReason | undefined, bytes: number | undefined): void => {
     if (ended) return;
     ended = true;
-    runs.push({ labels, outcome, reason, durationMs: performance.now() - startedAt, bytes });
+    runs.push({ labels, outcome, reason, durationMillis: performance.now() - startedAt, bytes });
   };
   return {
     succeed: (bytes) => end('success', undefined, bytes),

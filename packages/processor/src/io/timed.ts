@@ -55,14 +55,14 @@ export async function timeAsync<T>(
   return result;
 }
 
-function record<T>(stats: Stats, options: TimedOptions<T> | undefined, result: T, durationMs: number): void {
+function record<T>(stats: Stats, options: TimedOptions<T> | undefined, result: T, durationMillis: number): void {
   const bytes = options?.bytes;
-  if (bytes === undefined) stats.timedIncrement(durationMs);
-  else stats.timedIncrementBytes(typeof bytes === 'number' ? bytes : bytes(result), durationMs);
+  if (bytes === undefined) stats.timedIncrement(durationMillis);
+  else stats.timedIncrementBytes(typeof bytes === 'number' ? bytes : bytes(result), durationMillis);
 }
 
-function recordFailure<T>(stats: Stats, options: TimedOptions<T>, durationMs: number): void {
+function recordFailure<T>(stats: Stats, options: TimedOptions<T>, durationMillis: number): void {
   const bytes = options.bytes;
-  if (typeof bytes === 'number') stats.timedIncrementBytes(bytes, durationMs);
-  else stats.timedIncrement(durationMs);
+  if (typeof bytes === 'number') stats.timedIncrementBytes(bytes, durationMillis);
+  else stats.timedIncrement(durationMillis);
 }

@@ -7,12 +7,12 @@ export interface FamilySpec {
   readonly operations: CounterSpec;
   readonly bytes: CounterSpec;
   readonly time: CounterSpec;
-  readonly fromMillis: (durationMs: number) => number;
+  readonly fromMillis: (durationMillis: number) => number;
   readonly run: RunSpec;
 }
 
-const toSeconds = (durationMs: number): number => durationMs / 1000;
-const toNanoseconds = (durationMs: number): number => Math.round(durationMs * 1e6);
+const toSeconds = (durationMillis: number): number => durationMillis / 1000;
+const toNanoseconds = (durationMillis: number): number => Math.round(durationMillis * 1e6);
 
 /** Builds the counter names of one family under a naming preset and an optional name prefix. */
 export function familySpec(naming: Naming, family: Family, prefix: string): FamilySpec {

@@ -17,12 +17,12 @@ export class OverflowHandle extends ScopeHandle {
     super(lookup, labels);
   }
 
-  timedIncrement(durationMs: number): void {
-    this.target.timedIncrement(durationMs);
+  timedIncrement(durationMillis: number): void {
+    this.target.timedIncrement(durationMillis);
   }
 
-  timedIncrementBytes(bytes: number, durationMs: number): void {
-    this.target.timedIncrementBytes(bytes, durationMs);
+  timedIncrementBytes(bytes: number, durationMillis: number): void {
+    this.target.timedIncrementBytes(bytes, durationMillis);
   }
 
   startRun(): Run {

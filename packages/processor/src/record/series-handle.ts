@@ -27,7 +27,7 @@ export interface SeriesOwner extends ScopeLookup {
 export class SeriesHandle extends ScopeHandle<SeriesOwner> {
   count = 0;
   bytes = 0;
-  durationMs = 0;
+  durationMillis = 0;
   /**
    * True from the record that hands the handle to its family to the flush that adds its numbers ({@link addTo})
    * or drops them ({@link discard}); after shutdown in a buffered family, for good. The family is told only
@@ -43,12 +43,12 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     super(owner, labels);
   }
 
-  timedIncrement(durationMs: number): void {
-    if (isAmount(durationMs)) {
-      const pendingMs = this.durationMs + durationMs;
-      if (pendingMs <= MAX_PENDING) {
+  timedIncrement(durationMillis: number): void {
+    if (isAmount(durationMillis)) {
+      const pendingMillis = this.durationMillis + durationMillis;
+      if (pendingMillis <= MAX_PENDING) {
         this.count += 1;
-        this.durationMs = pendingMs;
+        this.durationMillis = pendingMillis;
         if (!this.queued) {
           this.queued = true;
           this.owner.deliver(this);
@@ -59,14 +59,14 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     this.owner.countInvalid();
   }
 
-  timedIncrementBytes(bytes: number, durationMs: number): void {
-    if (isAmount(bytes) && isAmount(durationMs)) {
+  timedIncrementBytes(bytes: number, durationMillis: number): void {
+    if (isAmount(bytes) && isAmount(durationMillis)) {
       const pendingBytes = this.bytes + bytes;
-      const pendingMs = this.durationMs + durationMs;
-      if (pendingBytes <= MAX_PENDING && pendingMs <= MAX_PENDING) {
+      const pendingMillis = this.durationMillis + durationMillis;
+      if (pendingBytes <= MAX_PENDING && pendingMillis <= MAX_PENDING) {
         this.count += 1;
         this.bytes = pendingBytes;
-        this.durationMs = pendingMs;
+        this.durationMillis = pendingMillis;
         if (!this.queued) {
           this.queued = true;
           this.owner.deliver(this);
@@ -100,8 +100,8 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
       this.bytes -= wholeBytes;
     }
     // Added even when zero, so that every series with operations has a time series too.
-    instruments.time.add(instruments.fromMillis(this.durationMs), attributes);
-    this.durationMs = 0;
+    instruments.time.add(instruments.fromMillis(this.durationMillis), attributes);
+    this.durationMillis = 0;
     this.queued = false;
   }
 
@@ -109,7 +109,7 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
   discard(): void {
     this.count = 0;
     this.bytes = 0;
-    this.durationMs = 0;
+    this.durationMillis = 0;
     this.queued = false;
   }
 }

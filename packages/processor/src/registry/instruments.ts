@@ -6,7 +6,7 @@ export interface Instruments {
   readonly operations: Counter;
   readonly bytes: Counter;
   readonly time: Counter;
-  readonly fromMillis: (durationMs: number) => number;
+  readonly fromMillis: (durationMillis: number) => number;
 }
 
 /** Creates the counters of `spec` on `meter`. */

@@ -31,11 +31,11 @@ export function attemptMiddleware(scopes: AttemptScopes): Middleware {
       context[PAYLOAD_BYTES] = declaredBodyBytes(request, true);
       return result;
     } catch (error) {
-      const durationMs = performance.now() - start;
+      const durationMillis = performance.now() - start;
       // A service error carries the response it was parsed from; a network error has none.
       const bytes = sent + responseBodyBytes((error as { $response?: unknown } | null)?.$response, head);
-      scopes.send.timedIncrementBytes(bytes, durationMs);
-      (isThrottling(error) ? scopes.throttled : scopes.failed).timedIncrementBytes(bytes, durationMs);
+      scopes.send.timedIncrementBytes(bytes, durationMillis);
+      (isThrottling(error) ? scopes.throttled : scopes.failed).timedIncrementBytes(bytes, durationMillis);
       throw error;
     }
   };
