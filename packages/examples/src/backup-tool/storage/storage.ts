@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { ToolError } from './errors.js';
+import type { ToolError } from '../errors.js';
 
 /** An object being written: the data goes into `stream`; `finish` makes it durable, `abort` drops it. */
 export interface ObjectWriter {

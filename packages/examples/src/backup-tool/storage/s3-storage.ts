@@ -5,8 +5,8 @@ import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObject
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Stats } from 'backupstats';
 import { meterS3Client } from 'backupstats/s3';
-import { ExitCode, ToolError } from './errors.js';
-import { MANIFEST_NAME } from './manifest.js';
+import { MANIFEST_NAME } from '../engine/manifest.js';
+import { ExitCode, ToolError } from '../errors.js';
 import { createS3Client, type S3Connection } from './s3-connection.js';
 import { s3ReadError, s3WriteError } from './s3-errors.js';
 import { type S3Location, s3Url } from './s3-location.js';

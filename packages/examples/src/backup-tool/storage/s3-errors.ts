@@ -1,4 +1,4 @@
-import { corruptedError, ExitCode, errorCode, ToolError } from './errors.js';
+import { corruptedError, ExitCode, errorCode, ToolError } from '../errors.js';
 import type { S3Connection } from './s3-connection.js';
 
 const NETWORK_CODES = new Set([

@@ -1,4 +1,4 @@
-import { ExitCode, ToolError } from './errors.js';
+import { ExitCode, ToolError } from '../errors.js';
 
 /** A bucket and a key prefix (empty, or ending in `/`). */
 export interface S3Location {

@@ -1,17 +1,17 @@
 import { pipeline } from 'node:stream/promises';
 import { meterTransform, type Stats, timeAsync, trackRun } from 'backupstats';
+import type { Progress } from '../cli/progress.js';
+import { reason, sourceError } from '../errors.js';
+import { openForReading } from '../files/metered-file.js';
+import { listTree, type SourceFile } from '../files/tree.js';
+import type { BackupTarget } from '../storage/storage.js';
+import { runFailureReason } from '../telemetry/run-failure.js';
+import { backupScopes } from '../telemetry/scopes.js';
 import { createChecksumTap } from './checksum-tap.js';
 import { createCompressor, EXTENSIONS } from './compression.js';
-import { reason, sourceError } from './errors.js';
 import { watchFailures } from './failure-origin.js';
 import type { Compression, Manifest, ManifestEntry } from './manifest.js';
-import { openForReading } from './metered-file.js';
 import { runPool } from './pool.js';
-import type { Progress } from './progress.js';
-import { runFailureReason } from './run-failure.js';
-import { backupScopes } from './scopes.js';
-import type { BackupTarget } from './storage.js';
-import { listTree, type SourceFile } from './tree.js';
 
 /** What to back up, where, and how. */
 export interface BackupOptions {

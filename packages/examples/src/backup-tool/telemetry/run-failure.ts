@@ -1,5 +1,5 @@
 import { RunFailure, type RunFailureReason } from 'backupstats';
-import { ExitCode, ToolError } from './errors.js';
+import { ExitCode, ToolError } from '../errors.js';
 
 /**
  * Why a backup or restore run failed, from the error the tool explains: its exit code says what went wrong. The

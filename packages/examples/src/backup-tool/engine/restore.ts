@@ -2,18 +2,18 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { meterReadable, meterTransform, noopStats, type Stats, timeAsync, trackRun } from 'backupstats';
+import type { Progress } from '../cli/progress.js';
+import { destinationError, ExitCode, reason, ToolError } from '../errors.js';
+import { ensureFolder } from '../files/ensure-folder.js';
+import { openForWriting } from '../files/metered-file.js';
+import type { RestoreSource } from '../storage/storage.js';
+import { runFailureReason } from '../telemetry/run-failure.js';
+import { restoreScopes } from '../telemetry/scopes.js';
 import { createChecksumTap } from './checksum-tap.js';
 import { createDecompressor } from './compression.js';
-import { ensureFolder } from './ensure-folder.js';
-import { destinationError, ExitCode, reason, ToolError } from './errors.js';
 import { watchFailures } from './failure-origin.js';
 import { type Manifest, type ManifestEntry, parseManifest } from './manifest.js';
-import { openForWriting } from './metered-file.js';
 import { runPool } from './pool.js';
-import type { Progress } from './progress.js';
-import { runFailureReason } from './run-failure.js';
-import { restoreScopes } from './scopes.js';
-import type { RestoreSource } from './storage.js';
 
 /** Where to restore from and to. */
 export interface RestoreOptions {

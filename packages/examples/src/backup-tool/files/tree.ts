@@ -1,6 +1,6 @@
 import { opendir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { ExitCode, reason, sourceError, ToolError } from './errors.js';
+import { ExitCode, reason, sourceError, ToolError } from '../errors.js';
 
 /** A regular file found under the folder to back up. */
 export interface SourceFile {

@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import { ExitCode, ToolError } from './errors.js';
+import { ExitCode, ToolError } from '../errors.js';
 
 /** How to reach S3: AWS's own variables, or the embedded server. */
 export interface S3Connection {

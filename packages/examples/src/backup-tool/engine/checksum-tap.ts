@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Transform } from 'node:stream';
-import type { Progress } from './progress.js';
+import type { Progress } from '../cli/progress.js';
 
 /** A pass-through stage that hashes and counts what flows through it and reports progress. */
 export interface ChecksumTap extends Transform {

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { LEVELS } from './compression.js';
-import { ExitCode, ToolError } from './errors.js';
-import { COMPRESSIONS, type Compression } from './manifest.js';
-import { isS3Url, parseS3Location } from './s3-location.js';
+import { LEVELS } from '../engine/compression.js';
+import { COMPRESSIONS, type Compression } from '../engine/manifest.js';
+import { ExitCode, ToolError } from '../errors.js';
+import { isS3Url, parseS3Location } from '../storage/s3-location.js';
 
 /** What the command line asks for. */
 export type Command =

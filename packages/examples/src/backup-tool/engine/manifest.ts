@@ -1,4 +1,4 @@
-import { ExitCode, ToolError } from './errors.js';
+import { ExitCode, ToolError } from '../errors.js';
 
 /** The compressions the tool offers, both from Node's zlib. */
 export type Compression = 'gzip' | 'brotli';

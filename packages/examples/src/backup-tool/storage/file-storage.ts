@@ -1,11 +1,11 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Stats, timeAsync } from 'backupstats';
-import { ensureFolder } from './ensure-folder.js';
-import { corruptedError, destinationError, ExitCode, ToolError } from './errors.js';
-import { MANIFEST_NAME } from './manifest.js';
-import { openForReading, openForWriting } from './metered-file.js';
-import { fileStorageScopes } from './scopes.js';
+import { MANIFEST_NAME } from '../engine/manifest.js';
+import { corruptedError, destinationError, ExitCode, ToolError } from '../errors.js';
+import { ensureFolder } from '../files/ensure-folder.js';
+import { openForReading, openForWriting } from '../files/metered-file.js';
+import { fileStorageScopes } from '../telemetry/scopes.js';
 import type { BackupTarget, RestoreSource } from './storage.js';
 
 /**

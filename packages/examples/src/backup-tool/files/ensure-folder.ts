@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { errorCode } from './errors.js';
+import { errorCode } from '../errors.js';
 
 /**
  * Creates `path` (and missing parents) if it is not there. Tries the folder itself first: on a read-only file

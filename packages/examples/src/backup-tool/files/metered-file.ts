@@ -1,7 +1,7 @@
 import type { ReadStream, WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { meterReadable, meterWritable, timeAsync } from 'backupstats';
-import type { FileScopes } from './scopes.js';
+import type { FileScopes } from '../telemetry/scopes.js';
 
 /** An open file with a metered stream over it; `close()` is timed and safe to call more than once. */
 export interface MeteredFile<S> {
