@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type NodeProcess, startNode } from '@backupstats/testkit/node-process';
 import type { RunRow } from '../src/backup-tool/cli/run-summary.js';
-import type { SummaryRow } from '../src/backup-tool/cli/summary.js';
+import type { SummaryRow } from '../src/backup-tool/cli/scope-summary.js';
 
 /** The examples package (tsx resolves from there). */
 export const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -11,8 +11,8 @@ import { parseToolArgs, type ToolArgs, USAGE } from './cli/args.js';
 import { formatBytes } from './cli/format.js';
 import { createProgress, type Progress, silentProgress } from './cli/progress.js';
 import { formatRuns, runRows } from './cli/run-summary.js';
+import { formatSummary, summaryRows } from './cli/scope-summary.js';
 import { listenForSignals, type Signals } from './cli/signals.js';
-import { formatSummary, summaryRows } from './cli/summary.js';
 import { backup } from './engine/backup.js';
 import { restore } from './engine/restore.js';
 import { ExitCode, ToolError } from './errors.js';
@@ -27,7 +27,7 @@ import {
   withBackupTarget,
   withRestoreSource,
 } from './storage/storage-location.js';
-import { startTelemetry, type Telemetry } from './telemetry/telemetry.js';
+import { startTelemetry, type Telemetry } from './telemetry/start-telemetry.js';
 
 const say = (line: string): void => {
   process.stdout.write(`${line}\n`);
