@@ -9,10 +9,10 @@ import {
   Operation,
   type Stats,
 } from 'backupstats';
-import { createDirectOtelStats } from './direct-otel-stats.js';
-import { createOtelSetup, type OtelSetup } from './otel.js';
+import { createOtelSetup, type OtelSetup } from '../harness/otel.js';
+import { elapsedMs } from '../harness/sample.js';
+import { createDirectOtelStats } from '../record/direct-otel-stats.js';
 import type { PipelineMode } from './pipeline-modes.js';
-import { elapsedMs } from './sample.js';
 import { createStages, type StageStats } from './stages.js';
 
 const BYTES_METRIC = 'backup.bytes';

@@ -1,5 +1,5 @@
+import { DIRECT_OTEL_CASE, HELD_HANDLE_CASE } from '../record/record-cost.js';
 import { fixed, kib, MiB, ns, percent } from './format.js';
-import { DIRECT_OTEL_CASE, HELD_HANDLE_CASE } from './record-cost.js';
 import type { RunResults } from './results.js';
 
 /**

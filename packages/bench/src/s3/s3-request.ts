@@ -2,10 +2,10 @@ import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createBackupStats } from 'backupstats';
 import { meterS3Client } from 'backupstats/s3';
 import { Bench, type Task } from 'tinybench';
-import type { BenchConfig } from './config.js';
-import { createOtelSetup } from './otel.js';
+import type { BenchConfig } from '../config.js';
+import { createOtelSetup } from '../harness/otel.js';
+import { summarize } from '../harness/sample.js';
 import { startBenchS3 } from './s3-server.js';
-import { summarize } from './sample.js';
 
 /** One kind of real request to s3rver on loopback, timed whole through a metered client. */
 export interface S3RequestRow {

@@ -1,9 +1,9 @@
 import { Component, createBackupStats, Implementation, Operation } from 'backupstats';
 import { Counter, Registry } from 'prom-client';
 import { Bench, type Task } from 'tinybench';
-import type { BenchConfig } from './config.js';
+import type { BenchConfig } from '../config.js';
+import { createOtelSetup } from '../harness/otel.js';
 import { createDirectOtelStats } from './direct-otel-stats.js';
-import { createOtelSetup } from './otel.js';
 
 /** One way of recording a measurement and what one record cost. */
 export interface RecordCostRow {
@@ -40,7 +40,7 @@ let sink = 0;
 
 /** The baseline every ratio is taken against. */
 export const DIRECT_OTEL_CASE = 'direct OTel: 3 × Counter.add (same 3 attributes)';
-/** The case the record targets (targets.ts) are about. */
+/** The case the record targets (report/targets.ts) are about. */
 export const HELD_HANDLE_CASE = 'backupstats held handle, throttled (default 1000 ms flush)';
 const UNTHROTTLED_CASE = 'backupstats held handle, unthrottled (flushIntervalMillis 0)';
 const SCOPE_EACH_TIME_CASE = 'backupstats scope(labels) on every record (handle not held)';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import type { BenchConfig } from './config.js';
-import { runNode } from './node-run.js';
+import type { BenchConfig } from '../config.js';
+import { runNode } from '../harness/node-run.js';
 
 /** Heap growth over 10 million records on 100 held handles, after forced collections. */
 export interface RecordsMemory {
@@ -29,7 +29,7 @@ export interface MemoryResult {
 }
 
 const CHILD = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
-const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs one scenario in `node --expose-gc` (through tsx, like the parent) and parses its JSON line. */
 async function runChild(scenario: string, count: number): Promise<Record<string, number>> {

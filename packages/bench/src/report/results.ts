@@ -1,10 +1,10 @@
-import type { DemoResult } from './demo.js';
-import type { FlushResult } from './flush-cost.js';
+import type { DemoResult } from '../demo/demo.js';
+import type { FlushResult } from '../flush/flush-cost.js';
+import type { MemoryResult } from '../memory/memory.js';
+import type { PipelineResult } from '../pipeline/pipeline.js';
+import type { RecordCostResult } from '../record/record-cost.js';
+import type { S3RequestResult } from '../s3/s3-request.js';
 import type { Machine } from './machine.js';
-import type { MemoryResult } from './memory.js';
-import type { PipelineResult } from './pipeline.js';
-import type { RecordCostResult } from './record-cost.js';
-import type { S3RequestResult } from './s3-request.js';
 
 /** Everything one run measured; a benchmark that crashed has an error message instead of a result. */
 export interface RunResults {

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { startNode } from '@backupstats/testkit/node-process';
-import type { BenchConfig } from './config.js';
+import type { BenchConfig } from '../config.js';
+import { type Summary, spreadPercent, summarize } from '../harness/sample.js';
 import { type CpuPin, pinToOneCpu } from './cpu-pin.js';
 import { PIPELINE_MODES, type PipelineMode } from './pipeline-modes.js';
 import type { Timing } from './pipeline-run.js';
-import { type Summary, spreadPercent, summarize } from './sample.js';
 
 /** One mode at one chunk size: wall time over the rounds and its overhead over the unmetered pipeline. */
 export interface PipelineRow {
@@ -39,7 +39,7 @@ export interface PipelineResult {
 
 const MiB = 1024 * 1024;
 const CHILD = fileURLToPath(new URL('./pipeline-child.ts', import.meta.url));
-const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 type Reply =
   | { readonly ready: true }

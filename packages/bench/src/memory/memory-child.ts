@@ -2,7 +2,7 @@
 // last line of stdout. A fresh process keeps the other benchmarks' garbage and JIT code out of the numbers.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Component, createBackupStats, Implementation, type Stats } from 'backupstats';
-import { createOtelSetup } from './otel.js';
+import { createOtelSetup } from '../harness/otel.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('memory-child: run node with --expose-gc');

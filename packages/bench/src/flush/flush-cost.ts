@@ -1,8 +1,8 @@
 import { type Attributes, ValueType } from '@opentelemetry/api';
 import { Component, createBackupStats, Implementation, type Stats } from 'backupstats';
-import type { BenchConfig } from './config.js';
-import { createOtelSetup } from './otel.js';
-import { elapsedMs, type Summary, summarize } from './sample.js';
+import type { BenchConfig } from '../config.js';
+import { createOtelSetup } from '../harness/otel.js';
+import { elapsedMs, type Summary, summarize } from '../harness/sample.js';
 
 /** Flush time for one number of dirty handles, next to the time of the SDK calls that flush makes. */
 export interface FlushRow {

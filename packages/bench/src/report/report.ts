@@ -1,7 +1,7 @@
+import { spreadPercent } from '../harness/sample.js';
 import { fixed, kib, MiB, ns, percent, share, table } from './format.js';
 import { machineLabel } from './machine.js';
 import type { RunResults } from './results.js';
-import { spreadPercent } from './sample.js';
 import { checkTargets } from './targets.js';
 
 /** Renders the run as Markdown: the targets first, then one table per benchmark. */

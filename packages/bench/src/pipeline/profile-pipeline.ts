@@ -1,4 +1,5 @@
-// `tsx --expose-gc src/profile-pipeline.ts <mode> [chunk bytes] [MiB]` (from packages/bench, after `pnpm build`)
+// `tsx --expose-gc src/pipeline/profile-pipeline.ts <mode> [chunk bytes] [MiB]`
+// (from packages/bench, after `pnpm build`)
 // Profiles one pipeline run of one mode with V8's sampling profiler (the inspector's Profiler, as
 // `node --cpu-prof` does, but only around the timed run: no start-up, warm-up or digest in it), and prints the
 // functions with the most self time, per chunk. Writes the profile to bench-results/ for Chrome DevTools.
@@ -40,7 +41,7 @@ const timing = await runOnce(setup, data, chunk, total, expected);
 const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
 session.disconnect();
 
-const dir = fileURLToPath(new URL('../../../bench-results/', import.meta.url));
+const dir = fileURLToPath(new URL('../../../../bench-results/', import.meta.url));
 mkdirSync(dir, { recursive: true });
 const file = `${dir}pipeline-${mode.replaceAll(' ', '-')}-${chunk}.cpuprofile`;
 writeFileSync(file, JSON.stringify(profile));

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchConfig } from './config.js';
-import { runNode } from './node-run.js';
-import { type BenchS3, startBenchS3 } from './s3-server.js';
-import { type Summary, summarize } from './sample.js';
+import type { BenchConfig } from '../config.js';
+import { runNode } from '../harness/node-run.js';
+import { type Summary, summarize } from '../harness/sample.js';
+import { type BenchS3, startBenchS3 } from '../s3/s3-server.js';
 
 /** Where the demo's backup goes: a folder, or a bucket on an S3 server (s3rver) on 127.0.0.1. */
 export type DemoStorage = 'folder' | 's3';
@@ -36,7 +36,7 @@ export type DemoResult =
     }
   | { readonly status: 'todo'; readonly reason: string };
 
-const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));
+const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/', import.meta.url));
 const CLI = join(EXAMPLES_DIR, 'src', 'backup-tool', 'cli.ts');
 const REPORT_CPU = new URL('./report-cpu.mjs', import.meta.url).href;
 
