@@ -10,8 +10,9 @@ import { runFlushCost } from './flush/flush-cost.js';
 import { runMemory } from './memory/memory.js';
 import { runPipeline } from './pipeline/pipeline.js';
 import { runRecordCost } from './record/record-cost.js';
+import { renderJson } from './report/json.js';
 import { describeMachine } from './report/machine.js';
-import { renderJson, renderMarkdown } from './report/report.js';
+import { renderMarkdown } from './report/markdown.js';
 import type { RunResults } from './report/results.js';
 import { runS3Request } from './s3/s3-request.js';
 
