@@ -5,15 +5,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type BENCHMARKS, type BenchConfig, parseArgs } from './config.js';
-import { runDemo } from './demo.js';
-import { runFlushCost } from './flush-cost.js';
-import { describeMachine } from './machine.js';
-import { runMemory } from './memory.js';
-import { runPipeline } from './pipeline.js';
-import { runRecordCost } from './record-cost.js';
-import { renderJson, renderMarkdown } from './report.js';
-import type { RunResults } from './results.js';
-import { runS3Request } from './s3-request.js';
+import { runDemo } from './demo/demo.js';
+import { runFlushCost } from './flush/flush-cost.js';
+import { runMemory } from './memory/memory.js';
+import { runPipeline } from './pipeline/pipeline.js';
+import { runRecordCost } from './record/record-cost.js';
+import { renderJson } from './report/json.js';
+import { describeMachine } from './report/machine.js';
+import { renderMarkdown } from './report/markdown.js';
+import type { RunResults } from './report/results.js';
+import { runS3Request } from './s3/s3-request.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOC = `${ROOT}docs/performance.md`;

@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type NodeProcess, startNode } from '@backupstats/testkit/node-process';
-import type { RunRow } from '../src/backup-tool/run-summary.js';
-import type { SummaryRow } from '../src/backup-tool/summary.js';
+import type { RunRow } from '../src/backup-tool/cli/run-summary.js';
+import type { SummaryRow } from '../src/backup-tool/cli/scope-summary.js';
 
 /** The examples package (tsx resolves from there). */
 export const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -7,15 +7,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { shutdownOnExit } from 'backupstats/setup';
-import { parseToolArgs, type ToolArgs, USAGE } from './args.js';
-import { backup } from './backup.js';
+import { parseToolArgs, type ToolArgs, USAGE } from './cli/args.js';
+import { formatBytes } from './cli/format.js';
+import { createProgress, type Progress, silentProgress } from './cli/progress.js';
+import { formatRuns, runRows } from './cli/run-summary.js';
+import { formatSummary, summaryRows } from './cli/scope-summary.js';
+import { listenForSignals, type Signals } from './cli/signals.js';
+import { backup } from './engine/backup.js';
+import { restore } from './engine/restore.js';
 import { ExitCode, ToolError } from './errors.js';
-import { formatBytes } from './format.js';
-import { createProgress, type Progress, silentProgress } from './progress.js';
-import { restore } from './restore.js';
-import { formatRuns, runRows } from './run-summary.js';
-import { generateSampleData } from './sample-data.js';
-import { listenForSignals, type Signals } from './signals.js';
+import { generateSampleData } from './files/sample-data.js';
+import { listTree } from './files/tree.js';
 import {
   describeStorage,
   removeStorage,
@@ -24,10 +26,8 @@ import {
   storageLocation,
   withBackupTarget,
   withRestoreSource,
-} from './storage-location.js';
-import { formatSummary, summaryRows } from './summary.js';
-import { startTelemetry, type Telemetry } from './telemetry.js';
-import { listTree } from './tree.js';
+} from './storage/storage-location.js';
+import { startTelemetry, type Telemetry } from './telemetry/start-telemetry.js';
 
 const say = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -166,7 +166,9 @@ async function run(context: Context): Promise<void> {
   }
   // Without --storage, the round trip goes to a bucket on an S3 server started here, its objects under `work`.
   const embedded =
-    args.storage === undefined ? await (await import('./s3-server.js')).startEmbeddedS3(join(work, 's3')) : undefined;
+    args.storage === undefined
+      ? await (await import('./storage/s3-server.js')).startEmbeddedS3(join(work, 's3'))
+      : undefined;
   try {
     const storage: StorageLocation =
       embedded === undefined

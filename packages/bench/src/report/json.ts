@@ -1,0 +1,22 @@
+import type { RunResults } from './results.js';
+import { checkTargets } from './targets.js';
+
+/** The JSON document: the whole run, each result row repeated with the machine and date. */
+export function renderJson(results: RunResults): unknown {
+  const stamp = { machine: results.machine, date: results.date, quick: results.quick };
+  const withStamp = <T extends object>(rows: readonly T[] | undefined): Array<T & typeof stamp> | undefined =>
+    rows?.map((row) => ({ ...row, ...stamp }));
+  return {
+    ...stamp,
+    targets: withStamp(checkTargets(results)),
+    record: withStamp(results.record?.rows),
+    recordsPerIteration: results.record?.recordsPerIteration,
+    pipeline: withStamp(results.pipeline?.rows),
+    flush: withStamp(results.flush?.rows),
+    memory: withStamp(results.memory === undefined ? undefined : [results.memory.records, results.memory.scopes]),
+    demo: withStamp(results.demo === undefined ? undefined : [results.demo]),
+    demoS3: withStamp(results.demoS3 === undefined ? undefined : [results.demoS3]),
+    s3Request: withStamp(results.s3Request === undefined ? undefined : [results.s3Request]),
+    errors: results.errors,
+  };
+}

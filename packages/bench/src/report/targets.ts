@@ -1,0 +1,108 @@
+import { DIRECT_OTEL_CASE, HELD_HANDLE_CASE } from '../record/record-cost.js';
+import { fixed, kib, MiB, ns, percent } from './format.js';
+import type { RunResults } from './results.js';
+
+/**
+ * What the benchmarks should show, in one place. A run reports each against its measurement and never fails on
+ * one: timings on a shared machine only inform.
+ */
+export const TARGETS = {
+  /** Nanoseconds per record on a held handle, throttled. */
+  recordNs: 10,
+  /** How many times cheaper than the same record through direct OpenTelemetry calls, at least. */
+  cheaperThanOtel: 100,
+  /** Wall-time overhead of the throttled pipeline over the unmetered one, percent, by chunk size in bytes. */
+  pipelineOverheadPercent: { 65536: 1.5, 16384: 5, 4096: 15 } as Readonly<Record<number, number>>,
+  /** A flush's time over the time of the SDK calls it makes. */
+  flushOverSdkCalls: 1.2,
+  /** Heap growth over millions of records on held handles, and past the scope bound, bytes. */
+  heapGrowthBytes: MiB,
+  heapPastBoundBytes: MiB,
+  /** The demo's backup, metrics on vs off, start-up taken off, percent: into a folder, and into S3. */
+  demoOverheadPercent: 2,
+  demoS3OverheadPercent: 1,
+} as const;
+
+/** One target checked against this run. */
+export interface TargetCheck {
+  readonly benchmark: string;
+  readonly target: string;
+  readonly measured: string;
+  readonly met: boolean | undefined;
+}
+
+/** Compares this run's medians with {@link TARGETS}. */
+export function checkTargets(results: RunResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const rows = results.record?.rows ?? [];
+  const held = rows.find((r) => r.case === HELD_HANDLE_CASE);
+  const otel = rows.find((r) => r.case === DIRECT_OTEL_CASE);
+  if (held !== undefined && otel !== undefined) {
+    checks.push({
+      benchmark: 'record on a held handle',
+      target: `≤ ${TARGETS.recordNs} ns/op`,
+      measured: `${ns(held.nsPerOp)} ns/op`,
+      met: held.nsPerOp <= TARGETS.recordNs,
+    });
+    checks.push({
+      benchmark: 'record vs direct OTel',
+      target: `≥ ${TARGETS.cheaperThanOtel}× cheaper`,
+      measured: `${fixed(held.cheaperThanOtel, 0)}× cheaper (${ns(otel.nsPerOp)} ns vs ${ns(held.nsPerOp)} ns)`,
+      met: held.cheaperThanOtel >= TARGETS.cheaperThanOtel,
+    });
+  }
+  for (const row of results.pipeline?.rows ?? []) {
+    if (row.mode !== 'backupstats throttled') continue;
+    const limit = TARGETS.pipelineOverheadPercent[row.chunkBytes];
+    if (limit === undefined) continue;
+    checks.push({
+      benchmark: `pipeline overhead, ${row.chunkBytes / 1024} KiB chunks`,
+      target: `≤ ${limit} %`,
+      measured: `${percent(row.overheadPercent)} wall (rounds ${percent(row.overheadMinPercent)} … ${percent(row.overheadMaxPercent)}); CPU time ${percent(row.cpuOverheadPercent)}`,
+      met: row.overheadPercent <= limit,
+    });
+  }
+  for (const row of results.flush?.rows ?? []) {
+    checks.push({
+      benchmark: `flush, ${row.dirtyHandles} dirty handles`,
+      target: `≤ ${TARGETS.flushOverSdkCalls} × its SDK calls`,
+      measured: `${fixed(row.ratio, 2)} ×`,
+      met: row.ratio <= TARGETS.flushOverSdkCalls,
+    });
+  }
+  const memory = results.memory;
+  if (memory !== undefined) {
+    checks.push({
+      benchmark: `heap growth, ${memory.records.records.toLocaleString('en-US')} records on ${memory.records.handles} handles`,
+      target: `≤ ${TARGETS.heapGrowthBytes / MiB} MiB`,
+      measured: kib(memory.records.growthBytes),
+      met: memory.records.growthBytes <= TARGETS.heapGrowthBytes,
+    });
+    checks.push({
+      benchmark: `heap, ${memory.scopes.scopeRequests.toLocaleString('en-US')} distinct scopes (maxScopes ${memory.scopes.maxScopes})`,
+      target: `bounded: ≤ ${TARGETS.heapPastBoundBytes / MiB} MiB more than at ${memory.scopes.maxScopes} scopes`,
+      measured: `${kib(memory.scopes.growthPastBoundBytes)} more`,
+      met: memory.scopes.growthPastBoundBytes <= TARGETS.heapPastBoundBytes,
+    });
+  }
+  if (results.demo !== undefined) checks.push(demoCheck('demo backup', results.demo, TARGETS.demoOverheadPercent));
+  if (results.demoS3 !== undefined)
+    checks.push(demoCheck('demo backup to S3', results.demoS3, TARGETS.demoS3OverheadPercent));
+  return checks;
+}
+
+function demoCheck(what: string, demo: NonNullable<RunResults['demo']>, limit: number): TargetCheck {
+  if (demo.status !== 'measured')
+    return {
+      benchmark: `${what}, metrics on vs off`,
+      target: `≤ ${limit} %`,
+      measured: `TODO: ${demo.reason}`,
+      met: undefined,
+    };
+  return {
+    benchmark: `${what}, metrics on vs off (start-up time taken off)`,
+    target: `≤ ${limit} %`,
+    measured: `${percent(demo.backupOnlyOverheadPercent)} (rounds ${percent(demo.backupOnlyOverheadMinPercent)} … ${percent(demo.backupOnlyOverheadMaxPercent)}); whole process ${percent(demo.overheadPercent)}`,
+    met: demo.backupOnlyOverheadPercent <= limit,
+  };
+}
