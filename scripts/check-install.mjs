@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Installs the packed library the way the README tells a new user to, and runs the README's examples there.
 //
-// 1. Reads the install commands from the README's "Install" section (one per OpenTelemetry line, each under a
-//    comment naming its Node.js and SDK), and checks that packages/processor/README.md gives the same ones.
+// 1. Reads the install commands from the "Install" section of packages/processor/README.md (one per OpenTelemetry
+//    line, each under a comment naming its Node.js and SDK); the front README carries the same text.
 // 2. `npm pack`s the built library.
 // 3. Per line (SDK 3.x on the Node 22 binary of packages/compat-sdk3, SDK 2.x on the Node 20 running this
 //    script): a fresh application in the system's temporary folder, outside the workspace (`npm init -y`), then
 //    the README's command as written, run by that Node's npm, with the tarball's path in place of `backupstats`.
-// 4. Every ```ts block of the "Usage" and "Metering streams and operations" sections of both READMEs, compiled
+// 4. Every ```ts block of its "Usage" and "Metering streams and operations" sections, compiled
 //    to ESM (.mjs) and to CommonJS (.cjs, the code after the imports inside an async function), runs there with
 //    the default exporter (OTLP over HTTP/protobuf) pointed at a receiver of this script; it must exit 0 and
 //    export exactly the bytes it read from `ibdata1` (and, when it wrote `ibdata1.gz`, exactly those).
@@ -60,20 +60,12 @@ function userEnv(node, extra = {}) {
 }
 
 // --- The commands and examples, from the READMEs ---------------------------------------------------------------
-const commands = installCommands(root, 'README.md', LINES);
-const packageCommands = installCommands(root, 'packages/processor/README.md', LINES);
-if (JSON.stringify(commands) !== JSON.stringify(packageCommands)) {
-  fail(
-    `README.md and packages/processor/README.md give different install commands:\n${commands.join('\n')}\n---\n${packageCommands.join('\n')}`,
-  );
-}
-const examples = [];
-for (const file of ['README.md', 'packages/processor/README.md']) {
-  const found = blocksOf(root, file).filter((b) => b.language === 'ts' && EXAMPLE_SECTIONS.includes(b.section));
-  for (const section of EXAMPLE_SECTIONS.filter((s) => file === 'README.md' || s === 'Usage')) {
-    if (!found.some((b) => b.section === section)) fail(`${file} has no ts block in its "## ${section}" section`);
-  }
-  for (const block of found) if (!examples.some((e) => e.code === block.code)) examples.push(block);
+// packages/processor/README.md is their one source; the front README carries the same blocks (scripts/readme-shared.mjs).
+const README = 'packages/processor/README.md';
+const commands = installCommands(root, README, LINES);
+const examples = blocksOf(root, README).filter((b) => b.language === 'ts' && EXAMPLE_SECTIONS.includes(b.section));
+for (const section of EXAMPLE_SECTIONS) {
+  if (!examples.some((b) => b.section === section)) fail(`${README} has no ts block in its "## ${section}" section`);
 }
 
 // --- An OTLP receiver: the examples' exports, decoded with OpenTelemetry's generated protobuf code -------------
