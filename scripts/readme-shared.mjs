@@ -14,9 +14,10 @@ export function expectedFrontReadme(root) {
   const source = readFileSync(join(root, 'packages/processor/README.md'), 'utf8');
   const blocks = new Map([...source.matchAll(BLOCK)].map((match) => [match[1], match[0]]));
   const front = readFileSync(join(root, 'README.md'), 'utf8');
-  return front.replace(BLOCK, (whole, name) => {
+  return front.replace(BLOCK, (_whole, name) => {
     const block = blocks.get(name);
-    if (block === undefined) throw new Error(`README.md has a shared block "${name}" that packages/processor/README.md lacks`);
+    if (block === undefined)
+      throw new Error(`README.md has a shared block "${name}" that packages/processor/README.md lacks`);
     return block.replaceAll(`](${REPOSITORY}`, '](');
   });
 }
