@@ -8,6 +8,8 @@ export class Diagnostics {
   private invalidReported = false;
   private closedReported = false;
   private unknownReasonReported = false;
+  private unknownLabelReported = false;
+  private labelTypeReported = false;
   /** True from a failed flush to the next one that succeeds: one message per run of failures. */
   private failing = false;
 
@@ -17,6 +19,22 @@ export class Diagnostics {
     diag.warn(
       `backupstats: dropped an invalid ${family} measurement (bytes and durations must be numbers from 0 to Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush); ` +
         'further ones are counted in backupstats.invalid_measurements without a message',
+    );
+  }
+
+  unknownLabel(name: string): void {
+    if (this.unknownLabelReported) return;
+    this.unknownLabelReported = true;
+    diag.warn(
+      `backupstats: scope() was given the label ${JSON.stringify(name.slice(0, 64))}, which is not one of component, implementation and operation; it is ignored, as are any later unknown labels`,
+    );
+  }
+
+  labelNotAString(name: string, value: unknown): void {
+    if (this.labelTypeReported) return;
+    this.labelTypeReported = true;
+    diag.warn(
+      `backupstats: scope() was given a ${name} label that is not a string but a value of type ${typeof value}; it is recorded as its text (${JSON.stringify(String(value).slice(0, 64))}), as are any later ones`,
     );
   }
 

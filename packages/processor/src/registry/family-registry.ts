@@ -73,7 +73,7 @@ export abstract class FamilyRegistry implements SeriesOwner {
 
   /** Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound. */
   scope(parent: ResolvedLabels, given: ScopeLabels | undefined): Stats {
-    const labels = mergeLabels(parent, given);
+    const labels = mergeLabels(parent, given, this.diagnostics);
     const key = labelKey(labels);
     const existing = this.handles.get(key);
     if (existing !== undefined) return existing;
