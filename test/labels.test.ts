@@ -27,11 +27,13 @@ describe('label values that are not strings', () => {
     await stats.shutdown();
   });
 
-  it('a scope given null or undefined instead of labels is the same handle', async ({ harness }) => {
+  it('a scope given no labels (undefined) is the same handle; null is refused (test/core/label-sets.test.ts)', async ({
+    harness,
+  }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     const engine = stats.backup.scope({ component: 'BackupEngine' });
-    expect(engine.scope(null as unknown as ScopeLabels)).toBe(engine);
     expect(engine.scope(undefined as unknown as ScopeLabels)).toBe(engine);
+    expect(() => engine.scope(null as unknown as ScopeLabels)).toThrow(TypeError);
     await stats.shutdown();
   });
 });
