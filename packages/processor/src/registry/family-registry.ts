@@ -1,6 +1,7 @@
 import type { Attributes, Meter } from '@opentelemetry/api';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import { FirstError } from '../diagnostics/first-error.js';
+import { noop } from '../doubles/noop-stats.js';
 import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
 import type { Family } from '../naming/naming-types.js';
@@ -35,6 +36,11 @@ export abstract class FamilyRegistry implements SeriesOwner {
   private readonly runs: RunBook;
   /** The handle with no label set. */
   readonly root: Stats;
+  /**
+   * Called on every scope() while the stats have no instruments, to look for a global provider registered since;
+   * a no-op once they have them, so that scoping then costs nothing more.
+   */
+  lookForProvider: () => void = noop;
 
   constructor(
     readonly family: Family,
@@ -50,6 +56,7 @@ export abstract class FamilyRegistry implements SeriesOwner {
 
   /** Creates the instruments on `meter`: from now on flushes add the pending measurements to them. */
   bind(meter: Meter): void {
+    this.lookForProvider = noop;
     this.instruments = createInstruments(meter, this.spec);
     this.runs.bind(meter);
   }
@@ -73,6 +80,7 @@ export abstract class FamilyRegistry implements SeriesOwner {
 
   /** Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound. */
   scope(parent: ResolvedLabels, given: ScopeLabels | undefined): Stats {
+    this.lookForProvider();
     const labels = mergeLabels(parent, given, this.diagnostics);
     const key = labelKey(labels);
     const existing = this.handles.get(key);

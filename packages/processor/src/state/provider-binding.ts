@@ -1,5 +1,6 @@
 import { createNoopMeter, type Meter, type MeterProvider, metrics } from '@opentelemetry/api';
 import type { FirstError } from '../diagnostics/first-error.js';
+import { noop } from '../doubles/noop-stats.js';
 import { METER_NAME, VERSION } from '../version.js';
 import { type CollectionHook, collectionHookOf, type Member } from './collection-hook.js';
 import type { StatsSharedState } from './stats-shared-state.js';
@@ -28,6 +29,12 @@ export class ProviderBinding {
       this.bind(given, meter);
     } else if (!this.bindGlobal()) {
       state.diagnostics.waitingForGlobalProvider();
+      // Until one is found, every scope() looks again: a collection right after a scope() taken once the
+      // application registered its provider must see the records.
+      const look = (): void => {
+        this.follow();
+      };
+      for (const registry of state.families) registry.lookForProvider = look;
     }
   }
 
@@ -48,6 +55,7 @@ export class ProviderBinding {
   stopFollowing(): boolean {
     const bound = this.follow();
     this.following = false;
+    for (const registry of this.state.families) registry.lookForProvider = noop;
     return bound;
   }
 
