@@ -1,4 +1,5 @@
 import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
+import { isAmount, MAX_PENDING } from '../record/amount.js';
 import type { Run, RunOutcome } from '../run.js';
 import { RUN_FAILURE_REASONS, type RunFailureReason, recordedReasonIndex } from '../runs/run-failure.js';
 import type { Stats } from '../stats.js';
@@ -39,31 +40,57 @@ export interface RecordedRun {
 export interface RecordingStats extends Stats {
   /** This handle's labels. */
   readonly labels: ResolvedLabels;
-  /** Every call made on any handle of this tree, in order. */
+  /**
+   * Every call made on any handle of this tree that the real stats record, in order. A call with a value they drop
+   * (negative, NaN, infinite, not a number, over `Number.MAX_SAFE_INTEGER`) is in {@link dropped} instead.
+   */
   readonly calls: readonly RecordedCall[];
+  /**
+   * The calls the real stats drop as invalid and count in `backupstats.invalid_measurements`, in order, with their
+   * values as given.
+   */
+  readonly dropped: readonly RecordedCall[];
   /** Every run started on any handle of this tree, in the order they ended; runs in progress are not listed. */
   readonly runs: readonly RecordedRun[];
   scope(labels: ScopeLabels): RecordingStats;
-  /** Sums the calls whose labels match every label given in `filter` (all calls when omitted). */
+  /**
+   * Sums the calls whose labels match every label given in `filter` (all calls when omitted); dropped calls are
+   * not summed. The real stats export the whole part of the bytes' sum (an integer counter).
+   */
   totals(filter?: ScopeLabels): RecordedTotals;
 }
 
 /** Creates a {@link RecordingStats} tree with no label set. */
 export function createRecordingStats(): RecordingStats {
-  return recordingHandle(ROOT_LABELS, [], []);
+  return recordingHandle(ROOT_LABELS, { calls: [], dropped: [], runs: [] });
 }
 
-function recordingHandle(labels: ResolvedLabels, calls: RecordedCall[], runs: RecordedRun[]): RecordingStats {
+/** What every handle of one tree shares. */
+interface Tree {
+  readonly calls: RecordedCall[];
+  readonly dropped: RecordedCall[];
+  readonly runs: RecordedRun[];
+}
+
+/** A value the real stats take: a number from 0 to the largest a handle sums. */
+const valid = (value: unknown): boolean => isAmount(value) && value <= MAX_PENDING;
+
+function recordingHandle(labels: ResolvedLabels, tree: Tree): RecordingStats {
+  const { calls, dropped, runs } = tree;
+  const keep = (call: RecordedCall, ok: boolean): void => {
+    (ok ? calls : dropped).push(call);
+  };
   return {
     labels,
     calls,
+    dropped,
     runs,
-    scope: (given) => recordingHandle(mergeLabels(labels, given), calls, runs),
+    scope: (given) => recordingHandle(mergeLabels(labels, given), tree),
     timedIncrement: (durationMillis) => {
-      calls.push({ method: 'timedIncrement', labels, bytes: 0, durationMillis });
+      keep({ method: 'timedIncrement', labels, bytes: 0, durationMillis }, valid(durationMillis));
     },
     timedIncrementBytes: (bytes, durationMillis) => {
-      calls.push({ method: 'timedIncrementBytes', labels, bytes, durationMillis });
+      keep({ method: 'timedIncrementBytes', labels, bytes, durationMillis }, valid(bytes) && valid(durationMillis));
     },
     startRun: () => recordingRun(labels, runs),
     totals: (filter = {}) => {

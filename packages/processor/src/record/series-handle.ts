@@ -30,8 +30,7 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
   durationMillis = 0;
   /**
    * True from the record that hands the handle to its family to the flush that adds its numbers ({@link addTo})
-   * or drops them ({@link discard}); after shutdown in a buffered family, for good. The family is told only
-   * while false. Only the handle writes it.
+   * or to their drop ({@link discard}). The family is told only while false. Only the handle writes it.
    */
   queued = false;
 

@@ -52,7 +52,21 @@ export abstract class FamilyRegistry implements SeriesOwner {
     this.root = this.scope(ROOT_LABELS, undefined);
   }
 
-  abstract deliver(handle: SeriesHandle): void;
+  /**
+   * Takes a handle with new pending numbers. After shutdown they have nowhere to go: they are dropped at once,
+   * every time (the handle is not marked queued), and said once. Before, the kind decides ({@link accept}).
+   */
+  deliver(handle: SeriesHandle): void {
+    if (this.closed) {
+      handle.discard();
+      this.diagnostics.recordedAfterShutdown(this.family);
+      return;
+    }
+    this.accept(handle);
+  }
+
+  /** What the kind does with a handle's new numbers: queue them for the next flush, or add them at once. */
+  protected abstract accept(handle: SeriesHandle): void;
 
   /** Creates the instruments on `meter`: from now on flushes add the pending measurements to them. */
   bind(meter: Meter): void {
@@ -115,12 +129,8 @@ export abstract class FamilyRegistry implements SeriesOwner {
     this.diagnostics.invalidMeasurement(this.family);
   }
 
-  /** Queues a handle for the next flush; after shutdown, leaves it marked queued for good and reports the record once. */
+  /** Queues a handle for the next flush. */
   protected enqueue(handle: SeriesHandle): void {
-    if (this.closed) {
-      this.diagnostics.recordedAfterShutdown(this.family);
-      return;
-    }
     this.queue.push(handle);
   }
 
@@ -150,5 +160,8 @@ export abstract class FamilyRegistry implements SeriesOwner {
       this.diagnostics.lostAtShutdown(this.family, this.queue.length, lost.error);
       errors.keep(lost.error);
     }
+    // What an instrument refused is lost: its handles start afresh, so that later records are dropped too.
+    for (const handle of this.queue) handle.discard();
+    this.queue.length = 0;
   }
 }

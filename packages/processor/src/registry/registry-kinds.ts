@@ -3,7 +3,7 @@ import { FamilyRegistry } from './family-registry.js';
 
 /** The default kind: a handle's numbers wait for the next flush, so a record costs a few nanoseconds. */
 class BufferedRegistry extends FamilyRegistry {
-  deliver(handle: SeriesHandle): void {
+  protected accept(handle: SeriesHandle): void {
     this.enqueue(handle);
   }
 }
@@ -14,12 +14,7 @@ class BufferedRegistry extends FamilyRegistry {
  * there are instruments, is queued for the next flush and reported through `diag`.
  */
 class DirectRegistry extends FamilyRegistry {
-  deliver(handle: SeriesHandle): void {
-    if (this.closed) {
-      handle.discard();
-      this.diagnostics.recordedAfterShutdown(this.family);
-      return;
-    }
+  protected accept(handle: SeriesHandle): void {
     const instruments = this.instruments;
     if (instruments === undefined) {
       this.enqueue(handle);
