@@ -37,9 +37,8 @@ export function openBackupStats(resolved: ResolvedOptions): BackupStats {
     stopTimer();
     const bound = binding.stopFollowing();
     const errors = new FirstError();
-    state.close(errors);
+    state.close(errors, bound);
     binding.leave(errors);
-    if (!bound) state.reportNeverExported();
     return errors.settle();
   };
   let closing: Promise<void> | undefined;

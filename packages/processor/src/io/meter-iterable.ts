@@ -1,3 +1,5 @@
+import { requireStats } from '../diagnostics/arguments.js';
+import { notAcceptedArgument } from '../diagnostics/error-messages.js';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
 
@@ -10,11 +12,27 @@ import { byteLengthOf } from './byte-length.js';
  * Use it on any async or sync iterable, for example as a `stream.pipeline` stage:
  * `pipeline(source, (chunks) => meterIterable(chunks, stats), destination)`. The clock is `performance.now()`
  * of the global `performance` object as it is when the iteration starts.
+ *
+ * @throws TypeError at the call when `source` is not iterable or `stats` is not a {@link Stats}.
  */
-export async function* meterIterable<T>(
+export function meterIterable<T>(
   source: AsyncIterable<T> | Iterable<T>,
   stats: Stats,
 ): AsyncGenerator<T, void, undefined> {
+  const iterable = source as Partial<AsyncIterable<T> & Iterable<T>> | null | undefined;
+  if (typeof iterable?.[Symbol.asyncIterator] !== 'function' && typeof iterable?.[Symbol.iterator] !== 'function') {
+    throw notAcceptedArgument(
+      'meterIterable',
+      'source',
+      source,
+      'an async or sync iterable (a Readable, a generator, an array)',
+    );
+  }
+  requireStats('meterIterable', stats);
+  return metered(source, stats);
+}
+
+async function* metered<T>(source: AsyncIterable<T> | Iterable<T>, stats: Stats): AsyncGenerator<T, void, undefined> {
   // Read once: the global is an accessor, and going through it costs more per item than the check it does.
   const clock = performance;
   let start = clock.now();

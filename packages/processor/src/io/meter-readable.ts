@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
+import { optionsOf, requireStats } from '../diagnostics/arguments.js';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
-import { type MeterOptions, TimingSample, timeOneInOf } from './timing-sample.js';
+import { markMetered, requireReadable } from './stream-checks.js';
+import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
 
 /**
  * Meters a Readable in place and returns it: every chunk it produces is recorded on `stats` as one operation
@@ -19,8 +21,11 @@ import { type MeterOptions, TimingSample, timeOneInOf } from './timing-sample.js
  *
  * @throws TypeError when `options.timeOneIn` is not an integer from 1 to 65536.
  */
-export function meterReadable<T extends Readable>(stream: T, stats: Stats, options: MeterOptions = {}): T {
-  const every = timeOneInOf(options, 'meterReadable');
+export function meterReadable<T extends Readable>(stream: T, stats: Stats, options?: MeterOptions): T {
+  requireReadable('meterReadable', stream);
+  requireStats('meterReadable', stats);
+  const every = timeOneInOf(optionsOf('meterReadable', options, OPTIONS_EXAMPLE), 'meterReadable');
+  markMetered('meterReadable', stream, 'read');
   const read = stream._read;
   const push = stream.push;
   // A string pushed without an encoding is encoded with the stream's `defaultEncoding` (hex, latin1, base64…),

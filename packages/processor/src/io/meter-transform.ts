@@ -1,8 +1,10 @@
 import type { Transform, TransformCallback } from 'node:stream';
+import { optionsOf, requireStats } from '../diagnostics/arguments.js';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
 import { OperationMeter } from './operation-meter.js';
-import { type MeterOptions, timeOneInOf } from './timing-sample.js';
+import { markMetered, requireTransform } from './stream-checks.js';
+import { type MeterOptions, OPTIONS_EXAMPLE, timeOneInOf } from './timing-sample.js';
 import { writableStateOf } from './writable-drain.js';
 
 /** Options of {@link meterTransform}. */
@@ -36,8 +38,15 @@ export interface MeterTransformOptions extends MeterOptions {
  *
  * @throws TypeError when `options.timeOneIn` is not an integer from 1 to 65536.
  */
-export function meterTransform<T extends Transform>(stream: T, stats: Stats, options: MeterTransformOptions = {}): T {
-  const meter = new OperationMeter(stats, writableStateOf(stream), timeOneInOf(options, 'meterTransform'));
+export function meterTransform<T extends Transform>(stream: T, stats: Stats, options?: MeterTransformOptions): T {
+  requireTransform('meterTransform', stream);
+  requireStats('meterTransform', stats);
+  const given = optionsOf('meterTransform', options, `${OPTIONS_EXAMPLE.slice(0, -2)}, flush: stats }`);
+  const every = timeOneInOf(given, 'meterTransform');
+  const flushStats = given.flush;
+  if (flushStats !== undefined) requireStats('meterTransform', flushStats, 'options.flush');
+  markMetered('meterTransform', stream, 'write');
+  const meter = new OperationMeter(stats, writableStateOf(stream), every);
   // `_flush` is running: the chunks it feeds itself are part of the flush.
   let flushing = false;
   const done: TransformCallback = (error, data) => meter.settle(error, data);
@@ -60,7 +69,6 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
 
   const flush = stream._flush;
   if (typeof flush === 'function') {
-    const flushStats = options.flush;
     stream._flush = function meteredFlush(this: Transform, cb: TransformCallback): void {
       flushing = true;
       const begin = flushStats === undefined ? 0 : meter.clock.now();

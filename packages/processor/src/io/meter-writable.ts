@@ -1,9 +1,11 @@
 import { Writable } from 'node:stream';
+import { optionsOf, requireStats } from '../diagnostics/arguments.js';
 import { describeValue, notAccepted } from '../diagnostics/error-messages.js';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
 import { OperationMeter } from './operation-meter.js';
-import { type MeterOptions, timeOneInOf } from './timing-sample.js';
+import { markMetered } from './stream-checks.js';
+import { type MeterOptions, OPTIONS_EXAMPLE, timeOneInOf } from './timing-sample.js';
 import { writableStateOf } from './writable-drain.js';
 
 type WriteCallback = (error?: Error | null) => void;
@@ -30,10 +32,13 @@ type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
  * typed as one but never call `_write` / `_writev`, so metering them in place would record nothing), or when
  * `options.timeOneIn` is not an integer from 1 to 65536.
  */
-export function meterWritable<T extends Writable>(stream: T, stats: Stats, options: MeterOptions = {}): T {
+export function meterWritable<T extends Writable>(stream: T, stats: Stats, options?: MeterOptions): T {
   // Writable's own instanceof check looks for the writable state that _write / _writev run from.
   if (!(stream instanceof Writable)) throw notWritable(stream);
-  const meter = new OperationMeter(stats, writableStateOf(stream), timeOneInOf(options, 'meterWritable'));
+  requireStats('meterWritable', stats);
+  const every = timeOneInOf(optionsOf('meterWritable', options, OPTIONS_EXAMPLE), 'meterWritable');
+  markMetered('meterWritable', stream, 'write');
+  const meter = new OperationMeter(stats, writableStateOf(stream), every);
   const done: WriteCallback = (error) => meter.settle(error, undefined);
 
   const write = stream._write;

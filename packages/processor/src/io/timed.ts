@@ -1,3 +1,5 @@
+import { optionsOf, requireFunction, requireStats } from '../diagnostics/arguments.js';
+import { notAcceptedArgument } from '../diagnostics/error-messages.js';
 import type { Stats } from '../stats.js';
 
 /** Options of {@link timeSync} and {@link timeAsync}. */
@@ -19,8 +21,11 @@ export interface TimedOptions<T> {
  * Runs `operation` and records it on `stats` as one operation with its duration (two clock reads), and its
  * bytes when `options.bytes` says. Returns what it returns; rethrows what it throws, recording nothing unless
  * `options.recordFailures`. For an operation that returns a promise, use {@link timeAsync}.
+ *
+ * @throws TypeError before `operation` runs, when an argument is not what it accepts.
  */
 export function timeSync<T>(stats: Stats, operation: () => T, options?: TimedOptions<T>): T {
+  checkTimed('timeSync', stats, operation, options);
   const start = performance.now();
   let result: T;
   try {
@@ -37,11 +42,18 @@ export function timeSync<T>(stats: Stats, operation: () => T, options?: TimedOpt
  * Awaits `operation` and records it on `stats` as one operation with its duration, up to the settling of
  * its promise, and its bytes when `options.bytes` says. Resolves to its result; rejects with its error (a
  * synchronous throw included), recording nothing unless `options.recordFailures`.
+ *
+ * @throws TypeError at the call, before `operation` runs, when an argument is not what it accepts.
  */
-export async function timeAsync<T>(
+export function timeAsync<T>(stats: Stats, operation: () => PromiseLike<T> | T, options?: TimedOptions<T>): Promise<T> {
+  checkTimed('timeAsync', stats, operation, options);
+  return timedAwait(stats, operation, options);
+}
+
+async function timedAwait<T>(
   stats: Stats,
   operation: () => PromiseLike<T> | T,
-  options?: TimedOptions<T>,
+  options: TimedOptions<T> | undefined,
 ): Promise<T> {
   const start = performance.now();
   let result: T;
@@ -53,6 +65,21 @@ export async function timeAsync<T>(
   }
   record(stats, options, result, performance.now() - start);
   return result;
+}
+
+/** The arguments of {@link timeSync} and {@link timeAsync}, checked before the operation runs. */
+function checkTimed<T>(fn: string, stats: unknown, operation: unknown, options: TimedOptions<T> | undefined): void {
+  requireStats(fn, stats);
+  requireFunction(fn, 'operation', operation);
+  const bytes = optionsOf(fn, options, '{ bytes: 4096 }').bytes;
+  if (bytes !== undefined && typeof bytes !== 'number' && typeof bytes !== 'function') {
+    throw notAcceptedArgument(
+      fn,
+      'options.bytes',
+      bytes,
+      'a number, or a function that reads the bytes from the result',
+    );
+  }
 }
 
 function record<T>(stats: Stats, options: TimedOptions<T> | undefined, result: T, durationMillis: number): void {

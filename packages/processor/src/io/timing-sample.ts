@@ -18,6 +18,9 @@ export interface MeterOptions {
 
 const TIME_ONE_IN: IntegerRule = { min: 1, max: 65_536, note: 'operations per timed operation' };
 
+/** The example options of a stream meter's error messages. */
+export const OPTIONS_EXAMPLE = '{ timeOneIn: 16 }';
+
 /** `options.timeOneIn` checked, for the meter named `meter`; 1 when not set. */
 export function timeOneInOf(options: MeterOptions, meter: string): number {
   const value = options.timeOneIn;

@@ -146,12 +146,16 @@ export abstract class FamilyRegistry implements SeriesOwner {
     this.runs.flush(errors);
   }
 
+  /** Ends the runs in progress as interrupted: the first step of a shutdown, so that the last flush carries them. */
+  endRuns(): void {
+    this.runs.close();
+  }
+
   /**
-   * Ends the runs in progress as interrupted and flushes for the last time; later measurements are ignored. What
-   * an instrument refused is lost: reported through `diag`, its error kept in `errors`.
+   * Flushes for the last time; later measurements are dropped. What an instrument refused is lost: reported
+   * through `diag`, its error kept in `errors`.
    */
   close(errors: FirstError): void {
-    this.runs.close();
     const own = new FirstError();
     this.flush(own);
     this.closed = true;

@@ -1,3 +1,4 @@
+import { optionsOf, requireFunction, requireStats } from '../diagnostics/arguments.js';
 import type { Stats } from '../stats.js';
 import type { RunFailureReason } from './run-failure.js';
 
@@ -16,12 +17,18 @@ export interface TrackRunOptions<T> {
  * Runs `work` as one backup or restore run started from `stats` (see {@link Stats.startRun}): resolves to its
  * result after recording a success with its bytes, or rejects with its error (a synchronous throw included) after
  * recording a failure with the reason `options.reason` gives.
+ *
+ * @throws TypeError at the call, before `work` runs, when an argument is not what it accepts.
  */
-export async function trackRun<T>(
-  stats: Stats,
-  work: () => PromiseLike<T> | T,
-  options?: TrackRunOptions<T>,
-): Promise<T> {
+export function trackRun<T>(stats: Stats, work: () => PromiseLike<T> | T, options?: TrackRunOptions<T>): Promise<T> {
+  requireStats('trackRun', stats);
+  requireFunction('trackRun', 'work', work);
+  const given = optionsOf('trackRun', options, '{ bytes: (result) => result.bytes }');
+  if (given.reason !== undefined) requireFunction('trackRun', 'options.reason', given.reason);
+  return tracked(stats, work, given);
+}
+
+async function tracked<T>(stats: Stats, work: () => PromiseLike<T> | T, options: TrackRunOptions<T>): Promise<T> {
   const run = stats.startRun();
   let result: T;
   try {

@@ -61,13 +61,18 @@ export class StatsSharedState {
     }
   }
 
-  /** Closes every family (see {@link FamilyRegistry.close}), keeping the first error in `errors`. */
-  close(errors: FirstError): void {
+  /**
+   * Ends the runs in progress as interrupted, then flushes and closes every family (see
+   * {@link FamilyRegistry.close}), keeping the first error in `errors`. Stats that never had a provider say first
+   * what they never exported.
+   */
+  close(errors: FirstError, bound: boolean): void {
+    for (const registry of this.families) registry.endRuns();
+    if (!bound) this.reportNeverExported();
     for (const registry of this.families) registry.close(errors);
   }
 
-  /** Says, once the stats are closed without ever having had a provider, what they never exported. */
-  reportNeverExported(): void {
+  private reportNeverExported(): void {
     let operations = 0;
     let runs = 0;
     for (const registry of this.families) {
