@@ -80,10 +80,10 @@ describe('bad options throw at construction with the option, the value and what 
 
   it('rejects options that are not an object', () => {
     expect(() => createBackupStats(null as unknown as BackupStatsOptions)).toThrow(
-      /^backupstats: options must be an object, got null$/,
+      /^backupstats: createBackupStats options is null; accepted: an object such as \{ naming: 'vitess' \}, or nothing$/,
     );
     expect(() => createBackupStats('fast' as unknown as BackupStatsOptions)).toThrow(
-      /^backupstats: options must be an object, got "fast"$/,
+      /^backupstats: createBackupStats options is "fast"; accepted: an object/,
     );
   });
 });

@@ -1,5 +1,13 @@
+import { optionsOf } from './diagnostics/arguments.js';
+import { unknownOptions } from './diagnostics/diagnostics.js';
 import { FirstError } from './diagnostics/first-error.js';
-import { type BackupStatsOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import {
+  type BackupStatsOptions,
+  CORE_OPTIONS,
+  OPTIONS_EXAMPLE,
+  type ResolvedOptions,
+  resolveOptions,
+} from './options.js';
 import { startFlushTimer } from './state/flush-timer.js';
 import { ProviderBinding } from './state/provider-binding.js';
 import { StatsSharedState } from './state/stats-shared-state.js';
@@ -16,8 +24,11 @@ import type { BackupStats } from './stats.js';
  *
  * @throws TypeError naming the option, its value and what is accepted, when an option is invalid.
  */
-export function createBackupStats(options: BackupStatsOptions = {}): BackupStats {
-  return openBackupStats(resolveOptions(options));
+export function createBackupStats(options?: BackupStatsOptions): BackupStats {
+  const given = optionsOf('createBackupStats', options, OPTIONS_EXAMPLE);
+  const resolved = resolveOptions(given);
+  unknownOptions('createBackupStats', given, CORE_OPTIONS);
+  return openBackupStats(resolved);
 }
 
 /**

@@ -42,6 +42,18 @@ export interface ResolvedOptions {
   readonly maxScopes: number;
 }
 
+/** The options of {@link createBackupStats}, for the warning about options it does not know. */
+export const CORE_OPTIONS: readonly (keyof BackupStatsOptions)[] = [
+  'meterProvider',
+  'flushIntervalMillis',
+  'naming',
+  'metricPrefix',
+  'maxScopes',
+];
+
+/** The example of an options object in the messages. */
+export const OPTIONS_EXAMPLE = "{ naming: 'vitess' }";
+
 /** The default `flushIntervalMillis`. */
 export const DEFAULT_FLUSH_INTERVAL_MILLIS = 1000;
 
@@ -73,9 +85,6 @@ export function resolveOptions(
   options: BackupStatsOptions,
   sources: Partial<Record<VariableOption, ValueSource>> = {},
 ): ResolvedOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`backupstats: options must be an object, got ${showValue(options)}`);
-  }
   const {
     flushIntervalMillis = DEFAULT_FLUSH_INTERVAL_MILLIS,
     naming = 'otel',

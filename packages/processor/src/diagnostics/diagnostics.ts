@@ -148,3 +148,15 @@ export function providerShutdownLate(deadlineMillis: number): void {
     `backupstats: the MeterProvider's shutdown did not finish within ${deadlineMillis} ms (OTEL_METRIC_EXPORT_TIMEOUT); it was left behind`,
   );
 }
+
+/** Options a function was given and does not know: said once per call, since a misspelt option does nothing. */
+export function unknownOptions(fn: string, given: object, known: readonly string[]): void {
+  const unknown = Object.keys(given).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const quoted = unknown.map((name) => JSON.stringify(name.slice(0, 64)));
+  const names =
+    quoted.length === 1
+      ? `the option ${quoted[0]}; it is`
+      : `the options ${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}; they are`;
+  diag.warn(`backupstats: ${fn} does not know ${names} ignored (known: ${known.join(', ')})`);
+}

@@ -44,7 +44,7 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
   const given = optionsOf('meterTransform', options, `${OPTIONS_EXAMPLE.slice(0, -2)}, flush: stats }`);
   const every = timeOneInOf(given, 'meterTransform');
   const flushStats = given.flush;
-  if (flushStats !== undefined) requireStats('meterTransform', flushStats, 'options.flush');
+  if (flushStats !== undefined) requireStats('meterTransform', flushStats, 'option flush');
   markMetered('meterTransform', stream, 'write');
   const meter = new OperationMeter(stats, writableStateOf(stream), every);
   // `_flush` is running: the chunks it feeds itself are part of the flush.

@@ -75,7 +75,7 @@ function checkTimed<T>(fn: string, stats: unknown, operation: unknown, options: 
   if (bytes !== undefined && typeof bytes !== 'number' && typeof bytes !== 'function') {
     throw notAcceptedArgument(
       fn,
-      'options.bytes',
+      'option bytes',
       bytes,
       'a number, or a function that reads the bytes from the result',
     );

@@ -24,7 +24,7 @@ export function trackRun<T>(stats: Stats, work: () => PromiseLike<T> | T, option
   requireStats('trackRun', stats);
   requireFunction('trackRun', 'work', work);
   const given = optionsOf('trackRun', options, '{ bytes: (result) => result.bytes }');
-  if (given.reason !== undefined) requireFunction('trackRun', 'options.reason', given.reason);
+  if (given.reason !== undefined) requireFunction('trackRun', 'option reason', given.reason);
   return tracked(stats, work, given);
 }
 

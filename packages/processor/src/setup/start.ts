@@ -1,10 +1,9 @@
 import type { MeterProvider } from '@opentelemetry/api';
-import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { openBackupStats } from '../backup-stats.js';
 import { givenProviderFlushLate, providerShutdownLate, undelivered } from '../diagnostics/diagnostics.js';
 import { notAccepted } from '../diagnostics/error-messages.js';
 import { createNoopBackupStats } from '../doubles/noop-stats.js';
-import { type BackupStatsOptions, resolveOptions } from '../options.js';
+import { resolveOptions } from '../options.js';
 import { cardinalityLimitFor } from '../registry/cardinality.js';
 import type { BackupStats } from '../stats.js';
 import { METER_NAME } from '../version.js';
@@ -16,27 +15,7 @@ import { LATE, within } from './exit/deadline.js';
 import { missingPeer, sdkLineOf } from './export/load-peer.js';
 import { buildReaders, type Readers } from './export/readers.js';
 import { buildResource } from './export/resource.js';
-
-/** Options of {@link startBackupStats}. Options given here win over the environment. */
-export interface StartBackupStatsOptions extends BackupStatsOptions {
-  /** The variables to read. Default `process.env`. */
-  readonly env?: Env | undefined;
-  /** `true` returns stats that record nothing and builds no provider. Wins over `BACKUPSTATS_DISABLED` and `OTEL_SDK_DISABLED`. */
-  readonly disabled?: boolean | undefined;
-  /**
-   * An existing MeterProvider: the stats are created on it and nothing else is built or owned; the exporter and
-   * resource variables are then the provider owner's business and are not read. With the OpenTelemetry NodeSDK,
-   * which has no `meterProvider` property, `metrics.getMeterProvider()` after `sdk.start()`. Leave the option out
-   * (rather than set it to `undefined`, which is rejected) to build a provider from the environment.
-   */
-  readonly meterProvider?: MeterProvider;
-  /**
-   * Readers added to the provider built from the environment, next to the exporters it asks for: for example an
-   * in-memory reader that a job collects at its end to print a summary of what was exported. Rejected together
-   * with `meterProvider` (add them to that provider).
-   */
-  readonly readers?: readonly MetricReader[] | undefined;
-}
+import { checkStartOptions, type StartBackupStatsOptions } from './start-options.js';
 
 /** Stats started by {@link startBackupStats}, with the controls of the provider behind them. */
 export interface StartedBackupStats extends BackupStats {
@@ -69,7 +48,8 @@ export interface StartedBackupStats extends BackupStats {
  * @throws (rejects) TypeError naming the variable, its value and what is accepted, for any invalid variable or
  *   option; Error when a needed package is missing or the Prometheus endpoint cannot listen.
  */
-export async function startBackupStats(options: StartBackupStatsOptions = {}): Promise<StartedBackupStats> {
+export async function startBackupStats(given?: StartBackupStatsOptions): Promise<StartedBackupStats> {
+  const options = checkStartOptions(given);
   const env: Env = options.env ?? process.env;
   if (readDisabled(env, options.disabled)) return disabledStats();
   // Most likely `sdk.meterProvider` of a NodeSDK, which does not exist: building a provider here would be a second

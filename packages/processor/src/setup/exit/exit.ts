@@ -1,6 +1,7 @@
 import { constants } from 'node:os';
+import { optionsOf } from '../../diagnostics/arguments.js';
 import { shutdownFailed, shutdownLate } from '../../diagnostics/diagnostics.js';
-import { notAccepted, quote, showValue } from '../../diagnostics/error-messages.js';
+import { notAccepted, notAcceptedArgument, quote, showValue } from '../../diagnostics/error-messages.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../../diagnostics/integer-rule.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MILLIS } from '../env/defaults.js';
 import { LATE, within } from './deadline.js';
@@ -47,7 +48,17 @@ const UNCATCHABLE = new Set(['SIGKILL', 'SIGSTOP']);
  * @returns a function that removes the registration again.
  * @throws TypeError when a signal cannot be caught or does not exist, or the timeout is not a positive integer.
  */
-export function shutdownOnExit(target: ShutdownTarget, options: ShutdownOnExitOptions = {}): () => void {
+export function shutdownOnExit(target: ShutdownTarget, given?: ShutdownOnExitOptions): () => void {
+  requireTarget('shutdownOnExit', target);
+  const options = optionsOf('shutdownOnExit', given, "{ signals: ['SIGTERM'] }");
+  if (options.signals !== undefined && !Array.isArray(options.signals)) {
+    throw notAcceptedArgument(
+      'shutdownOnExit option',
+      'signals',
+      options.signals,
+      'an array of signal names such as ["SIGTERM", "SIGINT"], or [] for none',
+    );
+  }
   const signals = new Set(options.signals ?? (['SIGTERM', 'SIGINT'] as const));
   for (const signal of signals) {
     if (!(signal in constants.signals) || UNCATCHABLE.has(signal)) {
@@ -80,6 +91,15 @@ export function shutdownOnExit(target: ShutdownTarget, options: ShutdownOnExitOp
  * @param code the exit code; default `process.exitCode`, else 0.
  */
 export async function exitAfterShutdown(target: ShutdownTarget, code?: number): Promise<never> {
+  requireTarget('exitAfterShutdown', target);
+  if (code !== undefined && !isIntegerIn(code, EXIT_CODE)) {
+    throw notAcceptedArgument(
+      'exitAfterShutdown',
+      'code',
+      code,
+      'an integer from 0 to 255 (the exit code), or nothing for process.exitCode',
+    );
+  }
   const timeoutMillis = checkTimeout(
     'exitAfterShutdown',
     target.shutdownTimeoutMillis ?? DEFAULT_SHUTDOWN_TIMEOUT_MILLIS,
@@ -92,6 +112,18 @@ export async function exitAfterShutdown(target: ShutdownTarget, code?: number): 
     shutdownFailed('before exit', error);
   }
   return process.exit(code ?? process.exitCode ?? 0);
+}
+
+const EXIT_CODE = { min: 0, max: 255, note: 'the exit code' };
+
+function requireTarget(fn: string, target: unknown): void {
+  if (typeof (target as Partial<ShutdownTarget> | null | undefined)?.shutdown === 'function') return;
+  throw notAcceptedArgument(
+    fn,
+    'target',
+    target,
+    'something with a shutdown() that returns a promise, such as the stats of startBackupStats()',
+  );
 }
 
 function checkTimeout(where: string, value: number): number {
