@@ -36,7 +36,9 @@ describe('diagnostic messages', () => {
     const stats = createBackupStats({ meterProvider: noop });
     expect(diagnostics.messages).toEqual([
       "backupstats: the meterProvider given is @opentelemetry/api's no-op provider (taken before an SDK registered?); " +
-        'nothing will be exported. Leave the option out to follow the global provider once it is registered',
+        'nothing will be exported. Pass the provider once the SDK has registered it (with the NodeSDK, ' +
+        'metrics.getMeterProvider() after sdk.start()); createBackupStats() without meterProvider follows the ' +
+        'global provider as soon as it is registered',
     ]);
     await stats.shutdown();
   });

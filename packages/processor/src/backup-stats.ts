@@ -38,7 +38,7 @@ export function createBackupStats(options?: BackupStatsOptions): BackupStats {
  */
 export function openBackupStats(resolved: ResolvedOptions): BackupStats {
   const state = new StatsSharedState(resolved);
-  const binding = new ProviderBinding(state, resolved.meterProvider);
+  const binding = new ProviderBinding(state, resolved.meterProvider, resolved.metricPrefix);
   const stopTimer = startFlushTimer(resolved.flushIntervalMillis, binding, state);
   const [backup, restore] = state.families;
 

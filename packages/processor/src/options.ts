@@ -4,6 +4,7 @@ import { type IntegerRule, integerText, isIntegerIn, MAX_TIMER_MILLIS } from './
 import { familySpec, INSTRUMENT_NAME } from './naming/counter-naming.js';
 import { FAMILIES, NAMINGS, type Naming } from './naming/naming-types.js';
 import { runInstrumentNames } from './naming/run-naming.js';
+import { selfMetricNames } from './naming/self-metric-naming.js';
 import { DEFAULT_MAX_SCOPES } from './registry/cardinality.js';
 
 /** Options of {@link createBackupStats}. */
@@ -126,9 +127,13 @@ export function resolveOptions(
 function invalidMetricName(naming: Naming, prefix: string): string | undefined {
   for (const family of FAMILIES) {
     const { operations, bytes, time, run } = familySpec(naming, family, prefix);
-    const bad = [operations.name, bytes.name, time.name, ...runInstrumentNames(run)].find(
-      (name) => !INSTRUMENT_NAME.test(name),
-    );
+    const bad = [
+      operations.name,
+      bytes.name,
+      time.name,
+      ...runInstrumentNames(run),
+      ...Object.values(selfMetricNames(prefix)),
+    ].find((name) => !INSTRUMENT_NAME.test(name));
     if (bad !== undefined) return bad;
   }
   return undefined;

@@ -83,7 +83,8 @@ export class Diagnostics {
   noopProviderGiven(): void {
     diag.warn(
       "backupstats: the meterProvider given is @opentelemetry/api's no-op provider (taken before an SDK registered?); nothing will be exported. " +
-        'Leave the option out to follow the global provider once it is registered',
+        'Pass the provider once the SDK has registered it (with the NodeSDK, metrics.getMeterProvider() after sdk.start()); ' +
+        'createBackupStats() without meterProvider follows the global provider as soon as it is registered',
     );
   }
 

@@ -21,14 +21,22 @@ export interface CollectionHook {
  * provider the same Meter and keeps one observation per attribute set per collection, so one callback per
  * provider observes the sums over the live instances (one callback per instance would let the last one win).
  */
-const byProvider = new WeakMap<MeterProvider, CollectionHook>();
+const byProvider = new WeakMap<MeterProvider, Map<string, CollectionHook>>();
 
-/** The collection hook of `provider`, created on `meter` by the first instance that asks. */
-export function collectionHookOf(provider: MeterProvider, meter: Meter): CollectionHook {
-  let hook = byProvider.get(provider);
+/**
+ * The collection hook of `provider` for stats whose metric names start with `prefix` (each prefix has its own
+ * self-metrics), created on `meter` by the first instance that asks.
+ */
+export function collectionHookOf(provider: MeterProvider, meter: Meter, prefix: string): CollectionHook {
+  let hooks = byProvider.get(provider);
+  if (hooks === undefined) {
+    hooks = new Map();
+    byProvider.set(provider, hooks);
+  }
+  let hook = hooks.get(prefix);
   if (hook === undefined) {
-    hook = createCollectionHook(meter, createSelfMetrics(meter));
-    byProvider.set(provider, hook);
+    hook = createCollectionHook(meter, createSelfMetrics(meter, prefix));
+    hooks.set(prefix, hook);
   }
   return hook;
 }

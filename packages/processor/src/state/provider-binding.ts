@@ -21,6 +21,8 @@ export class ProviderBinding {
   constructor(
     private readonly state: StatsSharedState,
     given: MeterProvider | undefined,
+    /** The stats' `metricPrefix`, which their self-metrics carry too. */
+    private readonly prefix: string,
   ) {
     this.member = { families: state.families, flushBeforeCollection: () => state.flushReporting() };
     if (given !== undefined) {
@@ -75,7 +77,7 @@ export class ProviderBinding {
 
   private bind(provider: MeterProvider, meter: Meter): void {
     this.state.bind(meter);
-    this.hook = collectionHookOf(provider, meter);
+    this.hook = collectionHookOf(provider, meter, this.prefix);
     this.hook.join(this.member);
   }
 }

@@ -7,6 +7,7 @@ import {
   ValueType,
 } from '@opentelemetry/api';
 import { FAMILIES } from '../naming/naming-types.js';
+import { selfMetricNames } from '../naming/self-metric-naming.js';
 import type { FamilyRegistry } from '../registry/family-registry.js';
 
 /** What the self-metrics count of one stats instance. */
@@ -27,14 +28,15 @@ export interface SelfMetrics {
 
 const FAMILY_ATTRIBUTES = FAMILIES.map((family) => Object.freeze({ family }));
 
-/** Creates the self-metric instruments on `meter`. */
-export function createSelfMetrics(meter: Meter): SelfMetrics {
-  const invalid: ObservableCounter = meter.createObservableCounter('backupstats.invalid_measurements', {
+/** Creates the self-metric instruments on `meter`, named after `prefix`. */
+export function createSelfMetrics(meter: Meter, prefix: string): SelfMetrics {
+  const names = selfMetricNames(prefix);
+  const invalid: ObservableCounter = meter.createObservableCounter(names.invalid, {
     description: 'Measurements dropped because a byte count or duration was negative, NaN, infinite or not a number.',
     unit: '{measurement}',
     valueType: ValueType.INT,
   });
-  const scopes: ObservableUpDownCounter = meter.createObservableUpDownCounter('backupstats.scopes', {
+  const scopes: ObservableUpDownCounter = meter.createObservableUpDownCounter(names.scopes, {
     description: 'Distinct label combinations held in memory (the overflow series is not counted).',
     unit: '{scope}',
     valueType: ValueType.INT,

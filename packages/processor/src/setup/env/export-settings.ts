@@ -40,7 +40,9 @@ export function readExportSettings(env: Env): ExportSettings {
   const intervalMillis =
     readInteger(env, 'OTEL_METRIC_EXPORT_INTERVAL', TIMER_MILLIS) ?? DEFAULT_EXPORT_INTERVAL_MILLIS;
   const explicitTimeout = readInteger(env, 'OTEL_METRIC_EXPORT_TIMEOUT', TIMER_MILLIS);
-  if (explicitTimeout !== undefined && explicitTimeout > intervalMillis) {
+  // Only pushes are periodic exports that must end before the next one; Prometheus is pulled.
+  const pushes = exporters.some((name) => name !== 'prometheus');
+  if (pushes && explicitTimeout !== undefined && explicitTimeout > intervalMillis) {
     throw notAccepted(
       'OTEL_METRIC_EXPORT_TIMEOUT',
       shown(env, 'OTEL_METRIC_EXPORT_TIMEOUT'),
@@ -49,7 +51,9 @@ export function readExportSettings(env: Env): ExportSettings {
     );
   }
   // Like the SDK, a default timeout longer than a configured interval shrinks to the interval.
-  const timeoutMillis = explicitTimeout ?? Math.min(DEFAULT_EXPORT_TIMEOUT_MILLIS, intervalMillis);
+  const timeoutMillis =
+    explicitTimeout ??
+    (pushes ? Math.min(DEFAULT_EXPORT_TIMEOUT_MILLIS, intervalMillis) : DEFAULT_EXPORT_TIMEOUT_MILLIS);
   const resourceAttributes: Record<string, string> = { ...readPairs(env, 'OTEL_RESOURCE_ATTRIBUTES', ATTRIBUTE_RULE) };
   const serviceName = readString(env, 'OTEL_SERVICE_NAME');
   if (serviceName !== undefined) resourceAttributes['service.name'] = serviceName;

@@ -1,7 +1,7 @@
 import { notAccepted, quote } from '../../diagnostics/error-messages.js';
 import { TIMER_MILLIS } from '../../diagnostics/integer-rule.js';
 import { DEFAULT_OTLP_TIMEOUT_MILLIS } from './defaults.js';
-import { type Env, readChoice, readInteger, readString, shown } from './env.js';
+import { type Env, readChoice, readInteger, readString } from './env.js';
 import { GRPC_HEADER_RULE, HEADER_RULE, readPairs } from './pairs.js';
 
 /** OTLP transports. */
@@ -70,6 +70,14 @@ function lowerCaseKeys(pairs: Record<string, string> | undefined): Record<string
   return Object.fromEntries(Object.entries(pairs ?? {}).map(([key, value]) => [key.toLowerCase(), value]));
 }
 
+/**
+ * A URL's text for a message, with what may be a credential hidden: the user information before `@` and the
+ * query after `?`. Works on text that does not parse as a URL too, since that is when it is shown.
+ */
+export function redactUrl(text: string): string {
+  return text.replace(/^([^/?#]*\/\/)[^/?#]*@/, '$1<redacted>@').replace(/\?[^#]*/, '?<redacted>');
+}
+
 function readUrl(env: Env, name: string, example: string): string | undefined {
   const value = readString(env, name);
   if (value === undefined) return undefined;
@@ -80,7 +88,7 @@ function readUrl(env: Env, name: string, example: string): string | undefined {
     parsed = undefined;
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.host === '') {
-    throw notAccepted(name, shown(env, name), `an http:// or https:// URL, e.g. "${example}"`);
+    throw notAccepted(name, quote(redactUrl(value)), `an http:// or https:// URL, e.g. "${example}"`);
   }
   return value;
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from '@grpc/grpc-js';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { notAccepted } from '../../diagnostics/error-messages.js';
-import type { OtlpProtocol, OtlpSettings } from '../env/otlp-settings.js';
+import { type OtlpProtocol, type OtlpSettings, redactUrl } from '../env/otlp-settings.js';
 import { missingPeer, type SdkLine } from './load-peer.js';
 
 /** What the three OTLP exporter packages' constructors take here (gRPC: `metadata` for headers). */
@@ -59,7 +59,7 @@ export async function loadOtlpExporter(
   exportersSource: string,
   line: SdkLine,
 ): Promise<OtlpExporterFactory> {
-  const label = `OTLP exporter (${otlp.protocol}, ${showUrl(otlp.url)})`;
+  const label = `OTLP exporter (${otlp.protocol}, ${redactUrl(otlp.url)})`;
   const create = await loadConstructor(otlp, exportersSource, line);
   return { label, create };
 }
@@ -101,13 +101,4 @@ async function loadConstructor(
     }
     return new OTLPMetricExporter({ ...config, metadata });
   };
-}
-
-/** The URL for a message: without user information or query, which may hold credentials. */
-function showUrl(url: string): string {
-  const shown = new URL(url);
-  shown.username = '';
-  shown.password = '';
-  shown.search = '';
-  return shown.href;
 }
