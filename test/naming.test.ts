@@ -8,20 +8,22 @@ import { it } from './support/fixtures.js';
 
 const { INT, DOUBLE } = ValueType;
 
-const SELF_METRICS = [
+/** The self-metrics, after the stats' metricPrefix as every other name. */
+const selfMetrics = (prefix: string) =>
   [
-    'backupstats.invalid_measurements',
-    '{measurement}',
-    'Measurements dropped because a byte count or duration was negative, NaN, infinite or not a number.',
-    INT,
-  ],
-  [
-    'backupstats.scopes',
-    '{scope}',
-    'Distinct label combinations held in memory (the overflow series is not counted).',
-    INT,
-  ],
-] as const;
+    [
+      `${prefix}backupstats.invalid_measurements`,
+      '{measurement}',
+      'Measurements dropped because a byte count or duration was negative, NaN, infinite or not a number.',
+      INT,
+    ],
+    [
+      `${prefix}backupstats.scopes`,
+      '{scope}',
+      'Distinct label combinations held in memory (the overflow series is not counted).',
+      INT,
+    ],
+  ] as const;
 
 const EXPECTED: Record<Naming, readonly (readonly [string, string, string, ValueType])[]> = {
   otel: [
@@ -31,7 +33,7 @@ const EXPECTED: Record<Naming, readonly (readonly [string, string, string, Value
     ['restore.operations', '{operation}', 'Number of restore operations recorded.', INT],
     ['restore.bytes', 'By', 'Bytes moved by restore operations.', INT],
     ['restore.time', 's', 'Time spent in restore operations.', DOUBLE],
-    ...SELF_METRICS,
+    ...selfMetrics(''),
   ],
   vitess: [
     ['vtbackup_backup_count', '1', 'backup operations', INT],
@@ -40,7 +42,7 @@ const EXPECTED: Record<Naming, readonly (readonly [string, string, string, Value
     ['vtbackup_restore_count', '1', 'restore operations', INT],
     ['vtbackup_restore_bytes', 'By', 'restore bytes', INT],
     ['vtbackup_restore_duration_nanoseconds', 'ns', 'restore duration in nanoseconds', INT],
-    ...SELF_METRICS,
+    ...selfMetrics('vtbackup_'),
   ],
 };
 

@@ -26,11 +26,11 @@ const CASES: readonly Case[] = [
     { metricPrefix: 'p'.repeat(230) },
     ['metricPrefix', `${'p'.repeat(230)}backup.last_success.timestamp" is not`],
   ],
-  // 226 characters keep every backup name within 255, not restore's longest run instrument.
+  // 226 characters keep every backup instrument's name within 255, not the longest self-metric's.
   [
-    'prefix too long for the restore run names',
+    'prefix too long for the self-metric names',
     { metricPrefix: 'p'.repeat(226) },
-    ['metricPrefix', `${'p'.repeat(226)}restore.last_success.timestamp" is not`],
+    ['metricPrefix', `${'p'.repeat(226)}backupstats.invalid_measurements" is not`],
   ],
   ['meterProvider not a provider', { meterProvider: {} }, ['meterProvider', 'a value of type object', 'getMeter']],
   ['meterProvider null', { meterProvider: null }, ['meterProvider', 'is null;', 'getMeter']],
