@@ -4,8 +4,8 @@
 // flush by itself and hide a missing timer).
 import { createBackupStats } from 'backupstats';
 import { afterEach, describe, expect, vi } from 'vitest';
-import { createCountingProvider } from './support/counting-provider.js';
-import { it } from './support/fixtures.js';
+import { createCountingProvider } from '../support/counting-provider.js';
+import { it } from '../support/fixtures.js';
 
 /** Fakes the interval timers from here on (the harness's reader, created before, keeps a real one). */
 const fakeIntervals = (): void => {

@@ -12,8 +12,8 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from 'backupstats';
 import { describe, expect, onTestFinished } from 'vitest';
-import { it } from './support/fixtures.js';
-import { valuesByKey } from './support/harness.js';
+import { it } from '../support/fixtures.js';
+import { valuesByKey } from '../support/harness.js';
 
 const LABELS = { component: 'C', implementation: 'I', operation: 'O' };
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { ValueType } from '@opentelemetry/api';
 import { createBackupStats, METER_NAME, NAMINGS, type Naming, RunFailure, VERSION } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { it } from './support/fixtures.js';
+import { it } from '../support/fixtures.js';
 
 const { INT, DOUBLE } = ValueType;
 
@@ -104,7 +104,7 @@ describe('instrument names, units, descriptions and value types', () => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     const exported = await harness.collect();
     const packageJson = JSON.parse(
-      readFileSync(new URL('../packages/processor/package.json', import.meta.url), 'utf8'),
+      readFileSync(new URL('../../packages/processor/package.json', import.meta.url), 'utf8'),
     ) as { version: string };
     expect(exported.scopeMetrics.map((s) => s.scope)).toEqual([
       { name: 'backupstats', version: packageJson.version, schemaUrl: undefined },

@@ -1,8 +1,8 @@
 import { startNode } from '@backupstats/testkit/node-process';
 import { createBackupStats } from 'backupstats';
 import { describe, expect, onTestFinished } from 'vitest';
-import { it } from './support/fixtures.js';
-import { valuesByKey } from './support/harness.js';
+import { it } from '../support/fixtures.js';
+import { valuesByKey } from '../support/harness.js';
 
 describe('shutdown()', () => {
   it.for([1000, 0])(

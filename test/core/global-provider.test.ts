@@ -4,8 +4,8 @@
 import { DiagLogLevel, metrics } from '@opentelemetry/api';
 import { createBackupStats } from 'backupstats';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { captureDiag } from './support/diag-capture.js';
-import { createHarness, valuesByKey } from './support/harness.js';
+import { captureDiag } from '../support/diag-capture.js';
+import { createHarness, valuesByKey } from '../support/harness.js';
 
 const LABELS = { component: 'C', implementation: 'I', operation: 'O' };
 

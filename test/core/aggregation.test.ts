@@ -3,9 +3,9 @@
 // The provider below counts every `add` call on the way to a real SDK MeterProvider.
 import { createBackupStats } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { type CountingProvider, createCountingProvider } from './support/counting-provider.js';
-import { it } from './support/fixtures.js';
-import { type Harness, valuesByKey } from './support/harness.js';
+import { type CountingProvider, createCountingProvider } from '../support/counting-provider.js';
+import { it } from '../support/fixtures.js';
+import { type Harness, valuesByKey } from '../support/harness.js';
 
 /** The far end of setInterval's range: the timer never fires during a test. */
 const NEVER = 2 ** 31 - 1;

@@ -1,8 +1,8 @@
 // Label values from plain JavaScript callers (numbers, booleans, bigints, null) and the Vitess label values.
 import { Component, createBackupStats, Implementation, Operation, type ScopeLabels } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { it } from './support/fixtures.js';
-import { points } from './support/harness.js';
+import { it } from '../support/fixtures.js';
+import { points } from '../support/harness.js';
 
 describe('label values that are not strings', () => {
   it('numbers, booleans and bigints become their text; null and undefined leave the label unset', async ({

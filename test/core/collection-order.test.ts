@@ -2,8 +2,8 @@
 // the same Meter are collected, so a collection drains pending measurements and never exports stale totals.
 import { createBackupStats } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { it } from './support/fixtures.js';
-import { valuesByKey } from './support/harness.js';
+import { it } from '../support/fixtures.js';
+import { valuesByKey } from '../support/harness.js';
 
 describe('every collection exports everything recorded before it', () => {
   it('with no explicit flush and the timer far from firing', async ({ harness }) => {

@@ -2,9 +2,9 @@
 // none is added twice.
 import { createBackupStats } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { type AddCall, createCountingProvider } from './support/counting-provider.js';
-import { it } from './support/fixtures.js';
-import { valuesByKey } from './support/harness.js';
+import { type AddCall, createCountingProvider } from '../support/counting-provider.js';
+import { it } from '../support/fixtures.js';
+import { valuesByKey } from '../support/harness.js';
 
 const SCOPES = 'backupstats.scopes';
 

@@ -7,8 +7,8 @@ import {
 import { type BackupStats, createBackupStats, type Stats } from 'backupstats';
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect, onTestFinished } from 'vitest';
-import { it } from './support/fixtures.js';
-import { points, valuesByKey } from './support/harness.js';
+import { it } from '../support/fixtures.js';
+import { points, valuesByKey } from '../support/harness.js';
 
 describe('maxScopes', () => {
   it('past the bound, records land in one overflow series: totals stay exact and handles stay bounded', async ({

@@ -1,7 +1,7 @@
 import { Component, createBackupStats, Implementation, Operation } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { it } from './support/fixtures.js';
-import { points, valuesByKey } from './support/harness.js';
+import { it } from '../support/fixtures.js';
+import { points, valuesByKey } from '../support/harness.js';
 
 describe('exported totals equal what was recorded', () => {
   it('uses OpenTelemetry names and units by default, for backup and restore', async ({ harness }) => {

@@ -4,9 +4,9 @@
 import { metrics } from '@opentelemetry/api';
 import { createBackupStats } from 'backupstats';
 import { afterEach, describe, expect, onTestFinished, vi } from 'vitest';
-import { type CountingProvider, createCountingProvider } from './support/counting-provider.js';
-import { it } from './support/fixtures.js';
-import { createHarness } from './support/harness.js';
+import { type CountingProvider, createCountingProvider } from '../support/counting-provider.js';
+import { it } from '../support/fixtures.js';
+import { createHarness } from '../support/harness.js';
 
 afterEach(() => {
   vi.useRealTimers();

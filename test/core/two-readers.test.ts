@@ -1,7 +1,7 @@
 import { AggregationTemporality } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from 'backupstats';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createHarness, valuesByKey } from './support/harness.js';
+import { createHarness, valuesByKey } from '../support/harness.js';
 
 describe('two readers', () => {
   it('a cumulative and a delta reader each see every record exactly once in their terms', async () => {

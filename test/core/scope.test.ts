@@ -1,7 +1,7 @@
 import { createBackupStats, UNSET } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { it } from './support/fixtures.js';
-import { valuesByKey } from './support/harness.js';
+import { it } from '../support/fixtures.js';
+import { valuesByKey } from '../support/harness.js';
 
 describe('scope()', () => {
   it('memoizes: the same labels give the same handle, whatever the path to them', async ({ harness }) => {

@@ -2,8 +2,8 @@
 // instruments, so each instance observing its own numbers would let the last observation win.
 import { createBackupStats, type Stats } from 'backupstats';
 import { describe, expect, onTestFinished } from 'vitest';
-import { it } from './support/fixtures.js';
-import { valuesByKey } from './support/harness.js';
+import { it } from '../support/fixtures.js';
+import { valuesByKey } from '../support/harness.js';
 
 describe('self-metrics of several stats on one provider', () => {
   it('are the sums over the instances; a shut-down instance keeps its invalid count and drops its scopes', async ({

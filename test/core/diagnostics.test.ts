@@ -3,7 +3,7 @@
 import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
 import { createBackupStats, type RunFailureReason, type Stats } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { it } from './support/fixtures.js';
+import { it } from '../support/fixtures.js';
 
 describe('diagnostic messages', () => {
   it('an invalid measurement: named family, the rule, and where later ones are counted', async ({
