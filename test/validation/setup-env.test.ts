@@ -1,7 +1,7 @@
 // Every invalid variable is rejected at set-up with its name, its value (never a secret's) and what is accepted.
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect } from 'vitest';
-import { it } from './support/fixtures.js';
+import { it } from '../support/fixtures.js';
 
 interface BadCase {
   readonly env: Record<string, string>;

@@ -1,7 +1,7 @@
 import { createBackupStats, type Stats } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { it } from './support/fixtures.js';
-import { valuesByKey } from './support/harness.js';
+import { it } from '../support/fixtures.js';
+import { valuesByKey } from '../support/harness.js';
 
 const BAD_VALUES: readonly unknown[] = [
   -1,
