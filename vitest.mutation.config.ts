@@ -23,7 +23,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/*.test.ts', 'test/core/**/*.test.ts', 'test/validation/**/*.test.ts'],
+    include: ['test/*.test.ts', 'test/core/**/*.test.ts', 'test/validation/**/*.test.ts', 'test/io/**/*.test.ts'],
     exclude: [
       'test/api-oldest.test.ts',
       'test/bundle-esbuild.test.ts',

@@ -5,7 +5,7 @@ import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createRecordingStats, meterIterable, meterTransform } from 'backupstats';
 import { describe, expect, it } from 'vitest';
-import { expectDurations, spend, useFakeClock } from './support/fake-clock.js';
+import { expectDurations, spend, useFakeClock } from '../support/fake-clock.js';
 
 useFakeClock();
 

@@ -16,8 +16,8 @@ import {
   Operation,
 } from 'backupstats';
 import { describe, expect, it } from 'vitest';
-import { createHarness, valuesByKey } from './support/harness.js';
-import { collector, counter, useSampleInput } from './support/streams.js';
+import { createHarness, valuesByKey } from '../support/harness.js';
+import { collector, counter, useSampleInput } from '../support/streams.js';
 
 const sample = useSampleInput();
 

@@ -1,12 +1,12 @@
 // When Node starts a buffered write from the previous write's callback, one clock read ends the previous
-// write and starts the next. These tests pin that rule on the fake clock (support/fake-clock.ts): each write's
+// write and starts the next. These tests pin that rule on the fake clock (test/support/fake-clock.ts): each write's
 // duration must be exactly its own cost, whatever code runs between two writes (write callbacks, 'drain'
 // listeners, uncork, the rest of a synchronous _write), and the reads per write must drop to one only where
-// the rule applies. The same rule for transform chunks: io-clock-sharing-transform.test.ts.
+// the rule applies. The same rule for transform chunks: clock-sharing-transform.test.ts.
 import { Writable } from 'node:stream';
 import { createRecordingStats, meterWritable } from 'backupstats';
 import { describe, expect, it } from 'vitest';
-import { expectDurations, finished, slowSink, spend, useFakeClock } from './support/fake-clock.js';
+import { expectDurations, finished, slowSink, spend, useFakeClock } from '../support/fake-clock.js';
 
 const clock = useFakeClock();
 

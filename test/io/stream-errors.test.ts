@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { createRecordingStats, meterReadable, meterTransform, meterWritable } from 'backupstats';
 import { describe, expect, it } from 'vitest';
-import { collector, useSampleInput } from './support/streams.js';
+import { collector, useSampleInput } from '../support/streams.js';
 
 const sample = useSampleInput();
 

@@ -5,7 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createRecordingStats, meterReadable, meterWritable } from 'backupstats';
 import { describe, expect, it } from 'vitest';
-import { expectDurations, spend, useFakeClock } from './support/fake-clock.js';
+import { expectDurations, spend, useFakeClock } from '../support/fake-clock.js';
 
 useFakeClock();
 

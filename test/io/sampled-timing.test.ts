@@ -1,12 +1,12 @@
 // The opt-in sampled timing (`timeOneIn`): every operation is still counted with its bytes, one in N (on
 // average) is timed and recorded as the time of the operations it stands for, the others record no time and
-// read no clock. Pinned on the fake clock (support/fake-clock.ts); the random choice is fixed where a test
+// read no clock. Pinned on the fake clock (test/support/fake-clock.ts); the random choice is fixed where a test
 // checks which operations are timed, and left random where it checks what holds whatever is drawn.
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createRecordingStats, meterReadable, meterTransform, meterWritable } from 'backupstats';
 import { describe, expect, it, vi } from 'vitest';
-import { expectDurations, finished, spend, useFakeClock } from './support/fake-clock.js';
+import { expectDurations, finished, spend, useFakeClock } from '../support/fake-clock.js';
 
 const clock = useFakeClock();
 

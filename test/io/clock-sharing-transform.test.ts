@@ -1,12 +1,12 @@
 // When Node starts a transform chunk that waited in the input buffer from the previous chunk's callback, one
-// clock read ends the previous chunk and starts the next, as for writes (io-clock-sharing.test.ts). Pinned on
-// the fake clock (support/fake-clock.ts): each chunk's duration is exactly its own cost, whatever the next
+// clock read ends the previous chunk and starts the next, as for writes (clock-sharing.test.ts). Pinned on
+// the fake clock (test/support/fake-clock.ts): each chunk's duration is exactly its own cost, whatever the next
 // stages do, and the reads per chunk drop to one only where the rule applies.
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createRecordingStats, meterTransform } from 'backupstats';
 import { describe, expect, it } from 'vitest';
-import { expectDurations, selfPushing, spend, useFakeClock } from './support/fake-clock.js';
+import { expectDurations, selfPushing, spend, useFakeClock } from '../support/fake-clock.js';
 
 const clock = useFakeClock();
 

@@ -14,9 +14,9 @@ import {
   timeSync,
 } from 'backupstats';
 import { describe, expect, vi } from 'vitest';
-import { expectDurations, spend, useFakeClock } from './support/fake-clock.js';
-import { it } from './support/fixtures.js';
-import { valuesByKey } from './support/harness.js';
+import { expectDurations, spend, useFakeClock } from '../support/fake-clock.js';
+import { it } from '../support/fixtures.js';
+import { valuesByKey } from '../support/harness.js';
 
 useFakeClock();
 

@@ -5,7 +5,7 @@
 import { Readable, Writable } from 'node:stream';
 import { createRecordingStats, meterReadable, meterTransform, meterWritable } from 'backupstats';
 import { describe, expect, it, vi } from 'vitest';
-import { expectDurations, finished, selfPushing, slowSink, spend, useFakeClock } from './support/fake-clock.js';
+import { expectDurations, finished, selfPushing, slowSink, spend, useFakeClock } from '../support/fake-clock.js';
 
 const clock = useFakeClock();
 
