@@ -23,7 +23,13 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/*.test.ts', 'test/core/**/*.test.ts', 'test/validation/**/*.test.ts', 'test/io/**/*.test.ts'],
+    include: [
+      'test/*.test.ts',
+      'test/core/**/*.test.ts',
+      'test/validation/**/*.test.ts',
+      'test/io/**/*.test.ts',
+      'test/runs/**/*.test.ts',
+    ],
     exclude: [
       'test/api-oldest.test.ts',
       'test/bundle-esbuild.test.ts',

@@ -13,9 +13,9 @@ import {
   trackRun,
 } from 'backupstats';
 import { afterEach, describe, expect, onTestFinished } from 'vitest';
-import { it } from './support/fixtures.js';
-import { createHarness } from './support/harness.js';
-import { histograms, numbers, runKey } from './support/run-series.js';
+import { it } from '../support/fixtures.js';
+import { createHarness } from '../support/harness.js';
+import { histograms, numbers, runKey } from '../support/run-series.js';
 
 const LABELS = { component: 'BackupEngine', implementation: 'Builtin', operation: Operation.Backup };
 const ROOT = { component: '-', implementation: '-', operation: '-' };

@@ -3,9 +3,9 @@
 // and the runs of the recording stats.
 import { createBackupStats, createRecordingStats, RUN_DURATION_BOUNDARIES, RunFailure } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { spend, useFakeClock } from './support/fake-clock.js';
-import { it } from './support/fixtures.js';
-import { histograms, numbers, runKey } from './support/run-series.js';
+import { spend, useFakeClock } from '../support/fake-clock.js';
+import { it } from '../support/fixtures.js';
+import { histograms, numbers, runKey } from '../support/run-series.js';
 
 useFakeClock();
 

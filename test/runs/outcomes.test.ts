@@ -10,8 +10,8 @@ import {
   trackRun,
 } from 'backupstats';
 import { afterEach, describe, expect, vi } from 'vitest';
-import { it } from './support/fixtures.js';
-import { histograms, numbers, runKey } from './support/run-series.js';
+import { it } from '../support/fixtures.js';
+import { histograms, numbers, runKey } from '../support/run-series.js';
 
 const LABELS = { component: 'BackupEngine', implementation: 'Builtin', operation: Operation.Backup };
 const FAILURE_REASONS = ['interrupted', 'timeout', 'source', 'destination', 'corrupted', 'configuration', '_OTHER'];
