@@ -4,10 +4,10 @@
 // 127.0.0.1 that accepts connections and never answers, or that refuses them.
 import { fileURLToPath } from 'node:url';
 import { describe } from 'vitest';
-import { type DeadCollector, refusingCollector, startStalledCollector } from './support/dead-collector.js';
-import { it } from './support/fixtures.js';
+import { type DeadCollector, refusingCollector, startStalledCollector } from '../support/dead-collector.js';
+import { it } from '../support/fixtures.js';
 
-const fixture = fileURLToPath(new URL('./fixtures/exit-job.mjs', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/exit-job.mjs', import.meta.url));
 
 /**
  * How long a test waits for the child to end. The deadline under test is 1 s (plus the documented margin); a

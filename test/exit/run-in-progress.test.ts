@@ -3,10 +3,10 @@
 import { fileURLToPath } from 'node:url';
 import { RUN_DURATION_BOUNDARIES } from 'backupstats';
 import { describe, expect } from 'vitest';
-import { it } from './support/fixtures.js';
-import { histogramPoint, latest } from './support/run-series.js';
+import { it } from '../support/fixtures.js';
+import { histogramPoint, latest } from '../support/run-series.js';
 
-const fixture = fileURLToPath(new URL('./fixtures/run-job.mjs', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/run-job.mjs', import.meta.url));
 const LABELS = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
 /** OTLP to `url` with no periodic export before the shutdown's: only the final export can deliver the runs. */
 const finalExportTo = (url: string) => ({

@@ -3,11 +3,11 @@
 // signal (Ctrl-C twice) ends it at once.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { type FixtureProcess, startFixture } from './support/child.js';
-import { startStalledCollector } from './support/dead-collector.js';
-import { test } from './support/fixtures.js';
+import { type FixtureProcess, startFixture } from '../support/child.js';
+import { startStalledCollector } from '../support/dead-collector.js';
+import { test } from '../support/fixtures.js';
 
-const fixture = fileURLToPath(new URL('./fixtures/exit-job.mjs', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/exit-job.mjs', import.meta.url));
 
 /**
  * How long a test waits for the child to end. The deadline under test is OTEL_METRIC_EXPORT_TIMEOUT (1 s) plus

@@ -5,10 +5,10 @@ import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { type FixtureProcess, startFixture } from './support/child.js';
-import { freePort } from './support/free-port.js';
+import { type FixtureProcess, startFixture } from '../support/child.js';
+import { freePort } from '../support/free-port.js';
 
-const fixture = fileURLToPath(new URL('./fixtures/exit-job.mjs', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/exit-job.mjs', import.meta.url));
 
 /**
  * How long a test waits for an end. A stuck client held it forever before (Node stops its header-timeout sweep

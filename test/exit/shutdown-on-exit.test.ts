@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { type Exit, type NodeProcess, startNode } from '@backupstats/testkit/node-process';
 import { shutdownOnExit } from 'backupstats/setup';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { waitForOutput } from './support/child.js';
+import { waitForOutput } from '../support/child.js';
 
 // Small child processes that use backupstats/setup with the console exporter, so that what was exported is on
-// their stdout. The end-to-end tests with real receivers and long recording loops are in e2e-exit.test.ts.
+// their stdout. The end-to-end tests with real receivers and long recording loops are in test/e2e/exit.test.ts.
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 
 interface Run {
   readonly child: NodeProcess['child'];
