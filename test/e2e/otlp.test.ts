@@ -3,12 +3,12 @@
 // after the receiver was down for several export intervals.
 import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
-import type { ScopeTotal } from './fixtures/workload.mjs';
-import { type ExpectedSeries, expectedSeries, mismatches } from './support/e2e-expected.js';
-import { it } from './support/fixtures.js';
-import type { DownMode, OtlpReceiver } from './support/otlp-receiver.js';
+import type { ScopeTotal } from '../fixtures/workload.mjs';
+import { type ExpectedSeries, expectedSeries, mismatches } from '../support/e2e-expected.js';
+import { it } from '../support/fixtures.js';
+import type { DownMode, OtlpReceiver } from '../support/otlp-receiver.js';
 
-const fixture = fileURLToPath(new URL('./fixtures/record-job.mjs', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/record-job.mjs', import.meta.url));
 
 /** The series the receiver holds for the workload's metric names, so that extra series are seen too. */
 function workloadSeries(r: OtlpReceiver, expected: readonly ExpectedSeries[]): string[] {

@@ -3,14 +3,14 @@
 // text must come back unchanged.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, onTestFinished } from 'vitest';
-import type { ScopeTotal } from './fixtures/workload.mjs';
-import { type FixtureProcess, startFixture } from './support/child.js';
-import { expectedSeries, expectScraped, PROMETHEUS_NAMES } from './support/e2e-expected.js';
-import { it } from './support/fixtures.js';
-import { freePort } from './support/free-port.js';
-import { prometheusBinary, requireE2E } from './support/prometheus.js';
+import type { ScopeTotal } from '../fixtures/workload.mjs';
+import { type FixtureProcess, startFixture } from '../support/child.js';
+import { expectedSeries, expectScraped, PROMETHEUS_NAMES } from '../support/e2e-expected.js';
+import { it } from '../support/fixtures.js';
+import { freePort } from '../support/free-port.js';
+import { prometheusBinary, requireE2E } from '../support/prometheus.js';
 
-const fixture = fileURLToPath(new URL('./fixtures/record-job.mjs', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/record-job.mjs', import.meta.url));
 
 /** Starts the job with the Prometheus exporter on a free port and waits until it has recorded and flushed. */
 async function scrapedJob(

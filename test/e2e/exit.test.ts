@@ -3,11 +3,11 @@
 // interval far beyond the test, only the final export at shutdown can deliver the totals.
 import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
-import type { ScopeTotal } from './fixtures/workload.mjs';
-import { expectedSeries, mismatches } from './support/e2e-expected.js';
-import { it } from './support/fixtures.js';
+import type { ScopeTotal } from '../fixtures/workload.mjs';
+import { expectedSeries, mismatches } from '../support/e2e-expected.js';
+import { it } from '../support/fixtures.js';
 
-const fixture = fileURLToPath(new URL('./fixtures/record-job.mjs', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/record-job.mjs', import.meta.url));
 
 /** Exit codes a shell reports for a process killed by the signal (128 + its number). */
 const SHELL_CODE = { SIGTERM: 143, SIGINT: 130 } as const;

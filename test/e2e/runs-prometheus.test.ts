@@ -2,11 +2,11 @@
 // namings: a job with one successful run, one failed run and one in progress, set up from the environment.
 import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
-import { it } from './support/fixtures.js';
-import { freePort } from './support/free-port.js';
-import { type PromSample, prometheusBinary, requireE2E } from './support/prometheus.js';
+import { it } from '../support/fixtures.js';
+import { freePort } from '../support/free-port.js';
+import { type PromSample, prometheusBinary, requireE2E } from '../support/prometheus.js';
 
-const fixture = fileURLToPath(new URL('./fixtures/run-job.mjs', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/run-job.mjs', import.meta.url));
 const SCOPE = '{component="BackupEngine", implementation="Builtin", operation="Backup"';
 
 describe.skipIf(!prometheusBinary && !requireE2E)('run series scraped by a real Prometheus', () => {

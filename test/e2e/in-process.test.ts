@@ -9,12 +9,12 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from 'backupstats';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createWorkload } from './fixtures/workload.mjs';
-import { expectedSeries, matches } from './support/e2e-expected.js';
-import { freePort } from './support/free-port.js';
-import { type OtlpReceiver, startOtlpReceiver } from './support/otlp-receiver.js';
-import { type PrometheusServer, prometheusBinary, requireE2E, startPrometheus } from './support/prometheus.js';
-import { seriesKey } from './support/series-key.js';
+import { createWorkload } from '../fixtures/workload.mjs';
+import { expectedSeries, matches } from '../support/e2e-expected.js';
+import { freePort } from '../support/free-port.js';
+import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';
+import { type PrometheusServer, prometheusBinary, requireE2E, startPrometheus } from '../support/prometheus.js';
+import { seriesKey } from '../support/series-key.js';
 
 describe.skipIf(!prometheusBinary && !requireE2E)('in-process provider scraped by a real Prometheus', () => {
   it('Prometheus holds the exact totals per scope', async () => {
