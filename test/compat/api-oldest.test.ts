@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RUN_DURATION_BOUNDARIES } from 'backupstats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScopeTotal } from './fixtures/workload.mjs';
-import { startFixture } from './support/child.js';
-import { expectedSeries, mismatches } from './support/e2e-expected.js';
-import { copyLibraryInto, type LibraryCopy } from './support/library-copy.js';
-import type { AttributeValue } from './support/otlp-receiver.js';
-import { seriesKey } from './support/series-key.js';
+import type { ScopeTotal } from '../fixtures/workload.mjs';
+import { startFixture } from '../support/child.js';
+import { expectedSeries, mismatches } from '../support/e2e-expected.js';
+import { copyLibraryInto, type LibraryCopy } from '../support/library-copy.js';
+import type { AttributeValue } from '../support/otlp-receiver.js';
+import { seriesKey } from '../support/series-key.js';
 
-const compatDir = fileURLToPath(new URL('../packages/compat-api-oldest', import.meta.url));
+const compatDir = fileURLToPath(new URL('../../packages/compat-api-oldest', import.meta.url));
 const compat = JSON.parse(readFileSync(join(compatDir, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
 };
