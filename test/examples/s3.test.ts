@@ -7,13 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { readSummary, row, runCli, type SummaryRow } from '../packages/examples/test-support/run-cli.js';
-import { requireE2E } from './support/prometheus.js';
-import { S3RVER_CREDENTIALS, s3Client, startS3Proxy, startS3Server } from './support/s3.js';
+import { readSummary, row, runCli, type SummaryRow } from '../../packages/examples/test-support/run-cli.js';
+import { requireE2E } from '../support/prometheus.js';
+import { S3RVER_CREDENTIALS, s3Client, startS3Proxy, startS3Server } from '../support/s3.js';
 
 // Node 22 from the registry (packages/compat-sdk3 installs it), to run the same S3 round trip on it.
 const node22 = join(
   import.meta.dirname,
+  '..',
   '..',
   'packages',
   'compat-sdk3',

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { readSummary, row, runCli } from '../packages/examples/test-support/run-cli.js';
-import { expectFailedRun } from './support/failed-run.js';
-import { freePort } from './support/free-port.js';
-import { type Endpoint, S3RVER_CREDENTIALS, s3Client, startS3Server } from './support/s3.js';
-import { sourceTree as makeSourceTree } from './support/source-tree.js';
+import { readSummary, row, runCli } from '../../packages/examples/test-support/run-cli.js';
+import { expectFailedRun } from '../support/failed-run.js';
+import { freePort } from '../support/free-port.js';
+import { type Endpoint, S3RVER_CREDENTIALS, s3Client, startS3Server } from '../support/s3.js';
+import { sourceTree as makeSourceTree } from '../support/source-tree.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NodeProcess } from '@backupstats/testkit/node-process';
 import { describe, expect, onTestFinished, vi } from 'vitest';
-import { EXAMPLES_DIR, startCli } from '../packages/examples/test-support/run-cli.js';
-import { waitForOutput } from './support/child.js';
-import { it } from './support/fixtures.js';
-import { freePort } from './support/free-port.js';
-import { type PromAlert, prometheusBinary, requireE2E } from './support/prometheus.js';
-import { promtool, promtoolBinary } from './support/promtool.js';
+import { EXAMPLES_DIR, startCli } from '../../packages/examples/test-support/run-cli.js';
+import { waitForOutput } from '../support/child.js';
+import { it } from '../support/fixtures.js';
+import { freePort } from '../support/free-port.js';
+import { type PromAlert, prometheusBinary, requireE2E } from '../support/prometheus.js';
+import { promtool, promtoolBinary } from '../support/promtool.js';
 
 const ALERTS_DIR = join(EXAMPLES_DIR, 'alerts');
 const RULES = join(ALERTS_DIR, 'backupstats.rules.yml');

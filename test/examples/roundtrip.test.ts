@@ -3,9 +3,16 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { readRuns, readSummary, row, runCli, sha256File, startCli } from '../packages/examples/test-support/run-cli.js';
-import { waitForOutput } from './support/child.js';
-import { freePort } from './support/free-port.js';
+import {
+  readRuns,
+  readSummary,
+  row,
+  runCli,
+  sha256File,
+  startCli,
+} from '../../packages/examples/test-support/run-cli.js';
+import { waitForOutput } from '../support/child.js';
+import { freePort } from '../support/free-port.js';
 
 let dir: string;
 beforeAll(async () => {

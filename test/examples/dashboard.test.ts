@@ -3,16 +3,16 @@ import { join } from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import type { NodeProcess } from '@backupstats/testkit/node-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLES_DIR, startCli } from '../packages/examples/test-support/run-cli.js';
-import { waitForOutput } from './support/child.js';
-import { freePort } from './support/free-port.js';
+import { EXAMPLES_DIR, startCli } from '../../packages/examples/test-support/run-cli.js';
+import { waitForOutput } from '../support/child.js';
+import { freePort } from '../support/free-port.js';
 import {
   type PrometheusServer,
   type PromSample,
   prometheusBinary,
   requireE2E,
   startPrometheus,
-} from './support/prometheus.js';
+} from '../support/prometheus.js';
 import {
   type Endpoint,
   type S3Proxy,
@@ -20,7 +20,7 @@ import {
   s3Client,
   startS3Proxy,
   startS3Server,
-} from './support/s3.js';
+} from '../support/s3.js';
 
 interface Dashboard {
   panels: { title: string; type: string; targets?: { expr: string }[] }[];

@@ -4,9 +4,9 @@ import { chmod, mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, readSummary, row, runCli } from '../packages/examples/test-support/run-cli.js';
-import { expectFailedRun } from './support/failed-run.js';
-import { sourceTree as makeSourceTree } from './support/source-tree.js';
+import { CLI, readSummary, row, runCli } from '../../packages/examples/test-support/run-cli.js';
+import { expectFailedRun } from '../support/failed-run.js';
+import { sourceTree as makeSourceTree } from '../support/source-tree.js';
 
 // Root ignores file permissions: as root, the permission cases run the tool as `nobody`, so the kernel refuses.
 // That needs a checkout `nobody` can read; where it cannot, those two cases are skipped, and say why.
