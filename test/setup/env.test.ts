@@ -8,8 +8,8 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect, onTestFinished } from 'vitest';
-import { it } from './support/fixtures.js';
-import { points, valuesByKey } from './support/harness.js';
+import { it } from '../support/fixtures.js';
+import { points, valuesByKey } from '../support/harness.js';
 
 describe('disabled', () => {
   it.each([

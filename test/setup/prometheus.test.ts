@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:net';
 import { Component, Implementation, Operation } from 'backupstats';
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect, onTestFinished } from 'vitest';
-import { it } from './support/fixtures.js';
-import { freePort } from './support/free-port.js';
-import type { ReceivedPoint } from './support/otlp-receiver.js';
+import { it } from '../support/fixtures.js';
+import { freePort } from '../support/free-port.js';
+import type { ReceivedPoint } from '../support/otlp-receiver.js';
 
 const READ = {
   component: Component.BackupEngine,

@@ -7,8 +7,8 @@ import {
 import { Component, Implementation, Operation } from 'backupstats';
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect, onTestFinished } from 'vitest';
-import { it } from './support/fixtures.js';
-import type { ReceivedPoint } from './support/otlp-receiver.js';
+import { it } from '../support/fixtures.js';
+import type { ReceivedPoint } from '../support/otlp-receiver.js';
 
 const READ = {
   component: Component.BackupEngine,
