@@ -14,8 +14,8 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createBackupStats, createRecordingStats } from 'backupstats';
 import { meterS3Client, S3Operation } from 'backupstats/s3';
 import { describe, expect, onTestFinished } from 'vitest';
-import { it } from './support/fixtures.js';
-import { points } from './support/harness.js';
+import { it } from '../support/fixtures.js';
+import { points } from '../support/harness.js';
 import {
   type Endpoint,
   type Fault,
@@ -24,7 +24,7 @@ import {
   s3Client,
   startS3Proxy,
   startS3Server,
-} from './support/s3.js';
+} from '../support/s3.js';
 
 const MiB = 1024 * 1024;
 const BUCKET = 'backups';
