@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHarness } from './support/harness.js';
+import { createHarness } from '../support/harness.js';
 
 // What `npm publish` would ship: the files of the tarball and the metadata npm shows, as `npm pack` sees them.
 const require = createRequire(import.meta.url);

