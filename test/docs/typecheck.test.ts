@@ -7,7 +7,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 
 // scripts/check-docs-types.mjs, which `pnpm typecheck` runs on every README and docs page, on a page of the
 // test's own: it must fail on a block that does not compile against the built package, at the Markdown line.
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const script = join(root, 'scripts', 'check-docs-types.mjs');
 
 async function check(markdown: string) {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // Every relative link of the READMEs, docs/ and CONTRIBUTING.md, and every link of the package README into this
 // repository on GitHub, must name a file that exists and, after `#`, a heading of that file: the docs are split
 // over several pages, and a heading renamed on one must not silently break the others.
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const REPOSITORY = 'https://github.com/backupstats/backupstats/blob/main/';
 
 function pages(): string[] {
