@@ -4,7 +4,7 @@ import { AggregationTemporality } from '@opentelemetry/sdk-metrics';
 import { createBackupStats, type ScopeLabels, type Stats } from 'backupstats';
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { createHarness, valuesByKey } from './support/harness.js';
+import { createHarness, valuesByKey } from '../support/harness.js';
 
 const FLUSH_INTERVAL = 1000;
 const LABEL_VALUES = ['A', 'B', undefined] as const;
