@@ -21,7 +21,7 @@ import { expectedSeries, expectScraped, mismatches } from '../support/e2e-expect
 import { it } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { prometheusBinary, requireE2E } from '../support/prometheus.js';
-import { histogramPoint, latest } from '../support/run-series.js';
+import { histogramPoint, latest } from '../support/received-runs.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const compatDir = join(root, 'packages', 'compat-sdk3');

@@ -8,7 +8,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, onTestFinished } from 'vitest';
 import { startCli } from '../../packages/examples/test-support/run-cli.js';
 import { it } from '../support/fixtures.js';
-import { latest } from '../support/run-series.js';
+import { latest } from '../support/received-runs.js';
 import { S3RVER_CREDENTIALS } from '../support/s3.js';
 
 /** Exit codes a shell reports for a process ended by the signal (128 + its number). */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { RUN_DURATION_BOUNDARIES } from 'backupstats';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { histogramPoint, latest } from '../support/run-series.js';
+import { histogramPoint, latest } from '../support/received-runs.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/run-job.mjs', import.meta.url));
 const LABELS = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };

@@ -5,7 +5,8 @@ import { createBackupStats, createRecordingStats, RUN_DURATION_BOUNDARIES, RunFa
 import { describe, expect } from 'vitest';
 import { spend, useFakeClock } from '../support/fake-clock.js';
 import { it } from '../support/fixtures.js';
-import { histograms, numbers, runKey } from '../support/run-series.js';
+import { histograms, numbers } from '../support/harness.js';
+import { runKey } from '../support/series-key.js';
 
 useFakeClock();
 

@@ -14,8 +14,8 @@ import {
 } from 'backupstats';
 import { afterEach, describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { createHarness } from '../support/harness.js';
-import { histograms, numbers, runKey } from '../support/run-series.js';
+import { createHarness, histograms, numbers } from '../support/harness.js';
+import { runKey } from '../support/series-key.js';
 
 const LABELS = { component: 'BackupEngine', implementation: 'Builtin', operation: Operation.Backup };
 const ROOT = { component: '-', implementation: '-', operation: '-' };

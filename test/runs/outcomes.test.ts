@@ -11,7 +11,8 @@ import {
 } from 'backupstats';
 import { afterEach, describe, expect, vi } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { histograms, numbers, runKey } from '../support/run-series.js';
+import { histograms, numbers } from '../support/harness.js';
+import { runKey } from '../support/series-key.js';
 
 const LABELS = { component: 'BackupEngine', implementation: 'Builtin', operation: Operation.Backup };
 const FAILURE_REASONS = ['interrupted', 'timeout', 'source', 'destination', 'corrupted', 'configuration', '_OTHER'];

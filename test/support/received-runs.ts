@@ -1,42 +1,7 @@
-// Reading run series, from an SDK export or from what an OTLP receiver got. A run series is told apart by more
-// than its scope (outcome, error.type or reason), which seriesKey leaves out: these key or match every attribute.
-import type { DataPoint, Histogram, ResourceMetrics } from '@opentelemetry/sdk-metrics';
+// Reading run series from what the OTLP receiver got. A run series is told apart by more than its scope
+// (outcome, error.type or reason), which seriesKey leaves out: these match every attribute. An SDK export's run
+// series are read with harness.ts (numbers, histograms, keyed by runKey of series-key.ts).
 import type { AttributeValue, OtlpReceiver } from './otlp-receiver.js';
-
-/** `name{k=v,…}` with the attributes sorted by key, e.g. `backup.runs{component=C,…,outcome=success}`. */
-export function runKey(name: string, attributes: Readonly<Record<string, unknown>>): string {
-  const pairs = Object.entries(attributes)
-    .map(([key, value]) => `${key}=${String(value)}`)
-    .sort();
-  return `${name}{${pairs.join(',')}}`;
-}
-
-function dataPoints(exported: ResourceMetrics | undefined): { key: string; value: unknown }[] {
-  return (exported?.scopeMetrics ?? []).flatMap((scope) =>
-    scope.metrics.flatMap((metric) =>
-      (metric.dataPoints as DataPoint<unknown>[]).map((point) => ({
-        key: runKey(metric.descriptor.name, point.attributes),
-        value: point.value,
-      })),
-    ),
-  );
-}
-
-/** {@link runKey} → value of every sum and gauge point of an SDK export. */
-export function numbers(exported: ResourceMetrics | undefined): Map<string, number> {
-  return new Map(
-    dataPoints(exported).flatMap(({ key, value }) => (typeof value === 'number' ? [[key, value] as const] : [])),
-  );
-}
-
-/** {@link runKey} → value of every histogram point of an SDK export. */
-export function histograms(exported: ResourceMetrics | undefined): Map<string, Histogram> {
-  return new Map(
-    dataPoints(exported).flatMap(({ key, value }) =>
-      typeof value === 'object' ? [[key, value as Histogram] as const] : [],
-    ),
-  );
-}
 
 function sameAttributes(a: Readonly<Record<string, AttributeValue>>, b: Readonly<Record<string, string>>): boolean {
   const keys = Object.keys(a);
