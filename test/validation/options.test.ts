@@ -1,5 +1,7 @@
 import { type BackupStatsOptions, createBackupStats } from 'backupstats';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { points, valuesByKey } from '../support/harness.js';
 
 type Case = readonly [string, Record<string, unknown>, readonly string[]];
 
@@ -72,9 +74,10 @@ describe('bad options throw at construction with the option, the value and what 
     );
   });
 
-  it('accepts the limits themselves', () => {
+  it('accepts the limits themselves', async () => {
     for (const options of [{ flushIntervalMillis: 0 }, { flushIntervalMillis: 2 ** 31 - 1 }, { maxScopes: 2 }]) {
-      expect(() => createBackupStats(options).shutdown()).not.toThrow();
+      const stats = createBackupStats(options);
+      await expect(stats.shutdown()).resolves.toBeUndefined();
     }
   });
 
@@ -85,5 +88,29 @@ describe('bad options throw at construction with the option, the value and what 
     expect(() => createBackupStats('fast' as unknown as BackupStatsOptions)).toThrow(
       /^backupstats: options must be an object, got "fast"$/,
     );
+  });
+});
+
+describe('the smallest maxScopes', () => {
+  it('2 keeps the root series and the overflow series: every other scope records into the one overflow series', async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, maxScopes: 2 });
+    onTestFinished(() => stats.shutdown());
+    stats.backup.timedIncrementBytes(1, 1);
+    stats.backup.scope({ component: 'BackupEngine' }).timedIncrementBytes(10, 1);
+    stats.backup.scope({ component: 'BackupStorage', operation: 'File:Write' }).timedIncrementBytes(100, 1);
+    const exported = await harness.collect();
+
+    const values = valuesByKey(exported);
+    expect(values.get('backupstats.scopes{backup}')).toBe(1);
+    expect(values.get('backup.bytes{-,-,-}')).toBe(1);
+    expect(values.get('backup.bytes{overflow}')).toBe(110);
+    expect(values.get('backup.operations{overflow}')).toBe(2);
+    const bytes = points(exported).filter((p) => p.name === 'backup.bytes');
+    expect(bytes.map((p) => p.attributes)).toEqual([
+      { component: '-', implementation: '-', operation: '-' },
+      { 'otel.metric.overflow': true },
+    ]);
   });
 });
