@@ -1,12 +1,14 @@
 import {
   AggregationTemporality,
+  type DataPoint,
+  type Histogram,
   InMemoryMetricExporter,
   MeterProvider,
   PeriodicExportingMetricReader,
   type ResourceMetrics,
   type ViewOptions,
 } from '@opentelemetry/sdk-metrics';
-import { seriesKey } from './series-key.js';
+import { runKey, seriesKey } from './series-key.js';
 
 /** A real MeterProvider with one reader per temporality asked for, each exporting to memory. */
 export interface Harness {
@@ -44,31 +46,33 @@ export function createHarness(
   };
 }
 
-/** One exported data point: metric name, attributes and value. */
-export interface Point {
+/** One exported data point: metric name, unit, attributes and value (a number, or an object for a histogram). */
+export interface Point<Value = number> {
   readonly name: string;
   readonly unit: string;
   readonly attributes: Readonly<Record<string, unknown>>;
-  readonly value: number;
+  readonly value: Value;
 }
+
+/** Every data point of an export, of every metric, in the order the SDK exported them. */
+function allPoints(metrics: ResourceMetrics | undefined): Point<unknown>[] {
+  return (metrics?.scopeMetrics ?? []).flatMap((scope) =>
+    scope.metrics.flatMap((metric) =>
+      (metric.dataPoints as DataPoint<unknown>[]).map((dataPoint) => ({
+        name: metric.descriptor.name,
+        unit: metric.descriptor.unit,
+        attributes: dataPoint.attributes,
+        value: dataPoint.value,
+      })),
+    ),
+  );
+}
+
+const isNumber = (p: Point<unknown>): p is Point => typeof p.value === 'number';
 
 /** Flattens an export into its sum and gauge data points. */
 export function points(metrics: ResourceMetrics): Point[] {
-  const out: Point[] = [];
-  for (const scope of metrics.scopeMetrics) {
-    for (const metric of scope.metrics) {
-      for (const dataPoint of metric.dataPoints) {
-        if (typeof dataPoint.value !== 'number') continue;
-        out.push({
-          name: metric.descriptor.name,
-          unit: metric.descriptor.unit,
-          attributes: dataPoint.attributes,
-          value: dataPoint.value,
-        });
-      }
-    }
-  }
-  return out;
+  return allPoints(metrics).filter(isNumber);
 }
 
 /** Series key → value, from one export. */
@@ -76,4 +80,22 @@ export function valuesByKey(metrics: ResourceMetrics): Map<string, number> {
   const map = new Map<string, number>();
   for (const p of points(metrics)) map.set(seriesKey(p.name, p.attributes), p.value);
   return map;
+}
+
+/** {@link runKey} → value of every sum and gauge point of an export (none if there is no export). */
+export function numbers(exported: ResourceMetrics | undefined): Map<string, number> {
+  return new Map(
+    allPoints(exported)
+      .filter(isNumber)
+      .map((p) => [runKey(p.name, p.attributes), p.value]),
+  );
+}
+
+/** {@link runKey} → value of every histogram point of an export (none if there is no export). */
+export function histograms(exported: ResourceMetrics | undefined): Map<string, Histogram> {
+  return new Map(
+    allPoints(exported)
+      .filter((p) => typeof p.value === 'object')
+      .map((p) => [runKey(p.name, p.attributes), p.value as Histogram]),
+  );
 }

@@ -1,0 +1,108 @@
+// A real Prometheus scrapes a job that records known values through the Prometheus exporter configured only
+// from the environment; its HTTP API must return the exact totals per scope, under both namings, and label
+// text must come back unchanged.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, onTestFinished } from 'vitest';
+import type { ScopeTotal } from '../fixtures/workload.mjs';
+import { type FixtureProcess, startFixture } from '../support/child.js';
+import { expectedSeries, expectScraped, PROMETHEUS_NAMES } from '../support/e2e-expected.js';
+import { it } from '../support/fixtures.js';
+import { freePort } from '../support/free-port.js';
+import { prometheusBinary, requireE2E } from '../support/prometheus.js';
+
+const fixture = fileURLToPath(new URL('../fixtures/record-job.mjs', import.meta.url));
+
+/** Starts the job with the Prometheus exporter on a free port and waits until it has recorded and flushed. */
+async function scrapedJob(
+  env: Record<string, string>,
+): Promise<{ child: FixtureProcess; port: number; totals: ScopeTotal[] }> {
+  const port = await freePort();
+  const child = startFixture(fixture, {
+    OTEL_METRICS_EXPORTER: 'prometheus',
+    OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+    OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+    FIXTURE_BATCHES: '60',
+    FIXTURE_AFTER: 'hold',
+    ...env,
+  });
+  onTestFinished(() => child.kill());
+  const recorded = await child.waitForEvent('totals');
+  return { child, port, totals: recorded.totals as ScopeTotal[] };
+}
+
+async function expectConventionalTermination(child: FixtureProcess): Promise<void> {
+  child.child.kill('SIGTERM');
+  const end = await child.exited();
+  expect(end.signal === 'SIGTERM' || end.code === 143, `exit ${JSON.stringify(end)}\n${child.stderr()}`).toBe(true);
+}
+
+describe.skipIf(!prometheusBinary && !requireE2E)(
+  'a real Prometheus scraping a job set up from the environment',
+  () => {
+    const namings = [
+      { naming: 'otel', prefix: '', env: {} },
+      {
+        naming: 'vitess',
+        prefix: 'vtbackup_',
+        env: { BACKUPSTATS_NAMING: 'vitess', BACKUPSTATS_METRIC_PREFIX: 'vtbackup_' },
+      },
+    ] as const;
+    for (const { naming, prefix, env } of namings) {
+      it(`${naming} naming: the exact totals per scope, under the documented Prometheus names`, async ({
+        startPrometheus,
+      }) => {
+        const { child, port, totals } = await scrapedJob(env);
+        const prometheus = await startPrometheus([`127.0.0.1:${port}`]);
+
+        await expectScraped(prometheus, expectedSeries(totals, naming, prefix));
+        await expectConventionalTermination(child);
+      });
+    }
+
+    it('vitess naming with the relabel rule of docs/naming.md: the series keep the exact names Vitess dashboards query', async ({
+      startPrometheus,
+    }) => {
+      const { child, port, totals } = await scrapedJob(namings[1].env);
+      // The rule exactly as docs/naming.md gives it, indented for the scrape job.
+      const prometheus = await startPrometheus([`127.0.0.1:${port}`], {
+        metricRelabelConfigs: [
+          '      - source_labels: [__name__]',
+          "        regex: '(.*_(?:backup|restore)_(?:count|bytes|duration_nanoseconds))_total'",
+          '        target_label: __name__',
+          "        replacement: '$1'",
+        ].join('\n'),
+      });
+
+      const vitessNames = Object.fromEntries(
+        Object.keys(PROMETHEUS_NAMES)
+          .filter((name) => name.startsWith('vtbackup_'))
+          .map((name) => [name, name]),
+      );
+      await expectScraped(prometheus, expectedSeries(totals, 'vitess', 'vtbackup_'), vitessNames);
+      expect(await prometheus.query('{__name__=~"vtbackup_.*_total"}')).toEqual([]);
+      await expectConventionalTermination(child);
+    });
+
+    it('label values with quotes, backslashes, newlines and non-ASCII text come back unchanged', async ({
+      startPrometheus,
+    }) => {
+      const odd = {
+        component: 'Say "cheese" \\o/',
+        implementation: 'C:\\backups\\new\nline\ttab',
+        operation: 'Écriture:写入:🚀 ëñ',
+      };
+      const { child, port, totals } = await scrapedJob({
+        FIXTURE_LABELS: JSON.stringify({ 0: odd, 4: { component: '\\"\\n' } }),
+      });
+      // The odd values really were recorded, as given.
+      expect(totals[0]).toMatchObject(odd);
+      expect(totals[4]?.component).toBe('\\"\\n');
+      const prometheus = await startPrometheus([`127.0.0.1:${port}`]);
+
+      const scraped = await expectScraped(prometheus, expectedSeries(totals, 'otel'));
+      const labels = (scraped.get('backup_operations_total') ?? []).map((s) => s.metric);
+      expect(labels).toContainEqual(expect.objectContaining(odd));
+      await expectConventionalTermination(child);
+    });
+  },
+);

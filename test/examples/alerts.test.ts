@@ -1,0 +1,108 @@
+// The alerting rules shipped with the examples: valid for promtool, their unit tests pass (and fail when the
+// configured age changes), and loaded into a real Prometheus that scrapes the demo, the failure alert fires after
+// a failed backup run that followed a successful one.
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NodeProcess } from '@backupstats/testkit/node-process';
+import { describe, expect, onTestFinished, vi } from 'vitest';
+import { EXAMPLES_DIR, startCli } from '../../packages/examples/test-support/run-cli.js';
+import { waitForOutput } from '../support/child.js';
+import { it } from '../support/fixtures.js';
+import { freePort } from '../support/free-port.js';
+import { type PromAlert, prometheusBinary, requireE2E } from '../support/prometheus.js';
+import { promtool, promtoolBinary } from '../support/promtool.js';
+
+const ALERTS_DIR = join(EXAMPLES_DIR, 'alerts');
+const RULES = join(ALERTS_DIR, 'backupstats.rules.yml');
+
+if (promtoolBinary === undefined && !requireE2E) {
+  console.warn(
+    'backupstats alert tests: promtool not found (install the "prometheus" package or set PROMTOOL_BIN); they are skipped',
+  );
+}
+
+describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promtool', () => {
+  it('promtool check rules: the file is valid', async () => {
+    const checked = await promtool(['check', 'rules', 'backupstats.rules.yml'], ALERTS_DIR);
+    expect(checked, checked.stderr).toMatchObject({ code: 0 });
+    expect(checked.stdout).toContain('SUCCESS: 6 rules found');
+  });
+
+  it('promtool test rules: every rule fires where its unit tests expect it, and only there', async () => {
+    const tested = await promtool(['test', 'rules', 'backupstats.rules.test.yml'], ALERTS_DIR);
+    expect(tested, `${tested.stdout}\n${tested.stderr}`).toMatchObject({ code: 0 });
+    expect(tested.stdout).toContain('SUCCESS');
+  });
+
+  it('the maximum age is read from its recording rule: set to 2 hours, the unit tests of the 26-hour age fail', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'backupstats-rules-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    await cp(ALERTS_DIR, dir, { recursive: true });
+    const rules = await readFile(RULES, 'utf8');
+    expect(rules).toContain('expr: vector(93600)');
+    await writeFile(join(dir, 'backupstats.rules.yml'), rules.replace('expr: vector(93600)', 'expr: vector(7200)'));
+    const tested = await promtool(['test', 'rules', 'backupstats.rules.test.yml'], dir);
+    expect(tested.code).toBe(1);
+    // promtool writes the failures on stderr.
+    expect(tested.stderr).toMatch(/FAILED:\s+alertname: BackupTooOld, time: 1d2h,\s+exp:\[\],\s+got:\[/);
+  });
+});
+
+describe.skipIf(!prometheusBinary && !requireE2E)('the alerting rules in a real Prometheus scraping the demo', () => {
+  it('a failed backup run after a successful one: BackupLastRunFailed fires, with the run series of the failure', async ({
+    startPrometheus,
+  }) => {
+    const work = await mkdtemp(join(tmpdir(), 'backupstats-alerts-'));
+    onTestFinished(() => rm(work, { recursive: true, force: true }));
+    const source = join(work, 'source');
+    await mkdir(source);
+    for (const name of ['a.txt', 'b.txt']) await writeFile(join(source, name), `${name}\n`.repeat(10_000));
+    const port = await freePort();
+    const prometheus = await startPrometheus([`127.0.0.1:${port}`], { ruleFiles: [RULES] });
+
+    /** The demo: one backup, then its Prometheus endpoint served until SIGTERM. */
+    const serve = async (args: string[]): Promise<NodeProcess> => {
+      const demo = startCli([...args, '--serve', '--quiet'], {
+        env: { OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: String(port) },
+      });
+      onTestFinished(() => demo.kill());
+      await waitForOutput(demo, (stdout) => /^serving /m.exec(stdout)?.[0], 'the demo serving its endpoint', 60_000);
+      return demo;
+    };
+    const stop = async (demo: NodeProcess): Promise<void> => {
+      demo.child.kill('SIGTERM');
+      await demo.exited;
+    };
+    const labels = { job: 'backupstats', component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
+    const failed = (alerts: PromAlert[]) => alerts.filter((a) => a.labels.alertname === 'BackupLastRunFailed');
+
+    // A successful backup, scraped, while the rules are evaluated: no failure alert.
+    const first = await serve(['backup', source, join(work, 'storage-1')]);
+    await prometheus.waitForSamples('backupstats:backup_max_age:seconds');
+    await prometheus.waitForSamples('max_over_time(backup_last_success_timestamp[7d])');
+    expect(failed(await prometheus.alerts())).toEqual([]);
+    await stop(first);
+
+    // The next run, a new process on the same endpoint, fails: its source folder is gone.
+    await serve(['backup', join(work, 'no-such-folder'), join(work, 'storage-2')]);
+    const fired = await vi.waitFor(
+      async () => {
+        const alerts = failed(await prometheus.alerts());
+        expect(alerts.map((a) => a.state)).toEqual(['firing']);
+        return alerts[0];
+      },
+      { timeout: 30_000, interval: 250 },
+    );
+    expect(fired?.labels).toEqual({ alertname: 'BackupLastRunFailed', severity: 'warning', ...labels });
+    expect(fired?.annotations.summary).toBe('The last backup of backupstats failed');
+    const [failure] = await prometheus.query('backup_runs_total{outcome="failure"} > 0');
+    expect(failure?.metric).toMatchObject({ ...labels, outcome: 'failure', error_type: 'source' });
+    expect(failure?.value).toBe(1);
+    // The failure came after the success it is compared with.
+    const [order] = await prometheus.query(
+      'max(backup_last_failure_timestamp) - max(max_over_time(backup_last_success_timestamp[7d]))',
+    );
+    expect(order?.value).toBeGreaterThan(0);
+  });
+});

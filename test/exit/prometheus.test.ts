@@ -1,0 +1,107 @@
+// A Prometheus client that sent half a request, or keeps an idle keep-alive connection, never holds the end of
+// a job: neither SIGTERM nor the job's normal end nor an explicit shutdown waits for it.
+import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { startBackupStats } from 'backupstats/setup';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { type FixtureProcess, startFixture } from '../support/child.js';
+import { freePort } from '../support/free-port.js';
+
+const fixture = fileURLToPath(new URL('../fixtures/exit-job.mjs', import.meta.url));
+
+/**
+ * How long a test waits for an end. A stuck client held it forever before (Node stops its header-timeout sweep
+ * once close() is called); the fixed end takes milliseconds. 20 s is a hang detector with room for a loaded
+ * machine, not a timing measurement.
+ */
+const HANG_MS = 20_000;
+
+function prometheusEnv(port: number): Record<string, string> {
+  return {
+    OTEL_METRICS_EXPORTER: 'prometheus',
+    OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+    OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+  };
+}
+
+function job(env: Record<string, string>): FixtureProcess {
+  const child = startFixture(fixture, env);
+  onTestFinished(() => child.kill());
+  return child;
+}
+
+/** A raw client that sends the start of a scrape and never the end of its headers; resolves once sent. */
+async function halfRequest(port: number): Promise<{ socket: Socket; closed: Promise<void> }> {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  onTestFinished(() => {
+    socket.destroy();
+  });
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve) => socket.once('connect', resolve));
+  await new Promise<void>((resolve, reject) =>
+    socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n', (e) => (e ? reject(e) : resolve())),
+  );
+  return { socket, closed };
+}
+
+/** One complete scrape over a keep-alive agent, which then keeps the idle connection open. */
+async function scrapeKeepingAlive(port: number): Promise<string> {
+  const agent = new Agent({ keepAlive: true });
+  onTestFinished(() => agent.destroy());
+  return new Promise<string>((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path: '/metrics', agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve(body));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** Rejects if `promise` has not settled within `ms`: it would otherwise hang the test until its timeout. */
+function notHanging<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} still pending after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, hang]).finally(() => clearTimeout(timer));
+}
+
+describe('a stuck Prometheus client never holds the end of a job', () => {
+  it('SIGTERM: the job dies by SIGTERM and the half-sent request is closed', async () => {
+    const port = await freePort();
+    const child = job({ ...prometheusEnv(port), FIXTURE_END: 'signal' });
+    await child.waitForEvent('ready');
+    const stuck = await halfRequest(port);
+    child.child.kill('SIGTERM');
+    expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
+    await notHanging(stuck.closed, HANG_MS, 'the stuck client connection');
+  });
+
+  it('the job returns: shutdownOnExit runs and the job exits 0, with a half-sent request and an idle keep-alive scraper', async () => {
+    const port = await freePort();
+    const child = job({ ...prometheusEnv(port), FIXTURE_END: 'return', FIXTURE_JOB_MS: 'SIGUSR2' });
+    await child.waitForEvent('ready');
+    // A real scrape works and leaves its keep-alive connection idle, next to a client that never finishes.
+    expect(await scrapeKeepingAlive(port)).toMatch(/^backup_bytes_total\{.*implementation="Part1".*\} 4096$/m);
+    await halfRequest(port);
+    child.child.kill('SIGUSR2');
+    expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
+  });
+
+  it('in process: shutdown() resolves and closes the half-sent request', async () => {
+    const port = await freePort();
+    const stats = await startBackupStats({ env: prometheusEnv(port) });
+    const stuck = await halfRequest(port);
+    await notHanging(stats.shutdown(), HANG_MS, 'shutdown()');
+    await notHanging(stuck.closed, HANG_MS, 'the stuck client connection');
+    // The port is free again: the endpoint is really closed.
+    const again = await startBackupStats({ env: prometheusEnv(port) });
+    await again.shutdown();
+  });
+});

