@@ -9,7 +9,7 @@ export default defineConfig({
   entry: { index: 'src/index.ts', 'setup/index': 'src/setup/index.ts', 's3/index': 'src/s3/index.ts' },
   // The entries share one copy of the core in chunks (for CommonJS too), so that `backupstats/setup` hands out
   // the same objects as `backupstats` (noopStats, the label constants). The chunks the core entry loads import
-  // only @opentelemetry/api: test/setup-packaging.test.ts follows them.
+  // only @opentelemetry/api: test/package/entry-points.test.ts follows them.
   splitting: true,
   // Rollup writes the output: it keeps `import()` of the optional peers as `import()` in CommonJS, where tsup's
   // own CommonJS splitting turns it into `require()` inside a `.then()`, which a bundler cannot treat as optional.
