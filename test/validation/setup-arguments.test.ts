@@ -39,7 +39,7 @@ describe('startBackupStats', () => {
     await stats.shutdown();
     const said = diagnostics.messages.filter((m) => m.includes('does not know'));
     expect(said).toEqual([
-      'backupstats: startBackupStats does not know the options "flushInterval" and "nameing"; they are ignored (known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, env, disabled, readers)',
+      'backupstats: startBackupStats does not know the options "flushInterval" and "nameing"; they are ignored (known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, env, disabled, readers, quiet)',
     ]);
   });
 });

@@ -131,22 +131,42 @@ export function scrapesCut(count: number): void {
   );
 }
 
+// @opentelemetry/api keeps the registered diag logger on this global (one per major version) and has no getter.
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+/** True when the application (or set-up, from `OTEL_LOG_LEVEL`) has registered a diag logger. */
+export function hasDiagLogger(): boolean {
+  const api = (globalThis as { [API_GLOBAL]?: { diag?: unknown } })[API_GLOBAL];
+  return api?.diag !== undefined;
+}
+
+/**
+ * Says that recorded numbers did not reach the backend. With no diag logger set, nobody would hear it and the
+ * owner of a job would never learn that nothing was exported: then it goes to stderr, unless set-up is `quiet`.
+ */
+function reportLoss(sentence: string, quiet: boolean): void {
+  if (hasDiagLogger()) diag.error(sentence);
+  else if (!quiet) process.stderr.write(`${sentence}\n`);
+}
+
 /** A MeterProvider given to set-up did not finish its forceFlush within the deadline. */
-export function givenProviderFlushLate(deadlineMillis: number): void {
-  diag.error(
+export function givenProviderFlushLate(deadlineMillis: number, quiet: boolean): void {
+  reportLoss(
     `backupstats: the given MeterProvider's forceFlush did not finish within ${deadlineMillis} ms; what it had not exported is lost`,
+    quiet,
   );
 }
 
 /** What an exporter did not deliver at shutdown, as its delivery watch words it. */
-export function undelivered(sentence: string): void {
-  diag.error(sentence);
+export function undelivered(sentence: string, quiet: boolean): void {
+  reportLoss(sentence, quiet);
 }
 
 /** The provider set-up built did not finish its shutdown within the deadline, and no exporter of ours is to blame. */
-export function providerShutdownLate(deadlineMillis: number): void {
-  diag.error(
+export function providerShutdownLate(deadlineMillis: number, quiet: boolean): void {
+  reportLoss(
     `backupstats: the MeterProvider's shutdown did not finish within ${deadlineMillis} ms (OTEL_METRIC_EXPORT_TIMEOUT); it was left behind`,
+    quiet,
   );
 }
 

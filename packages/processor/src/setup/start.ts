@@ -10,6 +10,7 @@ import { METER_NAME } from '../version.js';
 import { DEFAULT_EXPORT_TIMEOUT_MILLIS, SHUTDOWN_MARGIN_MILLIS } from './env/defaults.js';
 import type { Env } from './env/env.js';
 import { readExportSettings } from './env/export-settings.js';
+import { installLogger, readLogSettings } from './env/log-settings.js';
 import { readDisabled, readStatsVariables } from './env/stats-variables.js';
 import { LATE, within } from './exit/deadline.js';
 import { missingPeer, sdkLineOf } from './export/load-peer.js';
@@ -52,6 +53,8 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
   const options = checkStartOptions(given);
   const env: Env = options.env ?? process.env;
   if (readDisabled(env, options.disabled)) return disabledStats();
+  const log = readLogSettings(env, options.quiet);
+  installLogger(log);
   // Most likely `sdk.meterProvider` of a NodeSDK, which does not exist: building a provider here would be a second
   // one, whose exports the application's own readers never see.
   if ('meterProvider' in options && options.meterProvider === undefined) {
@@ -81,7 +84,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
     return started(stats, provider, deadline, async () => {
       const closed = await settle(stats.shutdown());
       if ((await within(forceFlushIfAble(provider), deadline)) === LATE) {
-        givenProviderFlushLate(deadline);
+        givenProviderFlushLate(deadline, log.quiet);
       }
       if (closed !== undefined) throw closed.error;
     });
@@ -119,7 +122,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
   const deadline = settings.timeoutMillis;
   return started(owned, provider, deadline + SHUTDOWN_MARGIN_MILLIS, async () => {
     const closed = await settle(owned.shutdown());
-    await shutdownBuilt(provider, built, deadline);
+    await shutdownBuilt(provider, built, deadline, log.quiet);
     if (closed !== undefined) throw closed.error;
   });
 }
@@ -140,18 +143,23 @@ function settle(closing: Promise<void>): Promise<{ error: unknown } | undefined>
  * time and stops the readers, while the endpoints close. What is still under way at the deadline is left
  * behind (the exporters' own timeouts are no longer than the deadline, so it ends by itself) and reported.
  */
-async function shutdownBuilt(provider: { shutdown(): Promise<void> }, built: Readers, deadline: number): Promise<void> {
+async function shutdownBuilt(
+  provider: { shutdown(): Promise<void> },
+  built: Readers,
+  deadline: number,
+  quiet: boolean,
+): Promise<void> {
   const [outcome] = await Promise.all([within(provider.shutdown(), deadline), built.close(deadline)]);
   let reported = false;
   for (const delivery of built.deliveries) {
     const sentence = delivery.undelivered(deadline);
     if (sentence === undefined) continue;
-    undelivered(sentence);
+    undelivered(sentence, quiet);
     reported = true;
   }
   if (outcome === LATE && !reported) {
     // A reader given in `readers` (or the SDK itself) held the shutdown: no exporter of ours is to blame.
-    providerShutdownLate(deadline);
+    providerShutdownLate(deadline, quiet);
   }
 }
 
