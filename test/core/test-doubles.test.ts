@@ -18,6 +18,7 @@ describe('createRecordingStats', () => {
       labels: { component: 'BackupEngine', implementation: 'Builtin', operation: 'Source:Close' },
       bytes: 0,
       durationMillis: 0.5,
+      weight: 1,
     });
     expect(stats.totals({ operation: Operation.SourceRead })).toEqual({ count: 2, bytes: 150, durationMillis: 3 });
     expect(stats.totals({ component: 'BackupEngine' })).toEqual({ count: 3, bytes: 150, durationMillis: 3.5 });

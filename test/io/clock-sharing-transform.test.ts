@@ -82,6 +82,8 @@ describe("meterTransform: a chunk Node starts from the previous chunk's callback
     const stats = createRecordingStats();
     const costs = Array.from({ length: 40 }, (_, n) => 0.5 + (n % 7));
     const stage = meterTransform(selfPushing(costs), stats);
+    // Counted from here: metering measured what a read of this clock costs (once per clock).
+    clock().mockClear();
     let received = 0;
     await pipeline(
       Readable.from(

@@ -11,15 +11,16 @@ const clock = useFakeClock();
 
 describe('stream meters at the edges of clock sharing and sampling', () => {
   it("timeOneIn: a timed write drained from an untimed write's callback takes its own clock read", async () => {
-    // Every span two writes long: writes 1 and 3 untimed, 2 and 4 timed for two each.
-    vi.spyOn(Math, 'random').mockReturnValue(1.5 / 3);
+    // The second write of each block of two timed: writes 1 and 3 untimed, 2 and 4 timed for two each.
+    vi.spyOn(Math, 'random').mockReturnValue(1.5 / 2);
     const stats = createRecordingStats();
     const sink = meterWritable(slowSink([1, 2, 4, 8]), stats, { timeOneIn: 2 });
     for (let n = 1; n <= 4; n++) sink.write(Buffer.alloc(n));
     sink.end();
     await finished(sink);
     expect(stats.calls.map((c) => c.bytes)).toEqual([1, 2, 3, 4]);
-    expectDurations(stats, [0, 2 * 2, 0, 8 * 2]);
+    expectDurations(stats, [0, 2, 0, 8]);
+    expect(stats.calls.map((c) => c.weight)).toEqual([0, 2, 0, 2]);
   });
 
   it("a _writev batch drained from a batch's callback starts at that callback, one clock read for both", async () => {
@@ -73,7 +74,7 @@ describe('stream meters at the edges of clock sharing and sampling', () => {
   });
 
   it("meterReadable with timeOneIn: the timed chunk's wait starts at the untimed chunk before it, within one read", async () => {
-    // Spans of three chunks: chunks 1 and 2 untimed, 3 timed for three.
+    // Blocks of three chunks, the third timed: chunks 1 and 2 untimed, 3 timed for three.
     vi.spyOn(Math, 'random').mockReturnValue(2.5 / 3);
     const stats = createRecordingStats();
     let pushed = false;
@@ -91,11 +92,12 @@ describe('stream meters at the edges of clock sharing and sampling', () => {
         });
       },
     });
-    meterReadable(source, stats, { timeOneIn: 2 });
+    meterReadable(source, stats, { timeOneIn: 3 });
     let received = 0;
     for await (const chunk of source) received += (chunk as Buffer).length;
     expect(received).toBe(7);
-    expectDurations(stats, [0, 0, 4 * 3]);
+    expectDurations(stats, [0, 0, 4]);
+    expect(stats.calls.map((c) => c.weight)).toEqual([0, 0, 3]);
   });
 
   it('a bad timeOneIn: the whole message names the option, the value and what is accepted', () => {

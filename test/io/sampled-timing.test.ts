@@ -1,7 +1,8 @@
-// The opt-in sampled timing (`timeOneIn`): every operation is still counted with its bytes, one in N (on
-// average) is timed and recorded as the time of the operations it stands for, the others record no time and
-// read no clock. Pinned on the fake clock (test/support/fake-clock.ts); the random choice is fixed where a test
-// checks which operations are timed, and left random where it checks what holds whatever is drawn.
+// Fixed sampled timing (`timeOneIn: N`): every operation is still counted with its bytes; in each block of N
+// operations one, at a random place, is timed and recorded with its own duration and the weight N (the others
+// record no time, weight 0, and read no clock). Pinned on the fake clock (test/support/fake-clock.ts); the random
+// place is fixed where a test checks which operations are timed, and left random where it checks what holds
+// whatever is drawn.
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createRecordingStats, meterReadable, meterTransform, meterWritable } from 'backupstats';
@@ -10,10 +11,13 @@ import { expectDurations, finished, spend, useFakeClock } from '../support/fake-
 
 const clock = useFakeClock();
 
-/** Makes every drawn span `span` operations long (spans are 1 + ⌊random × (2N - 1)⌋). */
-function fixSpan(span: number, every: number): void {
-  vi.spyOn(Math, 'random').mockReturnValue((span - 0.5) / (2 * every - 1));
+/** Puts the timed operation of every block of `every` at `place` (0-based; places are ⌊random × N⌋). */
+function fixPlace(place: number, every: number): void {
+  vi.spyOn(Math, 'random').mockReturnValue((place + 0.5) / every);
 }
+
+/** The weight of every recorded call, in order. */
+const weights = (stats: { calls: readonly { weight: number }[] }) => stats.calls.map((c) => c.weight);
 
 /** A sink whose i-th write takes `costs[i]` ms and calls back asynchronously. */
 function sink(costs: readonly number[]): Writable {
@@ -39,8 +43,8 @@ async function writeInTurn(stream: Writable, sizes: readonly number[]): Promise<
 }
 
 describe('timeOneIn on meterWritable', () => {
-  it("times one write in each span and records it as the span's time; every write counted with its bytes", async () => {
-    fixSpan(4, 4);
+  it('times one write in each block of N and records it with the weight N; every write counted with its bytes', async () => {
+    fixPlace(3, 4);
     const stats = createRecordingStats();
     const costs = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
     const stream = meterWritable(sink(costs), stats, { timeOneIn: 4 });
@@ -50,21 +54,28 @@ describe('timeOneIn on meterWritable', () => {
       costs.map((_, i) => i + 1),
     );
     expect(stats.calls.map((c) => c.bytes)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    // Writes 4 and 8 are timed, each standing for four; 9 and 10 wait for a timed write that never comes.
-    expectDurations(stats, [0, 0, 0, 4 * 4, 0, 0, 0, 8 * 4, 0, 0]);
+    // Writes 4 and 8 are timed, each standing for its block of four; 9 and 10 are in a block whose timed write,
+    // the twelfth, never comes: their expected share of the time is there all the same (see the random test).
+    expectDurations(stats, [0, 0, 0, 4, 0, 0, 0, 8, 0, 0]);
+    expect(weights(stats)).toEqual([0, 0, 0, 4, 0, 0, 0, 4, 0, 0]);
+    expect(stats.totals().durationMillis).toBeCloseTo(4 * 4 + 8 * 4, 9);
     expect(clock()).toHaveBeenCalledTimes(4);
   });
 
-  it('timeOneIn 1 is the default: every write timed, no random number drawn', async () => {
-    const random = vi.spyOn(Math, 'random');
-    const stats = createRecordingStats();
-    await writeInTurn(meterWritable(sink([3, 5, 7]), stats, { timeOneIn: 1 }), [1, 1, 1]);
-    expectDurations(stats, [3, 5, 7]);
-    expect(random).not.toHaveBeenCalled();
-  });
+  it.for([{ timeOneIn: 1 }, {}])(
+    '%o times every write when the clock costs nothing next to them; no random number is drawn',
+    async (options) => {
+      const random = vi.spyOn(Math, 'random');
+      const stats = createRecordingStats();
+      await writeInTurn(meterWritable(sink([3, 5, 7]), stats, options), [1, 1, 1]);
+      expectDurations(stats, [3, 5, 7]);
+      expect(weights(stats)).toEqual([1, 1, 1]);
+      expect(random).not.toHaveBeenCalled();
+    },
+  );
 
   it('a failed timed write records nothing; the untimed write before it keeps its count and bytes', async () => {
-    fixSpan(2, 2);
+    fixPlace(1, 2);
     const stats = createRecordingStats();
     let i = 0;
     const stream = meterWritable(
@@ -88,7 +99,7 @@ describe('timeOneIn on meterWritable', () => {
 
 describe('timeOneIn on meterReadable and meterTransform', () => {
   it("meterReadable: the timed chunk's wait starts at the chunk before it; untimed chunks read no clock", async () => {
-    fixSpan(3, 2);
+    fixPlace(1, 2);
     const stats = createRecordingStats();
     const waits = [1, 2, 4, 8, 16, 32, 64];
     let i = 0;
@@ -112,13 +123,16 @@ describe('timeOneIn on meterReadable and meterTransform', () => {
     for await (const chunk of source) received += (chunk as Buffer).length;
     expect(received).toBe(28);
     expect(stats.totals()).toMatchObject({ count: 7, bytes: 28 });
-    // Chunks 3 and 6 timed, each for three chunks; the wait of each starts at the arrival of the chunk before.
-    expectDurations(stats, [0, 0, 4 * 3, 0, 0, 32 * 3, 0]);
-    expect(clock().mock.calls.length).toBeLessThanOrEqual(6);
+    // Chunks 2, 4 and 6 timed, each for its block of two; the wait of each starts at the chunk before it.
+    expectDurations(stats, [0, 2, 0, 8, 0, 32, 0]);
+    expect(weights(stats)).toEqual([0, 2, 0, 2, 0, 2, 0]);
+    // At most one at metering, three per timed chunk (the chunk before it, the read request, its arrival), and two
+    // for the block the stream ends in: none for an untimed chunk, which would make it at least 14.
+    expect(clock().mock.calls.length).toBeLessThanOrEqual(1 + 3 * 3 + 2);
   });
 
-  it('meterTransform: one chunk in each span timed; the flush is always timed', async () => {
-    fixSpan(2, 3);
+  it('meterTransform: one chunk in each block timed; the flush is always timed', async () => {
+    fixPlace(1, 3);
     const chunks = createRecordingStats();
     const flush = createRecordingStats();
     let i = 0;
@@ -141,13 +155,14 @@ describe('timeOneIn on meterReadable and meterTransform', () => {
       new Writable({ write: (_c, _e, cb) => cb() }),
     );
     expect(chunks.calls.map((c) => c.bytes)).toEqual(sizes);
-    expectDurations(chunks, [0, 2 * 2, 0, 4 * 2, 0]);
+    expectDurations(chunks, [0, 2, 0, 0, 5]);
+    expect(weights(chunks)).toEqual([0, 3, 0, 0, 3]);
     expectDurations(flush, [50]);
   });
 });
 
 describe('timeOneIn drawn at random', () => {
-  it('every chunk counted; the recorded time is the time of the chunks up to the last timed one', async () => {
+  it('every chunk counted; with equal durations the summed time is exact: one timed chunk per block of N', async () => {
     const every = 8;
     const n = 2000;
     const stats = {
@@ -184,14 +199,11 @@ describe('timeOneIn drawn at random', () => {
       expect(stats[name].totals(), name).toMatchObject({ count: n, bytes: 3 * n });
     }
     for (const name of ['transform', 'destination'] as const) {
-      const calls = stats[name].calls;
-      const lastTimed = calls.map((c) => c.durationMillis > 0).lastIndexOf(true) + 1;
-      expect(lastTimed, name).toBeGreaterThan(n - 2 * every + 1);
-      expect(stats[name].totals().durationMillis, name).toBeCloseTo(lastTimed, 6);
-      // About one in `every` is timed: far fewer than all, and more than none.
-      const timed = calls.filter((c) => c.durationMillis > 0).length;
-      expect(timed, name).toBeGreaterThan(n / every / 2);
-      expect(timed, name).toBeLessThan((2 * n) / every);
+      // n is a whole number of blocks: exactly one chunk in each is timed, and stands for the block's n / every ms.
+      const timed = stats[name].calls.filter((c) => c.weight > 0);
+      expect(timed, name).toHaveLength(n / every);
+      expect(new Set(timed.map((c) => c.weight)), name).toEqual(new Set([every]));
+      expect(stats[name].totals().durationMillis, name).toBeCloseTo(n, 6);
     }
   });
 

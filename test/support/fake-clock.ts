@@ -3,7 +3,7 @@
 // clock's own sums).
 import { Transform, type TransformOptions, Writable } from 'node:stream';
 import type { RecordingStats } from 'backupstats';
-import { afterEach, beforeEach, expect, type MockInstance, vi } from 'vitest';
+import { afterEach, beforeEach, expect, type MockInstance, onTestFinished, vi } from 'vitest';
 
 /**
  * Fakes `performance` around every test of the file and counts its `now()` reads; returns the counter of the
@@ -105,4 +105,52 @@ export function selfPushing(
       });
     },
   });
+}
+
+/** A clock whose every read takes `readCost` ms, as a real one does, and which moves only when read or spent. */
+export interface CostlyClock {
+  /** Reads of `now()` so far. */
+  readonly reads: () => number;
+  /** Moves the clock: time the code calling it takes. */
+  spend(ms: number): void;
+  /** Where the clock stands, without reading it. */
+  readonly time: () => number;
+}
+
+/**
+ * Replaces the global `performance` with a {@link CostlyClock} for the running test (the meters read the global as
+ * it is when a stream is metered), and `Math.random` with a generator seeded with `seed`, so that sampled timing
+ * is deterministic.
+ */
+export function costlyClock(readCost: number, seed: number): CostlyClock {
+  let now = 1_000_000;
+  let reads = 0;
+  vi.stubGlobal('performance', {
+    now: () => {
+      reads += 1;
+      const read = now;
+      now += readCost;
+      return read;
+    },
+  });
+  let state = seed >>> 0;
+  // mulberry32: a small, well-mixed 32-bit generator, for repeatable draws.
+  vi.spyOn(Math, 'random').mockImplementation(() => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  });
+  onTestFinished(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+  return {
+    reads: () => reads,
+    spend: (ms) => {
+      now += ms;
+    },
+    time: () => now,
+  };
 }

@@ -13,10 +13,14 @@ export interface Stats {
    * The same labels give the same handle, so calling it again is cheap, but holding the handle is cheaper.
    */
   scope(labels: ScopeLabels): Stats;
-  /** Records one operation that took `durationMillis` milliseconds. */
-  timedIncrement(durationMillis: number): void;
-  /** Records one operation that moved `bytes` bytes in `durationMillis` milliseconds. */
-  timedIncrementBytes(bytes: number, durationMillis: number): void;
+  /**
+   * Records one operation that took `durationMillis` milliseconds. `weight` (default 1) is for sampled timing:
+   * the duration was measured on this operation as the sample of `weight` operations, so the summed time adds
+   * `durationMillis × weight`; `0` for an operation that was not timed (counted, no time). The count always adds 1.
+   */
+  timedIncrement(durationMillis: number, weight?: number): void;
+  /** Records one operation that moved `bytes` bytes in `durationMillis` milliseconds; `weight` as in {@link timedIncrement}. */
+  timedIncrementBytes(bytes: number, durationMillis: number, weight?: number): void;
   /**
    * Starts one backup or restore run, recorded with this handle's labels when it ends: its outcome, its duration,
    * and for a success its end time and bytes. Reads the clock now and when the run ends, and at no other time.

@@ -11,12 +11,15 @@ export interface RecordedCall {
   /** The bytes given to `timedIncrementBytes`; 0 for `timedIncrement`. */
   readonly bytes: number;
   readonly durationMillis: number;
+  /** The operations the duration stands for (sampled timing): 1 unless given, 0 for an operation not timed. */
+  readonly weight: number;
 }
 
 /** Sums over recorded calls. */
 export interface RecordedTotals {
   readonly count: number;
   readonly bytes: number;
+  /** The summed time as the real stats export it: each call's duration times its weight. */
   readonly durationMillis: number;
 }
 
@@ -86,11 +89,17 @@ function recordingHandle(labels: ResolvedLabels, tree: Tree): RecordingStats {
     dropped,
     runs,
     scope: (given) => recordingHandle(mergeLabels(labels, given), tree),
-    timedIncrement: (durationMillis) => {
-      keep({ method: 'timedIncrement', labels, bytes: 0, durationMillis }, valid(durationMillis));
+    timedIncrement: (durationMillis, weight = 1) => {
+      keep(
+        { method: 'timedIncrement', labels, bytes: 0, durationMillis, weight },
+        isAmount(durationMillis) && isAmount(weight) && valid(durationMillis * weight),
+      );
     },
-    timedIncrementBytes: (bytes, durationMillis) => {
-      keep({ method: 'timedIncrementBytes', labels, bytes, durationMillis }, valid(bytes) && valid(durationMillis));
+    timedIncrementBytes: (bytes, durationMillis, weight = 1) => {
+      keep(
+        { method: 'timedIncrementBytes', labels, bytes, durationMillis, weight },
+        valid(bytes) && isAmount(durationMillis) && isAmount(weight) && valid(durationMillis * weight),
+      );
     },
     startRun: () => recordingRun(labels, runs),
     totals: (filter = {}) => {
@@ -101,7 +110,7 @@ function recordingHandle(labels: ResolvedLabels, tree: Tree): RecordingStats {
         if (!matches(call.labels, filter)) continue;
         count += 1;
         bytes += call.bytes;
-        durationMillis += call.durationMillis;
+        durationMillis += call.durationMillis * call.weight;
       }
       return { count, bytes, durationMillis };
     },

@@ -1,7 +1,8 @@
-import { requireStats } from '../diagnostics/arguments.js';
+import { optionsOf, requireStats } from '../diagnostics/arguments.js';
 import { notAcceptedArgument } from '../diagnostics/error-messages.js';
 import type { Stats } from '../stats.js';
 import { byteLengthOf } from './byte-length.js';
+import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
 
 /**
  * Yields what `source` yields, unchanged, recording each item on `stats` as one operation with its bytes and
@@ -11,13 +12,15 @@ import { byteLengthOf } from './byte-length.js';
  *
  * Use it on any async or sync iterable, for example as a `stream.pipeline` stage:
  * `pipeline(source, (chunks) => meterIterable(chunks, stats), destination)`. The clock is `performance.now()`
- * of the global `performance` object as it is when the iteration starts.
+ * of the global `performance` object as it is when the iteration starts. `options.timeOneIn` chooses which
+ * items are timed, as for the stream meters ({@link MeterOptions.timeOneIn}).
  *
  * @throws TypeError at the call when `source` is not iterable or `stats` is not a {@link Stats}.
  */
 export function meterIterable<T>(
   source: AsyncIterable<T> | Iterable<T>,
   stats: Stats,
+  options?: MeterOptions,
 ): AsyncGenerator<T, void, undefined> {
   const iterable = source as Partial<AsyncIterable<T> & Iterable<T>> | null | undefined;
   if (typeof iterable?.[Symbol.asyncIterator] !== 'function' && typeof iterable?.[Symbol.iterator] !== 'function') {
@@ -29,16 +32,29 @@ export function meterIterable<T>(
     );
   }
   requireStats('meterIterable', stats);
-  return metered(source, stats);
+  const every = timeOneInOf(optionsOf('meterIterable', options, OPTIONS_EXAMPLE), 'meterIterable');
+  return metered(source, stats, every);
 }
 
-async function* metered<T>(source: AsyncIterable<T> | Iterable<T>, stats: Stats): AsyncGenerator<T, void, undefined> {
-  // Read once: the global is an accessor, and going through it costs more per item than the check it does.
-  const clock = performance;
-  let start = clock.now();
+async function* metered<T>(
+  source: AsyncIterable<T> | Iterable<T>,
+  stats: Stats,
+  every: number,
+): AsyncGenerator<T, void, undefined> {
+  const sample = new TimingSample(every, performance);
+  const clock = sample.clock;
+  // The wait for an item starts when the consumer asks for it: at the start, and each time it resumes.
+  let start = sample.untimed === 0 ? clock.now() : 0;
   for await (const item of source) {
-    stats.timedIncrementBytes(byteLengthOf(item), clock.now() - start);
+    if (sample.untimed > 0) {
+      sample.untimed -= 1;
+      stats.timedIncrementBytes(byteLengthOf(item), 0, 0);
+    } else {
+      const duration = clock.now() - start;
+      stats.timedIncrementBytes(byteLengthOf(item), duration, sample.weight);
+      sample.timed(duration);
+    }
     yield item;
-    start = clock.now();
+    if (sample.untimed === 0) start = clock.now();
   }
 }

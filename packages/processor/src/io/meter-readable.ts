@@ -50,7 +50,6 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats, optio
 
 /** The wait in progress. One per stream; a timestamp is stored in place rather than boxed anew on every chunk. */
 class ReadMeter extends TimingSample {
-  readonly clock: typeof performance = performance;
   /**
    * When the current wait began (ms, the clock's own origin): metering, the read request or the last chunk.
    * Initialised to a number here, before the constructor's clock read: a field that starts out undefined is
@@ -63,14 +62,14 @@ class ReadMeter extends TimingSample {
     readonly defaultEncoding: BufferEncoding | undefined,
     every: number,
   ) {
-    super(every);
+    super(every, performance);
     this.start = this.clock.now();
   }
 
   arrived(chunk: unknown, encoding: BufferEncoding | undefined): void {
     const bytes = byteLengthOf(chunk, encoding || this.defaultEncoding);
     if (this.untimed > 0) {
-      this.stats.timedIncrementBytes(bytes, 0);
+      this.stats.timedIncrementBytes(bytes, 0, 0);
       this.untimed -= 1;
       // The next chunk is timed: its wait starts now (or at the next read request).
       if (this.untimed === 0) this.start = this.clock.now();
@@ -78,8 +77,9 @@ class ReadMeter extends TimingSample {
     }
     // One clock read ends this chunk's wait and starts the next one's.
     const now = this.clock.now();
-    this.stats.timedIncrementBytes(bytes, (now - this.start) * this.span);
+    const duration = now - this.start;
+    this.stats.timedIncrementBytes(bytes, duration, this.weight);
     this.start = now;
-    this.redraw();
+    this.timed(duration);
   }
 }

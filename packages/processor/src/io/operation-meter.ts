@@ -22,9 +22,8 @@ export class OperationMeter extends TimingSample {
   sync = false;
   /** `start` was stamped by the previous operation's callback, which is draining the buffer into this one. */
   drained = false;
-  /** The operation in flight is timed (always, without sampling). */
-  timed = false;
-  readonly clock: typeof performance = performance;
+  /** The operation in flight is timed. */
+  timedNow = false;
 
   /** Node's callback for the operation in flight. */
   callback: OperationCallback = noop;
@@ -34,7 +33,7 @@ export class OperationMeter extends TimingSample {
     readonly state: WritableStateView | undefined,
     every: number,
   ) {
-    super(every);
+    super(every, performance);
   }
 
   begin(bytes: number, callback: OperationCallback): void {
@@ -45,10 +44,10 @@ export class OperationMeter extends TimingSample {
     this.sync = true;
     if (this.untimed > 0) {
       this.untimed -= 1;
-      this.timed = false;
+      this.timedNow = false;
       return;
     }
-    this.timed = true;
+    this.timedNow = true;
     if (this.drained) this.drained = false;
     else this.start = this.clock.now();
   }
@@ -63,15 +62,16 @@ export class OperationMeter extends TimingSample {
     if (!this.pending) return false;
     this.pending = false;
     if (!ok) return false;
-    if (!this.timed) {
-      this.stats.timedIncrementBytes(this.bytes, 0);
+    if (!this.timedNow) {
+      this.stats.timedIncrementBytes(this.bytes, 0, 0);
       return false;
     }
     const now = this.clock.now();
-    this.stats.timedIncrementBytes(this.bytes, (now - this.start) * this.span);
+    const duration = now - this.start;
+    this.stats.timedIncrementBytes(this.bytes, duration, this.weight);
     // Only read by the next operation when it is started by this callback (`drained`); otherwise it reads its own.
     this.start = now;
-    this.redraw();
+    this.timed(duration);
     return this.untimed === 0 && !this.sync;
   }
 

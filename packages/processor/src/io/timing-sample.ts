@@ -1,17 +1,20 @@
 import { notAccepted, showValue } from '../diagnostics/error-messages.js';
 import { type IntegerRule, integerText, isIntegerIn } from '../diagnostics/integer-rule.js';
+import { type Clock, clockCostOf } from './clock-cost.js';
 
 /** Options every stream meter takes. */
 export interface MeterOptions {
   /**
-   * Time one operation in `timeOneIn` instead of every one, to cut the clock reads (about 50 ns each) on
-   * streams of small chunks. Counts and bytes stay exact: every operation is recorded. The timed operation is
-   * chosen at random (between 1 and 2 × `timeOneIn` - 1 operations after the previous one, `timeOneIn` on
-   * average, so that no periodic pattern of the stream is always or never timed), its duration means what it
-   * means without sampling, and it is recorded multiplied by the number of operations it stands for; the
-   * others record no time. The recorded time is then an estimate: its sum over many operations is the busy
-   * time without bias, a single operation's record is not its own time, and the operations after a stream's
-   * last timed one add none. Default 1: every operation is timed.
+   * Which operations are timed; every operation is counted with its bytes whatever this says.
+   *
+   * - Left out (the default): timing by budget. An operation long next to the clock (at least 100 times the cost
+   *   of two clock reads) is always timed; shorter ones are timed one in N, N adapting so that the clock's share
+   *   stays near 1 % of the time measured. A timed operation stands for the N operations of its block.
+   * - `1`: every operation is timed: exact durations, at two clock reads (about 100 ns) per operation.
+   * - `N` (2 to 65536): one operation in each block of N, at a random place in the block, stands for the block.
+   *
+   * Sampled, the recorded time is an estimate without bias: every operation has the same chance, 1 in N, of being
+   * the one timed and then counts N times (docs/streams.md gives its spread).
    */
   readonly timeOneIn?: number | undefined;
 }
@@ -21,41 +24,74 @@ const TIME_ONE_IN: IntegerRule = { min: 1, max: 65_536, note: 'operations per ti
 /** The example options of a stream meter's error messages. */
 export const OPTIONS_EXAMPLE = '{ timeOneIn: 16 }';
 
-/** `options.timeOneIn` checked, for the meter named `meter`; 1 when not set. */
+/** `timeOneIn` for timing by budget: N adapts. */
+export const BUDGET = 0;
+
+/** The share of the measured time the clock may take under timing by budget. */
+const CLOCK_SHARE = 0.01;
+/** Reads a timed operation costs: its start and its end. */
+const READS_PER_TIMED = 2;
+/** How fast the mean duration follows new ones: each timed operation moves it 1/8 of the way. */
+const MEAN_STEP = 1 / 8;
+
+/** `options.timeOneIn` checked, for the meter named `meter`; {@link BUDGET} when not set. */
 export function timeOneInOf(options: MeterOptions, meter: string): number {
   const value = options.timeOneIn;
-  if (value === undefined) return 1;
-  if (!isIntegerIn(value, TIME_ONE_IN))
+  if (value === undefined) return BUDGET;
+  if (!isIntegerIn(value, TIME_ONE_IN)) {
     throw notAccepted(`${meter} option timeOneIn`, showValue(value), integerText(TIME_ONE_IN));
+  }
   return value;
 }
 
 /**
- * How many operations the next timed one stands for: itself and the untimed ones before it. Always 1 without
- * sampling (no random number drawn); otherwise uniform from 1 to 2 × `every` - 1, drawn before those
- * operations run, so it cannot depend on their durations and the weighted sum stays unbiased.
- */
-export function nextSpan(every: number): number {
-  return every === 1 ? 1 : 1 + Math.floor(Math.random() * (2 * every - 1));
-}
-
-/**
- * The sampling state of one metered stream: how many operations to leave untimed before the next timed one, and
- * how many operations that one stands for. The meters extend it, so the state sits in their own object.
+ * Which operations of one stream are timed, as blocks: each block of N operations has one timed operation at a
+ * random place, chosen when the block starts, which stands for the block (weight N). Every operation thus has the
+ * same chance, 1/N, of being timed, and counts N times when it is: the summed time is an unbiased estimate, even
+ * when the stream ends inside a block. Under timing by budget N is set at each block's start from the durations
+ * timed before it (never from the block's own), which keeps the estimate unbiased. The meters extend this class,
+ * so the state sits in their own object.
  */
 export class TimingSample {
-  /** Operations to leave untimed before the next timed one (always 0 without sampling). */
+  /** Operations to leave untimed before the next timed one. */
   untimed = 0;
-  /** How many operations the next timed one stands for (always 1 without sampling). */
-  span = 1;
+  /** Operations the next timed one stands for: the size of its block. */
+  weight = 1;
+  /** Operations of the current block left after its timed one. */
+  private rest = 0;
+  /** Under timing by budget: the mean duration of timed operations, ms (0 before the first). */
+  private mean = 0;
+  /** Under timing by budget: two clock reads over the clock's share, ms; a mean this long or longer times all. */
+  private readonly alwaysTimed: number;
 
-  constructor(readonly every: number) {
-    this.redraw();
+  constructor(
+    /** Operations per timed operation, or {@link BUDGET}. */
+    private readonly every: number,
+    readonly clock: Clock,
+  ) {
+    this.alwaysTimed = every === BUDGET ? (READS_PER_TIMED * clockCostOf(clock)) / CLOCK_SHARE : 0;
+    if (every > 1) this.startBlock(every);
   }
 
-  /** Draws the next timed operation's span, after a timed one. */
-  redraw(): void {
-    this.span = nextSpan(this.every);
-    this.untimed = this.span - 1;
+  /** Called after a timed operation that took `durationMillis`: places the next timed operation. */
+  timed(durationMillis: number): void {
+    const every = this.every;
+    if (every === 1) return;
+    if (every !== BUDGET) {
+      this.startBlock(every);
+      return;
+    }
+    this.mean += (durationMillis - this.mean) * (this.mean === 0 ? 1 : MEAN_STEP);
+    // Timing costs alwaysTimed × share per timed operation: one in N keeps it at the share of the mean.
+    const size = this.mean >= this.alwaysTimed ? 1 : Math.min(65_536, Math.ceil(this.alwaysTimed / this.mean));
+    this.startBlock(size);
+  }
+
+  /** The operations left in the current block, then a block of `size` with its timed operation at random. */
+  private startBlock(size: number): void {
+    const place = size === 1 ? 0 : Math.floor(Math.random() * size);
+    this.untimed = this.rest + place;
+    this.rest = size - 1 - place;
+    this.weight = size;
   }
 }

@@ -17,12 +17,12 @@ export class OverflowHandle extends ScopeHandle {
     super(lookup, labels);
   }
 
-  timedIncrement(durationMillis: number): void {
-    this.target.timedIncrement(durationMillis);
+  timedIncrement(durationMillis: number, weight?: number): void {
+    this.target.timedIncrement(durationMillis, weight);
   }
 
-  timedIncrementBytes(bytes: number, durationMillis: number): void {
-    this.target.timedIncrementBytes(bytes, durationMillis);
+  timedIncrementBytes(bytes: number, durationMillis: number, weight?: number): void {
+    this.target.timedIncrementBytes(bytes, durationMillis, weight);
   }
 
   startRun(): Run {

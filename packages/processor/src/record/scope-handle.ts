@@ -22,7 +22,7 @@ export abstract class ScopeHandle<Owner extends ScopeLookup = ScopeLookup> imple
     return this.owner.scope(this.labels, labels);
   }
 
-  abstract timedIncrement(durationMillis: number): void;
-  abstract timedIncrementBytes(bytes: number, durationMillis: number): void;
+  abstract timedIncrement(durationMillis: number, weight?: number): void;
+  abstract timedIncrementBytes(bytes: number, durationMillis: number, weight?: number): void;
   abstract startRun(): Run;
 }

@@ -42,9 +42,9 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     super(owner, labels);
   }
 
-  timedIncrement(durationMillis: number): void {
-    if (isAmount(durationMillis)) {
-      const pendingMillis = this.durationMillis + durationMillis;
+  timedIncrement(durationMillis: number, weight = 1): void {
+    if (isAmount(durationMillis) && isAmount(weight)) {
+      const pendingMillis = this.durationMillis + durationMillis * weight;
       if (pendingMillis <= MAX_PENDING) {
         this.count += 1;
         this.durationMillis = pendingMillis;
@@ -58,10 +58,10 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     this.owner.countInvalid();
   }
 
-  timedIncrementBytes(bytes: number, durationMillis: number): void {
-    if (isAmount(bytes) && isAmount(durationMillis)) {
+  timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
+    if (isAmount(bytes) && isAmount(durationMillis) && isAmount(weight)) {
       const pendingBytes = this.bytes + bytes;
-      const pendingMillis = this.durationMillis + durationMillis;
+      const pendingMillis = this.durationMillis + durationMillis * weight;
       if (pendingBytes <= MAX_PENDING && pendingMillis <= MAX_PENDING) {
         this.count += 1;
         this.bytes = pendingBytes;
