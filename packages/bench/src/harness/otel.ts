@@ -12,6 +12,8 @@ export interface OtelSetup {
   collect(): Promise<void>;
   /** Collects and returns the exported value of every data point of the metric `name`, summed. */
   total(name: string): Promise<number>;
+  /** The same for several metrics from one collection, in the order of `names`. */
+  totals(names: readonly string[]): Promise<number[]>;
   shutdown(): Promise<void>;
 }
 
@@ -32,16 +34,22 @@ export function createOtelSetup(): OtelSetup {
       exporter.reset();
     },
     async total(name) {
+      return (await this.totals([name]))[0] as number;
+    },
+    async totals(names) {
       await reader.forceFlush();
-      let sum = 0;
+      const sums = names.map(() => 0);
       for (const scope of exporter.getMetrics().at(-1)?.scopeMetrics ?? []) {
         for (const metric of scope.metrics) {
-          if (metric.descriptor.name !== name) continue;
-          for (const point of metric.dataPoints) if (typeof point.value === 'number') sum += point.value;
+          const at = names.indexOf(metric.descriptor.name);
+          if (at < 0) continue;
+          for (const point of metric.dataPoints) {
+            if (typeof point.value === 'number') sums[at] = (sums[at] as number) + point.value;
+          }
         }
       }
       exporter.reset();
-      return sum;
+      return sums;
     },
     shutdown: () => provider.shutdown(),
   };

@@ -1,18 +1,19 @@
 /**
- * The ways the pipeline is run, in the order the first round runs them (later rounds rotate it). `wrappers on
- * noopStats` runs the same metered wrappers, with their clock reads, recording nothing: it separates what timing
- * each chunk costs (which the caller asks for) from what recording it into backupstats adds. `backupstats
- * timeOneIn 16` is the throttled mode with the opt-in sampled timing: every chunk counted, one in 16 timed. `unmetered
- * again` is a second unmetered process, the A/A control: its overhead over `unmetered` is what the method itself
- * shows when nothing differs, the margin every other row's overhead is read with.
+ * The ways the pipeline is run, in the order the first round runs them (later rounds rotate it). `backupstats
+ * default` is what a user gets without options: the throttled flush and the stream meters' timing by budget.
+ * `wrappers on noopStats` runs the same metered wrappers, with their clock reads, recording nothing: it separates
+ * what timing costs from what recording into backupstats adds. `backupstats exact timing` times every chunk
+ * (`timeOneIn: 1`): its summed durations are what the default's estimate is compared with. `unmetered again` is a
+ * second unmetered process, the A/A control: its overhead over `unmetered` is what the method itself shows when
+ * nothing differs, the margin every other row's overhead is read with.
  */
 export const PIPELINE_MODES = [
   'unmetered',
-  'backupstats throttled',
+  'backupstats default',
   'wrappers on noopStats',
   'direct OTel',
   'backupstats unthrottled',
-  'backupstats timeOneIn 16',
+  'backupstats exact timing',
   'unmetered again',
 ] as const;
 

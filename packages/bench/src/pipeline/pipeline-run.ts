@@ -16,6 +16,7 @@ import type { PipelineMode } from './pipeline-modes.js';
 import { createStages, type StageStats } from './stages.js';
 
 const BYTES_METRIC = 'backup.bytes';
+const TIME_METRIC = 'backup.time';
 
 const STAGE_LABELS = {
   source: {
@@ -35,10 +36,18 @@ const STAGE_LABELS = {
   },
 } as const;
 
-/** Wall and CPU time of one run, ms. */
+/** Wall and CPU time of one run, ms, and the time its meters recorded over the three stages, s. */
 export interface Timing {
   readonly wallMs: number;
   readonly cpuMs: number;
+  /** Undefined when nothing is exported (unmetered, noopStats). */
+  readonly recordedSeconds: number | undefined;
+}
+
+/** The bytes and seconds the OpenTelemetry pipeline has received so far, over every stage. */
+interface Exported {
+  readonly bytes: number;
+  readonly seconds: number;
 }
 
 /** Scopes the three stage handles from one root handle, as an application would once per backup. */
@@ -61,28 +70,26 @@ export interface ModeSetup {
   readonly meterOptions: MeterOptions;
   /** Ends a run's measurements (inside the timed section: a real job flushes before it exits). */
   finish(): void;
-  /** Cumulative bytes the OpenTelemetry pipeline has received, or undefined when nothing is exported. */
-  exportedBytes(): Promise<number | undefined>;
+  /** What the OpenTelemetry pipeline has received so far, or undefined when nothing is exported. */
+  exported(): Promise<Exported | undefined>;
 }
 
 const nothing = async (): Promise<undefined> => undefined;
 
 /** Creates the instrumentation of `mode`. */
 export function setUpMode(mode: PipelineMode): ModeSetup {
-  const meterOptions: MeterOptions = mode === 'backupstats timeOneIn 16' ? { timeOneIn: 16 } : {};
+  const meterOptions: MeterOptions = mode === 'backupstats exact timing' ? { timeOneIn: 1 } : {};
   if (mode === 'unmetered' || mode === 'unmetered again')
-    return { mode, stats: undefined, meterOptions, finish: () => {}, exportedBytes: nothing };
+    return { mode, stats: undefined, meterOptions, finish: () => {}, exported: nothing };
   if (mode === 'wrappers on noopStats')
-    return { mode, stats: stageStats(noopStats), meterOptions, finish: () => {}, exportedBytes: nothing };
+    return { mode, stats: stageStats(noopStats), meterOptions, finish: () => {}, exported: nothing };
   const otel: OtelSetup = createOtelSetup();
+  const exported = async (): Promise<Exported> => {
+    const totals = await otel.totals([BYTES_METRIC, TIME_METRIC]);
+    return { bytes: totals[0] as number, seconds: totals[1] as number };
+  };
   if (mode === 'direct OTel') {
-    return {
-      mode,
-      stats: stageStats(createDirectOtelStats(otel.provider)),
-      meterOptions,
-      finish: () => {},
-      exportedBytes: () => otel.total(BYTES_METRIC),
-    };
+    return { mode, stats: stageStats(createDirectOtelStats(otel.provider)), meterOptions, finish: () => {}, exported };
   }
   const backupStats = createBackupStats({
     meterProvider: otel.provider,
@@ -93,7 +100,7 @@ export function setUpMode(mode: PipelineMode): ModeSetup {
     stats: stageStats(backupStats.backup),
     meterOptions,
     finish: () => backupStats.flush(),
-    exportedBytes: () => otel.total(BYTES_METRIC),
+    exported,
   };
 }
 
@@ -132,7 +139,7 @@ export async function runOnce(
   expected: string,
 ): Promise<Timing> {
   const { mode } = setup;
-  const exportedBefore = await setup.exportedBytes();
+  const before = await setup.exported();
   // Collect the previous run's garbage now, not inside this run's timing (the process runs with --expose-gc).
   (globalThis as { gc?: () => void }).gc?.();
   const stages = createStages(data, chunk, total, setup.stats, setup.meterOptions);
@@ -146,11 +153,12 @@ export async function runOnce(
   const digest = stages.digest();
   if (digest !== expected)
     throw new Error(`pipeline (${mode}, ${chunk} B chunks) changed the data: sha1 ${digest}, expected ${expected}`);
-  const exportedAfter = await setup.exportedBytes();
-  if (exportedBefore !== undefined && exportedAfter !== undefined && exportedAfter - exportedBefore !== 3 * total) {
+  const after = await setup.exported();
+  if (before !== undefined && after !== undefined && after.bytes - before.bytes !== 3 * total) {
     throw new Error(
-      `pipeline (${mode}, ${chunk} B chunks) exported ${exportedAfter - exportedBefore} bytes over 3 stages, expected ${3 * total}`,
+      `pipeline (${mode}, ${chunk} B chunks) exported ${after.bytes - before.bytes} bytes over 3 stages, expected ${3 * total}`,
     );
   }
-  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
+  const recordedSeconds = before === undefined || after === undefined ? undefined : after.seconds - before.seconds;
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, recordedSeconds };
 }

@@ -28,8 +28,25 @@ export interface PipelineRow {
   readonly throughputMiBs: number;
 }
 
+/** At one chunk size: what the default mode's meters cost per chunk, and how close its timing estimate came. */
+export interface TimingBudgetRow {
+  readonly chunkBytes: number;
+  /** Median over the rounds of (default CPU time − unmetered CPU time) / chunks, ns: the three stages' metering. */
+  readonly meteringNsPerChunk: number;
+  /** The same in clock reads' worth ({@link PipelineResult.clockReadNs} each). */
+  readonly meteringClockReads: number;
+  /** Median over the rounds of the time the three stages' meters recorded, s: default, and exact timing. */
+  readonly defaultSeconds: number;
+  readonly exactSeconds: number;
+  /** defaultSeconds / exactSeconds − 1, percent. */
+  readonly estimateOffPercent: number;
+}
+
 /** Results of the pipeline benchmark. */
 export interface PipelineResult {
+  /** What one `performance.now()` costs here, ns (the cheapest of several batches of a million reads). */
+  readonly clockReadNs: number;
+  readonly budget: readonly TimingBudgetRow[];
   readonly rounds: number;
   /** The CPU every mode process was pinned to, or undefined when they ran unpinned. */
   readonly pinnedCpu: number | undefined;
@@ -115,6 +132,8 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
     const proc = (mode: PipelineMode): ModeProcess => processes.get(mode) as ModeProcess;
 
     const rows: PipelineRow[] = [];
+    const budget: TimingBudgetRow[] = [];
+    const clockReadNs = measureClockRead();
     for (const chunk of chunks) {
       // One unmeasured pass per mode, so every mode's code is optimized before the first timed round.
       for (const mode of PIPELINE_MODES) await proc(mode).run(chunk, Math.min(total, 64 * MiB));
@@ -134,6 +153,7 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
       }
       const base = times.get('unmetered') as Timing[];
       const noop = times.get('wrappers on noopStats') as Timing[];
+      budget.push(budgetRow(chunk, total, clockReadNs, base, times));
       for (const mode of PIPELINE_MODES) {
         const runs = times.get(mode) as Timing[];
         const overheads = summarize(runs.map((t, i) => (t.wallMs / (base[i] as Timing).wallMs - 1) * 100));
@@ -155,8 +175,45 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
         });
       }
     }
-    return { rounds, pinnedCpu: pin.cpu, totalBytes: total, rows };
+    return { clockReadNs, budget, rounds, pinnedCpu: pin.cpu, totalBytes: total, rows };
   } finally {
     for (const p of processes.values()) p.close();
   }
+}
+
+/** What one `performance.now()` costs, ns: the cheapest of five batches of a million reads. */
+function measureClockRead(): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let batch = 0; batch < 5; batch++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < 1_000_000; i++) performance.now();
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1_000_000);
+  }
+  return best;
+}
+
+/** The default mode's metering cost per chunk and its timing estimate against exact timing, at one chunk size. */
+function budgetRow(
+  chunk: number,
+  total: number,
+  clockReadNs: number,
+  base: readonly Timing[],
+  times: ReadonlyMap<PipelineMode, Timing[]>,
+): TimingBudgetRow {
+  const chunks = total / chunk;
+  const byDefault = times.get('backupstats default') as Timing[];
+  const exact = times.get('backupstats exact timing') as Timing[];
+  const meteringNsPerChunk = summarize(
+    byDefault.map((t, i) => ((t.cpuMs - (base[i] as Timing).cpuMs) * 1e6) / chunks),
+  ).median;
+  const defaultSeconds = summarize(byDefault.map((t) => t.recordedSeconds ?? 0)).median;
+  const exactSeconds = summarize(exact.map((t) => t.recordedSeconds ?? 0)).median;
+  return {
+    chunkBytes: chunk,
+    meteringNsPerChunk,
+    meteringClockReads: meteringNsPerChunk / clockReadNs,
+    defaultSeconds,
+    exactSeconds,
+    estimateOffPercent: (defaultSeconds / exactSeconds - 1) * 100,
+  };
 }

@@ -3,11 +3,14 @@ import { describeValue, notAccepted } from '../diagnostics/error-messages.js';
 /** The two sides of a stream a meter wraps: metering one side twice would count every chunk twice. */
 export type Side = 'read' | 'write';
 
-// Symbol.for: the same mark from every copy of the library in the process (ESM and CommonJS builds).
-const MARKS: Readonly<Record<Side, symbol>> = {
-  read: Symbol.for('backupstats.metered.read'),
-  write: Symbol.for('backupstats.metered.write'),
-};
+// Kept beside the streams rather than on them: a property added to a stream would change its hidden class, and
+// Node's own stream code, which reads the stream's properties on every chunk, would slow down. Under a
+// Symbol.for key of the global, so that every copy of the library in the process (ESM and CommonJS builds) shares them.
+const KEY = Symbol.for('backupstats.metered-streams');
+const marks = ((globalThis as { [KEY]?: Record<Side, WeakSet<object>> })[KEY] ??= {
+  read: new WeakSet(),
+  write: new WeakSet(),
+});
 
 interface StreamParts {
   readonly _read?: unknown;
@@ -49,8 +52,7 @@ export function requireTransform(fn: string, stream: unknown): void {
 
 /** Marks `side` of `stream` metered; throws when it was already, by any meter of that side. */
 export function markMetered(fn: string, stream: object, side: Side): void {
-  const marked = stream as Record<symbol, unknown>;
-  if (marked[MARKS[side]] === true) {
+  if (marks[side].has(stream)) {
     throw notAccepted(
       `${fn} stream`,
       describeValue(stream),
@@ -58,5 +60,5 @@ export function markMetered(fn: string, stream: object, side: Side): void {
       'it is metered already: metering it again would count every chunk twice',
     );
   }
-  Object.defineProperty(stream, MARKS[side], { value: true });
+  marks[side].add(stream);
 }
