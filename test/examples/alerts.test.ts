@@ -84,6 +84,17 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
     expect(rules).toContain(indented);
   });
 
+  it('the absence alert of docs/runs-and-alerts.md is the expression the unit tests evaluate', async () => {
+    const docs = await readFile(DOCS, 'utf8');
+    const example = /`(absent_over_time\([^`]+\))`/.exec(docs)?.[1];
+    expect(example).toContain('{job="nightly-backup"}');
+    const tests = await readFile(join(ALERTS_DIR, 'backupstats.rules.test.yml'), 'utf8');
+    // Evaluated there, it returns the job's label: {job="nightly-backup"} 1.
+    expect(tests).toContain(
+      `- expr: '${example}'\n        eval_time: 3h\n        exp_samples:\n          - labels: '{job="nightly-backup"}'\n            value: 1\n`,
+    );
+  });
+
   it('the maximum age is read from its recording rule: set to 2 hours, the unit tests of the 26-hour age fail', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'backupstats-rules-'));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
