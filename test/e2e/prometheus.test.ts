@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, onTestFinished } from 'vitest';
 import type { ScopeTotal } from '../fixtures/workload.mjs';
 import { type FixtureProcess, startFixture } from '../support/child.js';
-import { expectedSeries, expectScraped, PROMETHEUS_NAMES } from '../support/e2e-expected.js';
+import { expectedSeries, expectScraped } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { prometheusBinary, requireE2E } from '../support/prometheus.js';
+import { vitessRelabelConfigs } from '../support/vitess-relabel.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/record-job.mjs', import.meta.url));
 
@@ -28,6 +29,25 @@ async function scrapedJob(
   onTestFinished(() => child.kill());
   const recorded = await child.waitForEvent('totals');
   return { child, port, totals: recorded.totals as ScopeTotal[] };
+}
+
+/** The series Prometheus adds to every scrape job. */
+const SCRAPE_SERIES = [
+  'up',
+  'scrape_duration_seconds',
+  'scrape_samples_scraped',
+  'scrape_samples_post_metric_relabeling',
+  'scrape_series_added',
+];
+
+/** The metric names of every sample the job's Prometheus endpoint exposes, read from its text. */
+async function exposedNames(port: number): Promise<string[]> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const names = text
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(line)?.[0] ?? line);
+  return [...new Set(names)];
 }
 
 async function expectConventionalTermination(child: FixtureProcess): Promise<void> {
@@ -59,29 +79,38 @@ describe.skipIf(!prometheusBinary && !requireE2E)(
       });
     }
 
-    it('vitess naming with the relabel rule of docs/naming.md: the series keep the exact names Vitess dashboards query', async ({
-      startPrometheus,
-    }) => {
-      const { child, port, totals } = await scrapedJob(namings[1].env);
-      // The rule exactly as docs/naming.md gives it, indented for the scrape job.
-      const prometheus = await startPrometheus([`127.0.0.1:${port}`], {
-        metricRelabelConfigs: [
-          '      - source_labels: [__name__]',
-          "        regex: '(.*_(?:backup|restore)_(?:count|bytes|duration_nanoseconds))_total'",
-          '        target_label: __name__',
-          "        replacement: '$1'",
-        ].join('\n'),
-      });
+    for (const prefix of ['vtbackup_', '']) {
+      it(`vitess naming ${prefix === '' ? 'without a prefix' : `with the prefix ${prefix}`}, the relabel rule of docs/naming.md: the counters lose _total, no other series is renamed`, async ({
+        startPrometheus,
+      }) => {
+        const { child, port, totals } = await scrapedJob({
+          BACKUPSTATS_NAMING: 'vitess',
+          ...(prefix === '' ? {} : { BACKUPSTATS_METRIC_PREFIX: prefix }),
+        });
+        // What the job exposes, before any relabelling.
+        const exposed = await exposedNames(port);
+        const counters = ['backup', 'restore'].flatMap((family) =>
+          ['count', 'bytes', 'duration_nanoseconds'].map((unit) => `${prefix}${family}_${unit}`),
+        );
+        for (const counter of counters) expect(exposed).toContain(`${counter}_total`);
+        // The rule exactly as docs/naming.md gives it.
+        const prometheus = await startPrometheus([`127.0.0.1:${port}`], {
+          metricRelabelConfigs: vitessRelabelConfigs(),
+        });
 
-      const vitessNames = Object.fromEntries(
-        Object.keys(PROMETHEUS_NAMES)
-          .filter((name) => name.startsWith('vtbackup_'))
-          .map((name) => [name, name]),
-      );
-      await expectScraped(prometheus, expectedSeries(totals, 'vitess', 'vtbackup_'), vitessNames);
-      expect(await prometheus.query('{__name__=~"vtbackup_.*_total"}')).toEqual([]);
-      await expectConventionalTermination(child);
-    });
+        // The six counters keep the exact totals, under the names Vitess dashboards query.
+        const vitessNames = Object.fromEntries(counters.map((name) => [name, name]));
+        await expectScraped(prometheus, expectedSeries(totals, 'vitess', prefix), vitessNames);
+        // Every other series keeps its name: the names Prometheus holds for the job are the exposed ones with
+        // exactly those six changed (and the series Prometheus adds for every scrape).
+        const renamed = new Set(counters.map((name) => `${name}_total`));
+        const expected = [...new Set(exposed.map((name) => (renamed.has(name) ? name.slice(0, -6) : name)))].sort();
+        const held = await prometheus.query('group by (__name__) ({job="backupstats"})');
+        const names = held.map((s) => s.metric.__name__ ?? '').filter((name) => !SCRAPE_SERIES.includes(name));
+        expect(names.sort()).toEqual(expected);
+        await expectConventionalTermination(child);
+      });
+    }
 
     it('label values with quotes, backslashes, newlines and non-ASCII text come back unchanged', async ({
       startPrometheus,
