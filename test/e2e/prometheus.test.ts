@@ -9,7 +9,13 @@ import { expectedSeries, expectScraped } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { prometheusBinary, requireE2E } from '../support/prometheus.js';
-import { vitessRelabelConfigs } from '../support/vitess-relabel.js';
+import {
+  exposedNames,
+  namesAfterRelabel,
+  SCRAPE_SERIES,
+  vitessCounterNames,
+  vitessRelabelConfigs,
+} from '../support/vitess-relabel.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/record-job.mjs', import.meta.url));
 
@@ -29,25 +35,6 @@ async function scrapedJob(
   onTestFinished(() => child.kill());
   const recorded = await child.waitForEvent('totals');
   return { child, port, totals: recorded.totals as ScopeTotal[] };
-}
-
-/** The series Prometheus adds to every scrape job. */
-const SCRAPE_SERIES = [
-  'up',
-  'scrape_duration_seconds',
-  'scrape_samples_scraped',
-  'scrape_samples_post_metric_relabeling',
-  'scrape_series_added',
-];
-
-/** The metric names of every sample the job's Prometheus endpoint exposes, read from its text. */
-async function exposedNames(port: number): Promise<string[]> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const names = text
-    .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(line)?.[0] ?? line);
-  return [...new Set(names)];
 }
 
 async function expectConventionalTermination(child: FixtureProcess): Promise<void> {
@@ -88,10 +75,8 @@ describe.skipIf(!prometheusBinary && !requireE2E)(
           ...(prefix === '' ? {} : { BACKUPSTATS_METRIC_PREFIX: prefix }),
         });
         // What the job exposes, before any relabelling.
-        const exposed = await exposedNames(port);
-        const counters = ['backup', 'restore'].flatMap((family) =>
-          ['count', 'bytes', 'duration_nanoseconds'].map((unit) => `${prefix}${family}_${unit}`),
-        );
+        const exposed = await exposedNames(`http://127.0.0.1:${port}/metrics`);
+        const counters = vitessCounterNames(prefix);
         for (const counter of counters) expect(exposed).toContain(`${counter}_total`);
         // The rule exactly as docs/naming.md gives it.
         const prometheus = await startPrometheus([`127.0.0.1:${port}`], {
@@ -103,11 +88,9 @@ describe.skipIf(!prometheusBinary && !requireE2E)(
         await expectScraped(prometheus, expectedSeries(totals, 'vitess', prefix), vitessNames);
         // Every other series keeps its name: the names Prometheus holds for the job are the exposed ones with
         // exactly those six changed (and the series Prometheus adds for every scrape).
-        const renamed = new Set(counters.map((name) => `${name}_total`));
-        const expected = [...new Set(exposed.map((name) => (renamed.has(name) ? name.slice(0, -6) : name)))].sort();
         const held = await prometheus.query('group by (__name__) ({job="backupstats"})');
         const names = held.map((s) => s.metric.__name__ ?? '').filter((name) => !SCRAPE_SERIES.includes(name));
-        expect(names.sort()).toEqual(expected);
+        expect(names.sort()).toEqual(namesAfterRelabel(exposed, prefix));
         await expectConventionalTermination(child);
       });
     }
