@@ -1,6 +1,7 @@
 // The names and labels docs/runs-and-alerts.md gives for the series of the alerting rules, checked in a real
 // Prometheus scraping the demo: under Vitess naming with the relabel rule of docs/naming.md, every series its
-// "Vitess names" paragraph names exists, and no other series is renamed.
+// "Vitess names" paragraph names exists, and no other series is renamed; `job` is the scrape job's name, not the
+// service name, which the join that the docs and the rules file give brings onto the series.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import {
 } from '../support/vitess-relabel.js';
 
 const DOCS = join(EXAMPLES_DIR, '..', '..', 'docs', 'runs-and-alerts.md');
+const RULES = join(EXAMPLES_DIR, 'alerts', 'backupstats.rules.yml');
 
 /** A work folder with a source folder of two files to back up, removed when the test ends. */
 async function workFolder(): Promise<{ work: string; source: string }> {
@@ -92,5 +94,41 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the names docs/runs-and-alert
       expect(held).toContain(counter);
     }
     expect(held).toEqual(namesAfterRelabel(exposed, 'vtbackup_'));
+  });
+
+  it("job is the scrape job's name, not OTEL_SERVICE_NAME; the target_info join of the docs and the rules file brings the service name", async ({
+    startPrometheus,
+  }) => {
+    const docs = await readFile(DOCS, 'utf8');
+    const documented = /^```promql\n(.+ group_left \(service_name\) target_info)\n```$/m.exec(docs)?.[1];
+    expect(documented).toBeDefined();
+    const query = documented as string;
+    // The rules file's comment gives the same join.
+    expect(await readFile(RULES, 'utf8')).toContain(`#   ${query}\n`);
+
+    const { work, source } = await workFolder();
+    const port = await freePort();
+    const prometheus = await startPrometheus([`127.0.0.1:${port}`], { ruleFiles: [RULES] });
+    await serveDemo(['backup', source, join(work, 'storage')], port, { OTEL_SERVICE_NAME: 'nightly-db-backup' });
+
+    // The rules' series carry the scrape job's name (startPrometheus's job_name), not the service name.
+    const [carried] = await prometheus.waitForSamples('backupstats:backup_last_success:timestamp_seconds');
+    expect(carried?.metric).toEqual({
+      __name__: 'backupstats:backup_last_success:timestamp_seconds',
+      job: 'backupstats',
+      component: 'BackupEngine',
+      implementation: 'Builtin',
+      operation: 'Backup',
+    });
+    expect(await prometheus.query('{job="nightly-db-backup"}')).toEqual([]);
+    // The service name is the service_name of target_info, and the join puts it on the series, value unchanged.
+    const [joined] = await prometheus.waitForSamples(query);
+    expect(joined?.metric).toMatchObject({
+      job: 'backupstats',
+      service_name: 'nightly-db-backup',
+      operation: 'Backup',
+    });
+    const [gauge] = await prometheus.query('backup_last_success_timestamp');
+    expect(joined?.value).toBe(gauge?.value);
   });
 });
