@@ -1,6 +1,7 @@
 // The alerting rules shipped with the examples: valid for promtool, their unit tests pass (and fail when the
-// configured age changes), and loaded into a real Prometheus that scrapes the demo, the failure alert fires after
-// a failed backup run that followed a successful one.
+// configured age changes, or when evaluations are more than a day apart), docs/runs-and-alerts.md shows the alerts,
+// recording rule and absence expression the files hold, and loaded into a real Prometheus that scrapes the demo,
+// the failure alert fires after a failed backup run that followed a successful one.
 import { readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
