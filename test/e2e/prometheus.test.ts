@@ -5,10 +5,17 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, onTestFinished } from 'vitest';
 import type { ScopeTotal } from '../fixtures/workload.mjs';
 import { type FixtureProcess, startFixture } from '../support/child.js';
-import { expectedSeries, expectScraped, PROMETHEUS_NAMES } from '../support/e2e-expected.js';
+import { expectedSeries, expectScraped } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { prometheusBinary, requireE2E } from '../support/prometheus.js';
+import {
+  exposedNames,
+  namesAfterRelabel,
+  SCRAPE_SERIES,
+  vitessCounterNames,
+  vitessRelabelConfigs,
+} from '../support/vitess-relabel.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/record-job.mjs', import.meta.url));
 
@@ -59,30 +66,34 @@ describe.skipIf(!prometheusBinary && !requireE2E)(
       });
     }
 
-    it('vitess naming with the relabel rule of docs/naming.md: the series keep the exact names Vitess dashboards query', async ({
-      startPrometheus,
-    }) => {
-      const { child, port, totals } = await scrapedJob(namings[1].env);
-      // The rule exactly as docs/naming.md gives it, indented for the scrape job.
-      const prometheus = await startPrometheus([`127.0.0.1:${port}`], {
-        metricRelabelConfigs: [
-          '      - source_labels: [__name__]',
-          "        regex: '(.*_(?:backup|restore)_(?:count|bytes|duration_nanoseconds))_total'",
-          '        target_label: __name__',
-          "        replacement: '$1'",
-        ].join('\n'),
-      });
+    for (const prefix of ['vtbackup_', '']) {
+      it(`vitess naming ${prefix === '' ? 'without a prefix' : `with the prefix ${prefix}`}, the relabel rule of docs/naming.md: the counters lose _total, no other series is renamed`, async ({
+        startPrometheus,
+      }) => {
+        const { child, port, totals } = await scrapedJob({
+          BACKUPSTATS_NAMING: 'vitess',
+          ...(prefix === '' ? {} : { BACKUPSTATS_METRIC_PREFIX: prefix }),
+        });
+        // What the job exposes, before any relabelling.
+        const exposed = await exposedNames(`http://127.0.0.1:${port}/metrics`);
+        const counters = vitessCounterNames(prefix);
+        for (const counter of counters) expect(exposed).toContain(`${counter}_total`);
+        // The rule exactly as docs/naming.md gives it.
+        const prometheus = await startPrometheus([`127.0.0.1:${port}`], {
+          metricRelabelConfigs: vitessRelabelConfigs(),
+        });
 
-      const vitessNames = Object.fromEntries(
-        Object.keys(PROMETHEUS_NAMES)
-          .filter((name) => name.startsWith('vtbackup_'))
-          .map((name) => [name, name]),
-      );
-      await expectScraped(prometheus, expectedSeries(totals, 'vitess', 'vtbackup_'), vitessNames);
-      // Every Vitess counter lost its _total (the library's own self-metrics, which Vitess never had, keep theirs).
-      expect(await prometheus.query('{__name__=~"vtbackup_(backup|restore)_.*_total"}')).toEqual([]);
-      await expectConventionalTermination(child);
-    });
+        // The six counters keep the exact totals, under the names Vitess dashboards query.
+        const vitessNames = Object.fromEntries(counters.map((name) => [name, name]));
+        await expectScraped(prometheus, expectedSeries(totals, 'vitess', prefix), vitessNames);
+        // Every other series keeps its name: the names Prometheus holds for the job are the exposed ones with
+        // exactly those six changed (and the series Prometheus adds for every scrape).
+        const held = await prometheus.query('group by (__name__) ({job="backupstats"})');
+        const names = held.map((s) => s.metric.__name__ ?? '').filter((name) => !SCRAPE_SERIES.includes(name));
+        expect(names.sort()).toEqual(namesAfterRelabel(exposed, prefix));
+        await expectConventionalTermination(child);
+      });
+    }
 
     it('label values with quotes, backslashes, newlines and non-ASCII text come back unchanged', async ({
       startPrometheus,

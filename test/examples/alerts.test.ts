@@ -1,6 +1,8 @@
 // The alerting rules shipped with the examples: valid for promtool, their unit tests pass (and fail when the
-// configured age changes), and loaded into a real Prometheus that scrapes the demo, the failure alert fires after
-// a failed backup run that followed a successful one.
+// configured age changes, or when evaluations are more than a day apart), docs/runs-and-alerts.md shows the alerts,
+// recording rule and absence expression the files hold, and loaded into a real Prometheus that scrapes the demo,
+// the failure alert fires after a failed backup run that followed a successful one.
+import { readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +17,11 @@ import { promtool, promtoolBinary } from '../support/promtool.js';
 
 const ALERTS_DIR = join(EXAMPLES_DIR, 'alerts');
 const RULES = join(ALERTS_DIR, 'backupstats.rules.yml');
+const DOCS = join(EXAMPLES_DIR, '..', '..', 'docs', 'runs-and-alerts.md');
+/** The promtool unit test files of the rules: every `*.test.yml` of the folder. */
+const UNIT_TESTS = readdirSync(ALERTS_DIR)
+  .filter((name) => name.endsWith('.test.yml'))
+  .sort();
 
 if (promtoolBinary === undefined && !requireE2E) {
   console.warn(
@@ -26,13 +33,67 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
   it('promtool check rules: the file is valid', async () => {
     const checked = await promtool(['check', 'rules', 'backupstats.rules.yml'], ALERTS_DIR);
     expect(checked, checked.stderr).toMatchObject({ code: 0 });
-    expect(checked.stdout).toContain('SUCCESS: 6 rules found');
+    expect(checked.stdout).toContain('SUCCESS: 9 rules found');
+  });
+
+  it('the alerts of the file are the ones docs/runs-and-alerts.md lists, no more, no fewer', async () => {
+    const rules = await readFile(RULES, 'utf8');
+    const inFile = [...rules.matchAll(/^\s*- alert: (\w+)$/gm)].map((m) => m[1]);
+    const docs = await readFile(DOCS, 'utf8');
+    const table = docs.slice(docs.indexOf('| alert '), docs.indexOf('\n\n', docs.indexOf('| alert ')));
+    const documented = [...table.matchAll(/^\| `(\w+)` /gm)].map((m) => m[1]);
+    expect(inFile.length).toBeGreaterThan(0);
+    expect(documented.sort()).toEqual(inFile.sort());
   });
 
   it('promtool test rules: every rule fires where its unit tests expect it, and only there', async () => {
-    const tested = await promtool(['test', 'rules', 'backupstats.rules.test.yml'], ALERTS_DIR);
+    expect(UNIT_TESTS).toEqual([
+      'backupstats.rules.30d.test.yml',
+      'backupstats.rules.gaps.test.yml',
+      'backupstats.rules.test.yml',
+    ]);
+    const tested = await promtool(['test', 'rules', ...UNIT_TESTS], ALERTS_DIR);
     expect(tested, `${tested.stdout}\n${tested.stderr}`).toMatchObject({ code: 0 });
-    expect(tested.stdout).toContain('SUCCESS');
+    // One SUCCESS per file, right after its name.
+    for (const file of UNIT_TESTS) expect(tested.stdout).toMatch(new RegExp(`Unit Testing: +${file}\\n +SUCCESS\\n`));
+  });
+
+  it('the carried last success and failure last a day: with evaluations 25 hours apart, the gap tests go silent', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'backupstats-rules-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    await cp(ALERTS_DIR, dir, { recursive: true });
+    const file = join(dir, 'backupstats.rules.gaps.test.yml');
+    const gaps = await readFile(file, 'utf8');
+    expect(gaps).toContain('evaluation_interval: 20h\n');
+    await writeFile(file, gaps.replace('evaluation_interval: 20h\n', 'evaluation_interval: 25h\n'));
+    const tested = await promtool(['test', 'rules', 'backupstats.rules.gaps.test.yml'], dir);
+    expect(tested.code).toBe(1);
+    // Evaluated at 700 h, the last evaluation before 30 days: the success and the failure of 3 h and 4 h are gone.
+    expect(tested.stderr).toMatch(/alertname: BackupTooOld, time: 30d,\s+exp:\[[^\]]+\],\s+got:\[\]/);
+    expect(tested.stderr).toMatch(/alertname: BackupLastRunFailed, time: 30d,\s+exp:\[[^\]]+\],\s+got:\[\]/);
+  });
+
+  it('the recording rule docs/runs-and-alerts.md shows is the one in the file, word for word', async () => {
+    const docs = await readFile(DOCS, 'utf8');
+    const shown = /^```yaml\n(- record: backupstats:backup_last_success:timestamp_seconds\n[\s\S]*?)^```$/m.exec(
+      docs,
+    )?.[1];
+    expect(shown).toBeDefined();
+    const rules = await readFile(RULES, 'utf8');
+    // The same lines, indented for the group's list of rules.
+    const indented = (shown ?? '').replace(/^(?=.)/gm, '      ');
+    expect(rules).toContain(indented);
+  });
+
+  it('the absence alert of docs/runs-and-alerts.md is the expression the unit tests evaluate', async () => {
+    const docs = await readFile(DOCS, 'utf8');
+    const example = /`(absent_over_time\([^`]+\))`/.exec(docs)?.[1];
+    expect(example).toContain('{job="nightly-backup"}');
+    const tests = await readFile(join(ALERTS_DIR, 'backupstats.rules.test.yml'), 'utf8');
+    // Evaluated there, it returns the job's label: {job="nightly-backup"} 1.
+    expect(tests).toContain(
+      `- expr: '${example}'\n        eval_time: 3h\n        exp_samples:\n          - labels: '{job="nightly-backup"}'\n            value: 1\n`,
+    );
   });
 
   it('the maximum age is read from its recording rule: set to 2 hours, the unit tests of the 26-hour age fail', async () => {
@@ -42,7 +103,7 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
     const rules = await readFile(RULES, 'utf8');
     expect(rules).toContain('expr: vector(93600)');
     await writeFile(join(dir, 'backupstats.rules.yml'), rules.replace('expr: vector(93600)', 'expr: vector(7200)'));
-    const tested = await promtool(['test', 'rules', 'backupstats.rules.test.yml'], dir);
+    const tested = await promtool(['test', 'rules', ...UNIT_TESTS], dir);
     expect(tested.code).toBe(1);
     // promtool writes the failures on stderr.
     expect(tested.stderr).toMatch(/FAILED:\s+alertname: BackupTooOld, time: 1d2h,\s+exp:\[\],\s+got:\[/);
@@ -80,7 +141,7 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the alerting rules in a real 
     // A successful backup, scraped, while the rules are evaluated: no failure alert.
     const first = await serve(['backup', source, join(work, 'storage-1')]);
     await prometheus.waitForSamples('backupstats:backup_max_age:seconds');
-    await prometheus.waitForSamples('max_over_time(backup_last_success_timestamp[7d])');
+    await prometheus.waitForSamples('backupstats:backup_last_success:timestamp_seconds');
     expect(failed(await prometheus.alerts())).toEqual([]);
     await stop(first);
 
@@ -99,10 +160,11 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the alerting rules in a real 
     const [failure] = await prometheus.query('backup_runs_total{outcome="failure"} > 0');
     expect(failure?.metric).toMatchObject({ ...labels, outcome: 'failure', error_type: 'source' });
     expect(failure?.value).toBe(1);
-    // The failure came after the success it is compared with.
+    // The failure came after the success it is compared with, as the recording rules carry them.
     const [order] = await prometheus.query(
-      'max(backup_last_failure_timestamp) - max(max_over_time(backup_last_success_timestamp[7d]))',
+      'backupstats:backup_last_failure:timestamp_seconds - backupstats:backup_last_success:timestamp_seconds',
     );
+    expect(order?.metric).toEqual(labels);
     expect(order?.value).toBeGreaterThan(0);
   });
 });
