@@ -1,6 +1,6 @@
 import { notAccepted, showValue } from '../diagnostics/error-messages.js';
 import { type IntegerRule, integerText, isIntegerIn } from '../diagnostics/integer-rule.js';
-import { type Clock, clockCostOf } from './clock-cost.js';
+import { type Clock, type ClockCost, clockCostOf, refineClockCost } from './clock-cost.js';
 
 /** Options every stream meter takes. */
 export interface MeterOptions {
@@ -61,15 +61,15 @@ export class TimingSample {
   private rest = 0;
   /** Under timing by budget: the mean duration of timed operations, ms (0 before the first). */
   private mean = 0;
-  /** Under timing by budget: two clock reads over the clock's share, ms; a mean this long or longer times all. */
-  private readonly alwaysTimed: number;
+  /** Under timing by budget: what a read of the clock costs (refined as the process runs). */
+  private readonly cost: ClockCost | undefined;
 
   constructor(
     /** Operations per timed operation, or {@link BUDGET}. */
     private readonly every: number,
     readonly clock: Clock,
   ) {
-    this.alwaysTimed = every === BUDGET ? (READS_PER_TIMED * clockCostOf(clock)) / CLOCK_SHARE : 0;
+    this.cost = every === BUDGET ? clockCostOf(clock) : undefined;
     if (every > 1) this.startBlock(every);
   }
 
@@ -82,8 +82,12 @@ export class TimingSample {
       return;
     }
     this.mean += (durationMillis - this.mean) * (this.mean === 0 ? 1 : MEAN_STEP);
-    // Timing costs alwaysTimed × share per timed operation: one in N keeps it at the share of the mean.
-    const size = this.mean >= this.alwaysTimed ? 1 : Math.min(65_536, Math.ceil(this.alwaysTimed / this.mean));
+    const cost = this.cost as ClockCost;
+    refineClockCost(cost, this.clock);
+    // A timed operation's reads over the clock's share: a mean this long or longer is always timed; one in N of
+    // shorter ones keeps the reads at the share of the mean.
+    const alwaysTimed = (READS_PER_TIMED * cost.perRead) / CLOCK_SHARE;
+    const size = this.mean >= alwaysTimed ? 1 : Math.min(65_536, Math.ceil(alwaysTimed / this.mean));
     this.startBlock(size);
   }
 
