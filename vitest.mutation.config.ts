@@ -1,7 +1,7 @@
 // The in-process tests, run against the library's TypeScript source instead of its build, for StrykerJS
 // (`pnpm test:mutation`): Stryker mutates the source, so the tests must load the source. They are chosen by folder,
 // not by file: test/core, test/validation (with set-up's variable errors, which go through the core's option
-// rules), test/io and test/runs. Left out, by folder: tests that start child processes or servers (a child loads
+// rules), test/io, test/runs and test/histograms. Left out, by folder: tests that start child processes or servers (a child loads
 // the unmutated build; they are slow; the S3 tests need an S3 server): compat, e2e, examples, exit, s3, setup; the
 // built package and the docs, which no mutant changes: package, docs; and property (random inputs would make a
 // mutant's fate vary from run to run, and its 12 s would be paid by every mutant it covers, which is all of them).
@@ -32,6 +32,7 @@ export default defineConfig({
       'test/validation/**/*.test.ts',
       'test/io/**/*.test.ts',
       'test/runs/**/*.test.ts',
+      'test/histograms/**/*.test.ts',
     ],
     testTimeout: 5_000,
     hookTimeout: 10_000,

@@ -93,4 +93,17 @@ describe('the oldest @opentelemetry/api the peer range accepts', () => {
       value('backup.last_success.timestamp', scope) as number,
     );
   });
+
+  it('latency histograms reach the SDK of that time through a MetricProducer, explicit and exponential', () => {
+    const found = events.find((e) => e.event === 'exported' && e.case === 'histograms') as
+      | { histograms: Array<{ dataPointType: number; value: Record<string, unknown> }> }
+      | undefined;
+    const [explicit, exponential] = found?.histograms ?? [];
+    // DataPointType.HISTOGRAM and EXPONENTIAL_HISTOGRAM, as sdk-metrics 1.30.1 numbers them.
+    expect(explicit?.dataPointType).toBe(0);
+    expect(explicit?.value).toMatchObject({ count: 5, min: 0.0005, max: 0.7 });
+    expect(explicit?.value.sum).toBeCloseTo(0.7445, 9);
+    expect(exponential?.dataPointType).toBe(1);
+    expect(exponential?.value).toMatchObject({ count: 5, scale: 3, zeroCount: 0 });
+  });
 });

@@ -21,6 +21,7 @@ import { expectedSeries, expectScraped, mismatches } from '../support/e2e-expect
 import { it } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { prometheusBinary, requireE2E } from '../support/prometheus.js';
+import { latestHistogram } from '../support/received-histograms.js';
 import { histogramPoint, latest } from '../support/received-runs.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -95,6 +96,10 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
         OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=staging',
         FIXTURE_BATCHES: '40',
         FIXTURE_PAUSE_MS: '5',
+        // gRPC also carries the latency histograms in base-2 exponential buckets; the others in explicit ones.
+        ...(protocol === 'grpc'
+          ? { OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION: 'base2_exponential_bucket_histogram' }
+          : {}),
       });
       await expectNode22WithSdk3(child);
       const recorded = await child.waitForEvent('totals');
@@ -105,6 +110,13 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
         'service.name': 'nightly-backup',
         'deployment.environment.name': 'staging',
       });
+      // Every scope's latency histogram: count and sum of what was recorded, in the aggregation asked for.
+      for (const total of recorded.totals as ScopeTotal[]) {
+        const point = latestHistogram(receiver, `${total.family}.operation.duration`, total.operation);
+        expect(point?.kind, total.operation).toBe(protocol === 'grpc' ? 'exponential' : 'explicit');
+        expect(point?.count, total.operation).toBe(total.count);
+        expect(point?.sum, total.operation).toBeCloseTo(total.ms / 1000, 9);
+      }
     });
   }
 

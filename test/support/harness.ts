@@ -4,6 +4,7 @@ import {
   type Histogram,
   InMemoryMetricExporter,
   MeterProvider,
+  type MetricProducer,
   PeriodicExportingMetricReader,
   type ResourceMetrics,
   type ViewOptions,
@@ -18,15 +19,23 @@ export interface Harness {
   shutdown(): Promise<void>;
 }
 
-/** `views` configure the provider as the SDK's own views do (an instrument's aggregation, attributes). */
+/**
+ * `views` configure the provider as the SDK's own views do (an instrument's aggregation, attributes);
+ * `producers[i]` are the reader i's metricProducers (the histogram producers of backupstats).
+ */
 export function createHarness(
   temporalities: readonly AggregationTemporality[] = [AggregationTemporality.CUMULATIVE],
   views: ViewOptions[] = [],
+  producers: readonly (readonly MetricProducer[])[] = [],
 ): Harness {
-  const pairs = temporalities.map((temporality) => {
+  const pairs = temporalities.map((temporality, i) => {
     const exporter = new InMemoryMetricExporter(temporality);
     // The interval is far beyond any test: every export here is an explicit forceFlush.
-    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 2 ** 30 });
+    const reader = new PeriodicExportingMetricReader({
+      exporter,
+      exportIntervalMillis: 2 ** 30,
+      metricProducers: [...(producers[i] ?? [])],
+    });
     return { exporter, reader };
   });
   const provider = new MeterProvider({ readers: pairs.map((p) => p.reader), views });

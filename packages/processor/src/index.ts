@@ -7,6 +7,13 @@ export {
   type RecordedTotals,
   type RecordingStats,
 } from './doubles/recording-stats.js';
+export { DEFAULT_HISTOGRAM_BOUNDARIES } from './histogram/explicit-buckets.js';
+export {
+  createHistogramProducer,
+  type HistogramAggregation,
+  type HistogramProducer,
+  type HistogramProducerOptions,
+} from './histogram/histogram-producer.js';
 export { meterIterable } from './io/meter-iterable.js';
 export { meterReadable } from './io/meter-readable.js';
 export { type MeterTransformOptions, meterTransform } from './io/meter-transform.js';

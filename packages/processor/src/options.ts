@@ -1,6 +1,8 @@
 import type { MeterProvider } from '@opentelemetry/api';
 import { listChoices, notAccepted, showValue } from './diagnostics/error-messages.js';
 import { type IntegerRule, integerText, isIntegerIn, MAX_TIMER_MILLIS } from './diagnostics/integer-rule.js';
+import { type ResolvedHistogramOptions, resolveHistogramOptions } from './histogram/histogram-options.js';
+import type { HistogramProducer } from './histogram/histogram-producer.js';
 import { familySpec, INSTRUMENT_NAME } from './naming/counter-naming.js';
 import { FAMILIES, NAMINGS, type Naming } from './naming/naming-types.js';
 import { runInstrumentNames } from './naming/run-naming.js';
@@ -32,10 +34,25 @@ export interface BackupStatsOptions {
    * `aggregationCardinalityLimit` must be at least `maxScopes + 1` (`startBackupStats` sets it).
    */
   readonly maxScopes?: number | undefined;
+  /**
+   * Keep a latency histogram per series (default `true`) when there are {@link histogramProducers} to hand them to
+   * readers: every record with a duration adds it to local buckets (docs/histograms.md). `false` keeps none.
+   */
+  readonly histograms?: boolean | undefined;
+  /**
+   * The explicit bucket boundaries of the histograms, in seconds (Prometheus' `le`). Default 10 µs to 100 s,
+   * 1-2.5-5 in every decade.
+   */
+  readonly histogramBoundaries?: readonly number[] | undefined;
+  /**
+   * The producers that hand the histograms to MetricReaders: made by `createHistogramProducer()` and given to the
+   * readers' `metricProducers` too. `startBackupStats` makes and wires them for the readers it builds.
+   */
+  readonly histogramProducers?: readonly HistogramProducer[] | undefined;
 }
 
 /** Options after defaults and validation. */
-export interface ResolvedOptions {
+export interface ResolvedOptions extends ResolvedHistogramOptions {
   readonly meterProvider: MeterProvider | undefined;
   readonly flushIntervalMillis: number;
   readonly naming: Naming;
@@ -50,6 +67,9 @@ export const CORE_OPTIONS: readonly (keyof BackupStatsOptions)[] = [
   'naming',
   'metricPrefix',
   'maxScopes',
+  'histograms',
+  'histogramBoundaries',
+  'histogramProducers',
 ];
 
 /** The example of an options object in the messages. */
@@ -70,7 +90,13 @@ const MAX_SCOPES: IntegerRule = {
 };
 
 /** The options that `backupstats/setup` can also read from a variable. */
-export type VariableOption = 'flushIntervalMillis' | 'naming' | 'metricPrefix' | 'maxScopes';
+export type VariableOption =
+  | 'flushIntervalMillis'
+  | 'naming'
+  | 'metricPrefix'
+  | 'maxScopes'
+  | 'histograms'
+  | 'histogramBoundaries';
 
 /** Where an option's value came from when not from code: the variable to blame and its text as written. */
 export interface ValueSource {
@@ -120,17 +146,19 @@ export function resolveOptions(
       `text that keeps metric names valid in OpenTelemetry (a letter first, then up to 254 letters, digits, "_", ".", "-" or "/"); "${badName}" is not`,
     );
   }
-  return { meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes };
+  const histogramOptions = resolveHistogramOptions(options, invalid);
+  return { meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, ...histogramOptions };
 }
 
 /** The first metric name the prefix makes invalid, if any. */
 function invalidMetricName(naming: Naming, prefix: string): string | undefined {
   for (const family of FAMILIES) {
-    const { operations, bytes, time, run } = familySpec(naming, family, prefix);
+    const { operations, bytes, time, duration, run } = familySpec(naming, family, prefix);
     const bad = [
       operations.name,
       bytes.name,
       time.name,
+      duration.name,
       ...runInstrumentNames(run),
       ...Object.values(selfMetricNames(prefix)),
     ].find((name) => !INSTRUMENT_NAME.test(name));

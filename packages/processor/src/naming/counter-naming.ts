@@ -2,11 +2,19 @@ import { ValueType } from '@opentelemetry/api';
 import type { CounterSpec, Family, Naming } from './naming-types.js';
 import { type RunSpec, runSpec } from './run-naming.js';
 
+/** What the latency histogram of one family is called (its unit is always `s`). */
+export interface DurationSpec {
+  readonly name: string;
+  readonly description: string;
+}
+
 /** The three counters of one family plus the conversion from milliseconds to the time counter's unit, and its run instruments. */
 export interface FamilySpec {
   readonly operations: CounterSpec;
   readonly bytes: CounterSpec;
   readonly time: CounterSpec;
+  /** The latency histogram, handed to readers by a histogram producer. */
+  readonly duration: DurationSpec;
   readonly fromMillis: (durationMillis: number) => number;
   readonly run: RunSpec;
 }
@@ -36,6 +44,10 @@ export function familySpec(naming: Naming, family: Family, prefix: string): Fami
         description: `${family} duration in nanoseconds`,
         valueType: ValueType.INT,
       },
+      duration: {
+        name: `${prefix}${family}_operation_duration_seconds`,
+        description: `${family} operation duration in seconds`,
+      },
       fromMillis: toNanoseconds,
       run: runSpec(naming, family, prefix),
     };
@@ -59,6 +71,7 @@ export function familySpec(naming: Naming, family: Family, prefix: string): Fami
       description: `Time spent in ${family} operations.`,
       valueType: ValueType.DOUBLE,
     },
+    duration: { name: `${prefix}${family}.operation.duration`, description: `Duration of ${family} operations.` },
     fromMillis: toSeconds,
     run: runSpec(naming, family, prefix),
   };

@@ -1,4 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
+import type { SeriesHistogram } from '../histogram/local-histogram.js';
 import type { ResolvedLabels } from '../labels.js';
 import type { Instruments } from '../registry/instruments.js';
 import type { Run } from '../run.js';
@@ -38,6 +39,8 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     owner: SeriesOwner,
     labels: ResolvedLabels,
     readonly attributes: Attributes,
+    /** The series' latency histogram (or none, when histograms are off). */
+    readonly histogram: SeriesHistogram,
   ) {
     super(owner, labels);
   }
@@ -48,6 +51,7 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
       if (pendingMillis <= MAX_PENDING) {
         this.count += 1;
         this.durationMillis = pendingMillis;
+        if (weight > 0) this.histogram.record(durationMillis, weight);
         if (!this.queued) {
           this.queued = true;
           this.owner.deliver(this);
@@ -66,6 +70,7 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
         this.count += 1;
         this.bytes = pendingBytes;
         this.durationMillis = pendingMillis;
+        if (weight > 0) this.histogram.record(durationMillis, weight);
         if (!this.queued) {
           this.queued = true;
           this.owner.deliver(this);

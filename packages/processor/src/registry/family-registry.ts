@@ -2,6 +2,9 @@ import type { Attributes, Meter } from '@opentelemetry/api';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import { FirstError } from '../diagnostics/first-error.js';
 import { noop } from '../doubles/noop-stats.js';
+import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
+import type { HistogramFamily } from '../histogram/histogram-producer.js';
+import { LocalHistogram, NO_HISTOGRAM, type SeriesHistogram } from '../histogram/local-histogram.js';
 import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
 import type { Family } from '../naming/naming-types.js';
@@ -21,7 +24,7 @@ const OVERFLOW_ATTRIBUTES: Attributes = Object.freeze({ 'otel.metric.overflow': 
  * over the handles recorded on since the last flush. Its kinds (registry-kinds.ts) decide what happens to a
  * handle's new numbers.
  */
-export abstract class FamilyRegistry implements SeriesOwner {
+export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
   /** Measurements dropped as invalid, for the self-metric. */
   private invalid = 0;
   private readonly handles = new Map<string, SeriesHandle>();
@@ -47,6 +50,8 @@ export abstract class FamilyRegistry implements SeriesOwner {
     private readonly spec: FamilySpec,
     private readonly maxScopes: number,
     protected readonly diagnostics: Diagnostics,
+    /** The explicit buckets of every series' histogram, or undefined when histograms are off. */
+    private readonly histogramBuckets: ExplicitBuckets | undefined,
   ) {
     this.runs = new RunBook(family, spec.run, () => this.countInvalid(), diagnostics);
     this.root = this.scope(ROOT_LABELS, undefined);
@@ -102,7 +107,7 @@ export abstract class FamilyRegistry implements SeriesOwner {
     // One series is kept for overflow: see cardinality.ts for how the bound fits the SDK's own limit.
     if (this.handles.size >= this.maxScopes - 1) {
       // Never handed out, the overflow series stands for no label combination: it scopes like the root.
-      this.overflow ??= new SeriesHandle(this, ROOT_LABELS, OVERFLOW_ATTRIBUTES);
+      this.overflow ??= new SeriesHandle(this, ROOT_LABELS, OVERFLOW_ATTRIBUTES, this.newHistogram());
       return new OverflowHandle(this, labels, this.overflow);
     }
     const attributes = Object.freeze({
@@ -110,9 +115,33 @@ export abstract class FamilyRegistry implements SeriesOwner {
       implementation: labels.implementation,
       operation: labels.operation,
     });
-    const handle = new SeriesHandle(this, labels, attributes);
+    const handle = new SeriesHandle(this, labels, attributes, this.newHistogram());
     this.handles.set(key, handle);
     return handle;
+  }
+
+  /** The histogram instrument's name, for the producers. */
+  get name(): string {
+    return this.spec.duration.name;
+  }
+
+  get description(): string {
+    return this.spec.duration.description;
+  }
+
+  /** Calls `each` with every series' histogram, the overflow series' included; none when histograms are off. */
+  forEachHistogram(each: (attributes: Attributes, histogram: LocalHistogram) => void): void {
+    for (const handle of this.handles.values()) {
+      if (handle.histogram instanceof LocalHistogram) each(handle.attributes, handle.histogram);
+    }
+    const overflow = this.overflow;
+    if (overflow !== undefined && overflow.histogram instanceof LocalHistogram)
+      each(overflow.attributes, overflow.histogram);
+  }
+
+  private newHistogram(): SeriesHistogram {
+    const buckets = this.histogramBuckets;
+    return buckets === undefined ? NO_HISTOGRAM : new LocalHistogram(buckets);
   }
 
   startRun(attributes: Attributes): Run {

@@ -20,7 +20,8 @@ export function isNodeReadable(body: unknown): body is Readable {
  */
 export function meterObjectBody(body: Readable, read: Stats, close: Stats): void {
   const buffered = body.readableLength;
-  if (buffered > 0) read.timedIncrementBytes(buffered, 0);
+  // Weight 0: an operation not timed, which adds nothing to the latency histogram.
+  if (buffered > 0) read.timedIncrementBytes(buffered, 0, 0);
   meterReadable(body, read);
   const destroy = body._destroy;
   body._destroy = function meteredDestroy(

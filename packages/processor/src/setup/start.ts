@@ -110,7 +110,12 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
   });
   let stats: BackupStats | undefined;
   try {
-    stats = openBackupStats({ ...resolved, meterProvider: provider });
+    stats = openBackupStats({
+      ...resolved,
+      meterProvider: provider,
+      // The producers of the readers built here, and those the caller made for readers of its own.
+      histogramProducers: [...built.producers, ...resolved.histogramProducers],
+    });
     await built.listen();
   } catch (error) {
     await stats?.shutdown();

@@ -1,6 +1,8 @@
 import type { Meter } from '@opentelemetry/api';
 import { Diagnostics } from '../diagnostics/diagnostics.js';
 import { FirstError } from '../diagnostics/first-error.js';
+import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
+import { attachHistograms } from '../histogram/histogram-producer.js';
 import { familySpec } from '../naming/counter-naming.js';
 import { FAMILIES } from '../naming/naming-types.js';
 import type { ResolvedOptions } from '../options.js';
@@ -19,6 +21,10 @@ export class StatsSharedState {
 
   constructor(resolved: ResolvedOptions) {
     const Registry = registryKind(resolved.flushIntervalMillis);
+    // One layout for every series of the instance: its explicit boundaries and the map to them. Histograms are kept
+    // only when a producer will hand them to a reader: without one, a record does not touch them.
+    const keep = resolved.histograms && resolved.histogramProducers.length > 0;
+    const buckets = keep ? new ExplicitBuckets(resolved.histogramBoundaries) : undefined;
     const [backup, restore] = FAMILIES.map(
       (family) =>
         new Registry(
@@ -26,9 +32,11 @@ export class StatsSharedState {
           familySpec(resolved.naming, family, resolved.metricPrefix),
           resolved.maxScopes,
           this.diagnostics,
+          buckets,
         ),
     ) as [FamilyRegistry, FamilyRegistry];
     this.families = [backup, restore];
+    for (const producer of resolved.histogramProducers) attachHistograms(producer, this.families);
   }
 
   /** Creates every family's instruments on `meter`. */

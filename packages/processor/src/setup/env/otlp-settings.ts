@@ -1,5 +1,6 @@
 import { notAccepted, quote } from '../../diagnostics/error-messages.js';
 import { TIMER_MILLIS } from '../../diagnostics/integer-rule.js';
+import type { HistogramAggregation } from '../../histogram/histogram-producer.js';
 import { DEFAULT_OTLP_TIMEOUT_MILLIS } from './defaults.js';
 import { type Env, readChoice, readInteger, readString } from './env.js';
 import { GRPC_HEADER_RULE, HEADER_RULE, readPairs } from './pairs.js';
@@ -27,7 +28,14 @@ export interface OtlpSettings {
    * process).
    */
   readonly timeoutMillis: number;
+  /**
+   * How the OTLP reader gets the latency histograms: `OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION`,
+   * `explicit_bucket_histogram` (the specification's default) or `base2_exponential_bucket_histogram`.
+   */
+  readonly histogramAggregation: HistogramAggregation;
 }
+
+const HISTOGRAM_AGGREGATIONS = ['explicit_bucket_histogram', 'base2_exponential_bucket_histogram'] as const;
 
 /** Reads the `OTEL_EXPORTER_OTLP_*` variables; the signal-specific (`_METRICS_`) ones win over the general ones. */
 export function readOtlp(env: Env, exportTimeoutMillis: number): OtlpSettings {
@@ -63,7 +71,13 @@ export function readOtlp(env: Env, exportTimeoutMillis: number): OtlpSettings {
   const specificTimeout = readInteger(env, 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT', TIMER_MILLIS);
   const generalTimeout = readInteger(env, 'OTEL_EXPORTER_OTLP_TIMEOUT', TIMER_MILLIS);
   const timeoutMillis = Math.min(specificTimeout ?? generalTimeout ?? DEFAULT_OTLP_TIMEOUT_MILLIS, exportTimeoutMillis);
-  return { protocol, protocolSource, url, headers, temporality, timeoutMillis };
+  const aggregation = readChoice(
+    env,
+    'OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION',
+    HISTOGRAM_AGGREGATIONS,
+  );
+  const histogramAggregation = aggregation === 'base2_exponential_bucket_histogram' ? 'exponential' : 'explicit';
+  return { protocol, protocolSource, url, headers, temporality, timeoutMillis, histogramAggregation };
 }
 
 function lowerCaseKeys(pairs: Record<string, string> | undefined): Record<string, string> {

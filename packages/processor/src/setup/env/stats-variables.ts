@@ -1,4 +1,4 @@
-import type { BackupStatsOptions, ValueSource, VariableOption } from '../../options.js';
+import { type BackupStatsOptions, CORE_OPTIONS, type ValueSource, type VariableOption } from '../../options.js';
 import { type Env, parseInteger, readBoolean, readString, shown } from './env.js';
 
 /** Whether set-up is turned off: the `disabled` option, else `BACKUPSTATS_DISABLED`, else `OTEL_SDK_DISABLED`. */
@@ -30,15 +30,29 @@ const VARIABLES: ReadonlyArray<{
   // Kept verbatim: a prefix is text in front of names, and the core checks the names it makes.
   { option: 'metricPrefix', variable: 'BACKUPSTATS_METRIC_PREFIX', parse: (_text, raw) => raw },
   { option: 'maxScopes', variable: 'BACKUPSTATS_MAX_SCOPES', parse: parseInteger },
+  // true / false in any case; any other text is kept, for resolveOptions to refuse naming the variable.
+  { option: 'histograms', variable: 'BACKUPSTATS_HISTOGRAMS', parse: parseBoolean },
+  // Comma-separated seconds; a piece that is not a decimal number becomes NaN, which resolveOptions refuses.
+  {
+    option: 'histogramBoundaries',
+    variable: 'BACKUPSTATS_HISTOGRAM_BOUNDARIES',
+    parse: (text) =>
+      text.split(',').map((piece) => (/^\s*\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(piece) ? Number(piece) : Number.NaN)),
+  },
 ];
+
+function parseBoolean(text: string): unknown {
+  const lower = text.toLowerCase();
+  return lower === 'true' ? true : lower === 'false' ? false : text;
+}
 
 /**
  * The core's options given in code, with the `BACKUPSTATS_*` variables read for those left undefined. It only
  * turns the variables' text into values; the core's `resolveOptions` checks all of them once.
  */
 export function readStatsVariables(env: Env, given: BackupStatsOptions): StatsVariables {
-  const { meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes } = given;
-  const options: Record<string, unknown> = { meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes };
+  const options: Record<string, unknown> = {};
+  for (const option of CORE_OPTIONS) options[option] = given[option];
   const sources: Partial<Record<VariableOption, ValueSource>> = {};
   for (const { option, variable, parse } of VARIABLES) {
     const text = readString(env, variable);

@@ -1,5 +1,10 @@
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import {
+  createHistogramProducer,
+  type HistogramAggregation,
+  type HistogramProducer,
+} from '../../histogram/histogram-producer.js';
 import type { ExportSettings } from '../env/export-settings.js';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
 import { missingPeer, type SdkLine } from './load-peer.js';
@@ -11,6 +16,8 @@ type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
 /** The readers of the MeterProvider that set-up builds, and how to start and stop the ones that listen. */
 export interface Readers {
   readonly readers: MetricReader[];
+  /** One per reader: the latency histograms in the aggregation its exporter carries, for the stats to attach to. */
+  readonly producers: readonly HistogramProducer[];
   /** One per push exporter, to say at shutdown what did not reach its backend. */
   readonly deliveries: readonly DeliveryWatch[];
   /**
@@ -40,26 +47,42 @@ export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics, li
   }
 
   const readers: MetricReader[] = [];
+  const producers: HistogramProducer[] = [];
   const deliveries: DeliveryWatch[] = [];
   let endpoint: PrometheusEndpoint | undefined;
-  const periodic = (exporter: PushMetricExporter, label: string): MetricReader => {
+  /** A producer of the histograms for one reader, in the aggregation its exporter carries. */
+  const histograms = (aggregation: HistogramAggregation): HistogramProducer[] => {
+    const producer = createHistogramProducer({ aggregation });
+    producers.push(producer);
+    return [producer];
+  };
+  const periodic = (exporter: PushMetricExporter, label: string, aggregation: HistogramAggregation): MetricReader => {
     const watch = watchDelivery(exporter, label);
     deliveries.push(watch);
     return new sdk.PeriodicExportingMetricReader({
       exporter: watch.exporter,
       exportIntervalMillis: settings.intervalMillis,
       exportTimeoutMillis: settings.timeoutMillis,
+      metricProducers: histograms(aggregation),
     });
   };
   for (const name of settings.exporters) {
-    if (name === 'console') readers.push(periodic(new sdk.ConsoleMetricExporter(), 'console exporter'));
-    if (name === 'otlp' && otlp !== undefined) readers.push(periodic(otlp.create(), otlp.label));
+    if (name === 'console') readers.push(periodic(new sdk.ConsoleMetricExporter(), 'console exporter', 'explicit'));
+    if (name === 'otlp' && otlp !== undefined) {
+      readers.push(periodic(otlp.create(), otlp.label, settings.otlp?.histogramAggregation ?? 'explicit'));
+    }
     const where = settings.prometheus;
     if (name === 'prometheus' && where !== undefined && Prometheus !== undefined) {
       // The exporter's own server never starts: set-up serves its scrapes (see createPrometheusEndpoint). Host
       // and port are still passed so that exporter 0.2xx does not read OTEL_EXPORTER_PROMETHEUS_* from
       // process.env.
-      const exporter = new Prometheus({ host: where.host, port: where.port, preventServerStart: true });
+      // exporter-prometheus writes explicit-bucket histograms only (an exponential one would come out empty).
+      const exporter = new Prometheus({
+        host: where.host,
+        port: where.port,
+        preventServerStart: true,
+        metricProducers: histograms('explicit'),
+      });
       endpoint = createPrometheusEndpoint(exporter, where.host, where.port);
       readers.push(exporter);
     }
@@ -67,6 +90,7 @@ export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics, li
 
   return {
     readers,
+    producers,
     deliveries,
     async listen() {
       try {
