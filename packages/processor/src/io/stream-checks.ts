@@ -7,10 +7,9 @@ export type Side = 'read' | 'write';
 // Node's own stream code, which reads the stream's properties on every chunk, would slow down. Under a
 // Symbol.for key of the global, so that every copy of the library in the process (ESM and CommonJS builds) shares them.
 const KEY = Symbol.for('backupstats.metered-streams');
-const marks = ((globalThis as { [KEY]?: Record<Side, WeakSet<object>> })[KEY] ??= {
-  read: new WeakSet(),
-  write: new WeakSet(),
-});
+const holder = globalThis as { [KEY]?: Record<Side, WeakSet<object>> };
+holder[KEY] ??= { read: new WeakSet(), write: new WeakSet() };
+const marks = holder[KEY];
 
 interface StreamParts {
   readonly _read?: unknown;
