@@ -3,6 +3,7 @@ import { Component, createBackupStats, Implementation, type Stats } from 'backup
 import type { BenchConfig } from '../config.js';
 import { createOtelSetup } from '../harness/otel.js';
 import { elapsedMs, type Summary, summarize } from '../harness/sample.js';
+import { type HistogramCollectRow, runHistogramCollect } from './histogram-collect.js';
 
 /** Flush time for one number of dirty handles, next to the time of the SDK calls that flush makes. */
 export interface FlushRow {
@@ -19,6 +20,8 @@ export interface FlushRow {
 /** Results of the flush-cost benchmark. */
 export interface FlushResult {
   readonly rows: readonly FlushRow[];
+  /** A collection of the latency histograms of 1,000 series, next to their counters' flush. */
+  readonly histograms: readonly HistogramCollectRow[];
 }
 
 /** Must match the library's default 'otel' naming, so both sides feed identically named instruments. */
@@ -122,5 +125,5 @@ export async function runFlushCost(config: BenchConfig): Promise<FlushResult> {
     await stats.shutdown();
     await Promise.all([libraryOtel.shutdown(), directOtel.shutdown()]);
   }
-  return { rows };
+  return { rows, histograms: await runHistogramCollect(config) };
 }

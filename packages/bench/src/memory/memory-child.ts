@@ -1,7 +1,7 @@
 // Runs one memory scenario in a fresh process started with --expose-gc and prints its result as JSON on the
 // last line of stdout. A fresh process keeps the other benchmarks' garbage and JIT code out of the numbers.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { Component, createBackupStats, Implementation, type Stats } from 'backupstats';
+import { Component, createBackupStats, createHistogramProducer, Implementation, type Stats } from 'backupstats';
 import { createOtelSetup } from '../harness/otel.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -56,9 +56,13 @@ async function records(total: number): Promise<Record<string, number>> {
   return { records: total, handles: 100, heapBeforeBytes: before, heapAfterBytes: after, growthBytes: after - before };
 }
 
-async function scopes(total: number, bound: number): Promise<Record<string, number>> {
+async function scopes(total: number, bound: number, histograms: boolean): Promise<Record<string, number>> {
   const otel = createOtelSetup();
-  const stats = createBackupStats({ meterProvider: otel.provider }); // default maxScopes (1999)
+  // Default maxScopes (1999); with a histogram producer attached, every series keeps its latency histogram.
+  const stats = createBackupStats({
+    meterProvider: otel.provider,
+    histogramProducers: histograms ? [createHistogramProducer()] : [],
+  });
   const request = (from: number, to: number): void => {
     for (let i = from; i < to; i++) {
       stats.backup
@@ -95,6 +99,7 @@ if (!Number.isSafeInteger(total) || total < 1)
   throw new Error(`memory-child: count "${count}" is not a whole number of 1 or more`);
 let result: Record<string, number>;
 if (scenario === 'records') result = await records(total);
-else if (scenario === 'scopes') result = await scopes(total, Math.min(total, 1999));
-else throw new Error(`memory-child: scenario "${scenario}"; accepted: records, scopes`);
+else if (scenario === 'scopes') result = await scopes(total, Math.min(total, 1999), false);
+else if (scenario === 'scopes-histograms') result = await scopes(total, Math.min(total, 1999), true);
+else throw new Error(`memory-child: scenario "${scenario}"; accepted: records, scopes, scopes-histograms`);
 console.log(JSON.stringify(result));

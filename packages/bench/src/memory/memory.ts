@@ -26,6 +26,8 @@ export interface ScopesMemory {
 export interface MemoryResult {
   readonly records: RecordsMemory;
   readonly scopes: ScopesMemory;
+  /** The same with a histogram producer attached: every series keeps its latency histogram. */
+  readonly scopesWithHistograms: ScopesMemory;
 }
 
 const CHILD = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
@@ -50,5 +52,9 @@ async function runChild(scenario: string, count: number): Promise<Record<string,
 export async function runMemory(config: BenchConfig): Promise<MemoryResult> {
   const records = (await runChild('records', config.quick ? 100_000 : 10_000_000)) as unknown as RecordsMemory;
   const scopes = (await runChild('scopes', config.quick ? 5_000 : 100_000)) as unknown as ScopesMemory;
-  return { records, scopes };
+  const scopesWithHistograms = (await runChild(
+    'scopes-histograms',
+    config.quick ? 5_000 : 100_000,
+  )) as unknown as ScopesMemory;
+  return { records, scopes, scopesWithHistograms };
 }

@@ -1,4 +1,4 @@
-import { Component, createBackupStats, Implementation, Operation } from 'backupstats';
+import { Component, createBackupStats, createHistogramProducer, Implementation, Operation } from 'backupstats';
 import { Counter, Registry } from 'prom-client';
 import { Bench, type Task } from 'tinybench';
 import type { BenchConfig } from '../config.js';
@@ -43,6 +43,12 @@ export const DIRECT_OTEL_CASE = 'direct OTel: 3 × Counter.add (same 3 attribute
 /** The case the record targets (report/targets.ts) are about. */
 export const HELD_HANDLE_CASE = 'backupstats held handle, throttled (default 1000 ms flush)';
 const UNTHROTTLED_CASE = 'backupstats held handle, unthrottled (flushIntervalMillis 0)';
+/** The record with its latency histogram, whose targets report/targets.ts checks. */
+export const HISTOGRAM_CASE = 'backupstats held handle, with its latency histogram (a producer attached)';
+/** The SDK's own histogram record, the histogram's baseline. */
+export const SDK_HISTOGRAM_CASE = 'direct OTel: Histogram.record (same 3 attributes)';
+/** The floor every record is compared with. */
+export const FLOOR_CASE = 'bare accumulator (floor)';
 const SCOPE_EACH_TIME_CASE = 'backupstats scope(labels) on every record (handle not held)';
 
 /**
@@ -65,6 +71,15 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
   const directOtel = createOtelSetup();
   const direct = createDirectOtelStats(directOtel.provider).scope(LABELS);
   const held = throttled.backup.scope(LABELS);
+  const histogramOtel = createOtelSetup();
+  const withHistograms = createBackupStats({
+    meterProvider: histogramOtel.provider,
+    histogramProducers: [createHistogramProducer()],
+  });
+  const heldWithHistogram = withHistograms.backup.scope(LABELS);
+  const sdkHistogram = directOtel.provider
+    .getMeter('bench')
+    .createHistogram('backup.operation.duration', { unit: 's' });
   const heldUnthrottled = unthrottled.backup.scope(LABELS);
   const root = throttled.backup;
 
@@ -85,7 +100,7 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
 
   const cases: Array<{ name: string; records: number; fn: (n: number) => void }> = [
     {
-      name: 'bare accumulator (floor)',
+      name: FLOOR_CASE,
       records: fast,
       fn: (n) => {
         for (let i = 0; i < n; i++) {
@@ -101,6 +116,21 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
       records: fast,
       fn: (n) => {
         for (let i = 0; i < n; i++) held.timedIncrementBytes(bytes[i & MASK] as number, durations[i & MASK] as number);
+      },
+    },
+    {
+      name: HISTOGRAM_CASE,
+      records: fast,
+      fn: (n) => {
+        for (let i = 0; i < n; i++)
+          heldWithHistogram.timedIncrementBytes(bytes[i & MASK] as number, durations[i & MASK] as number);
+      },
+    },
+    {
+      name: SDK_HISTOGRAM_CASE,
+      records: slow,
+      fn: (n) => {
+        for (let i = 0; i < n; i++) sdkHistogram.record((durations[i & MASK] as number) / 1000, LABELS);
       },
     },
     {
@@ -172,6 +202,10 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
   const recorded = (name: string): number =>
     (calls.get(name) as number) * ((cases.find((c) => c.name === name)?.records as number) ?? 0);
   throttled.flush();
+  const withHistogramsFlushed = async (): Promise<number> => {
+    withHistograms.flush();
+    return histogramOtel.total('backup.operations');
+  };
   const checks: Array<[string, number, number]> = [
     // scope() returns the memoized held handle, so both cases add to the same series.
     [
@@ -180,6 +214,7 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
       recorded(HELD_HANDLE_CASE) + recorded(SCOPE_EACH_TIME_CASE),
     ],
     [UNTHROTTLED_CASE, await unthrottledOtel.total('backup.operations'), recorded(UNTHROTTLED_CASE)],
+    [HISTOGRAM_CASE, await withHistogramsFlushed(), recorded(HISTOGRAM_CASE)],
     [DIRECT_OTEL_CASE, await directOtel.total('backup.operations'), recorded(DIRECT_OTEL_CASE)],
   ];
   for (const [name, exported, expected] of checks) {
@@ -211,7 +246,12 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
     };
   });
 
-  await Promise.all([throttled.shutdown(), unthrottled.shutdown()]);
-  await Promise.all([throttledOtel.shutdown(), unthrottledOtel.shutdown(), directOtel.shutdown()]);
+  await Promise.all([throttled.shutdown(), unthrottled.shutdown(), withHistograms.shutdown()]);
+  await Promise.all([
+    throttledOtel.shutdown(),
+    unthrottledOtel.shutdown(),
+    directOtel.shutdown(),
+    histogramOtel.shutdown(),
+  ]);
   return { rows, recordsPerIteration: Object.fromEntries(cases.map((c) => [c.name, c.records])) };
 }

@@ -13,7 +13,13 @@ export function renderJson(results: RunResults): unknown {
     recordsPerIteration: results.record?.recordsPerIteration,
     pipeline: withStamp(results.pipeline?.rows),
     flush: withStamp(results.flush?.rows),
-    memory: withStamp(results.memory === undefined ? undefined : [results.memory.records, results.memory.scopes]),
+    histogramCollect: withStamp(results.flush?.histograms),
+    pipelineBudget: withStamp(results.pipeline?.budget),
+    memory: withStamp(
+      results.memory === undefined
+        ? undefined
+        : [results.memory.records, results.memory.scopes, results.memory.scopesWithHistograms],
+    ),
     demo: withStamp(results.demo === undefined ? undefined : [results.demo]),
     demoS3: withStamp(results.demoS3 === undefined ? undefined : [results.demoS3]),
     s3Request: withStamp(results.s3Request === undefined ? undefined : [results.s3Request]),

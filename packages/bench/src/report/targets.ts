@@ -1,4 +1,10 @@
-import { DIRECT_OTEL_CASE, HELD_HANDLE_CASE } from '../record/record-cost.js';
+import {
+  DIRECT_OTEL_CASE,
+  FLOOR_CASE,
+  HELD_HANDLE_CASE,
+  HISTOGRAM_CASE,
+  SDK_HISTOGRAM_CASE,
+} from '../record/record-cost.js';
 import { fixed, kib, MiB, ns, percent } from './format.js';
 import type { RunResults } from './results.js';
 
@@ -11,6 +17,10 @@ export const TARGETS = {
   recordNs: 10,
   /** How many times cheaper than the same record through direct OpenTelemetry calls, at least. */
   cheaperThanOtel: 100,
+  /** A record with its latency histogram, at most this many times the bare accumulator. */
+  histogramOverFloor: 3,
+  /** … and at least this many times cheaper than the SDK's own Histogram.record. */
+  histogramCheaperThanSdk: 100,
   /** Wall-time overhead of the default pipeline over the unmetered one, percent, by chunk size in bytes. */
   pipelineOverheadPercent: { 65536: 1, 16384: 2, 4096: 5 } as Readonly<Record<number, number>>,
   /** What the default mode's three stages cost per 4 KiB chunk, in clock reads' worth. */
@@ -53,6 +63,25 @@ export function checkTargets(results: RunResults): TargetCheck[] {
       target: `≥ ${TARGETS.cheaperThanOtel}× cheaper`,
       measured: `${fixed(held.cheaperThanOtel, 0)}× cheaper (${ns(otel.nsPerOp)} ns vs ${ns(held.nsPerOp)} ns)`,
       met: held.cheaperThanOtel >= TARGETS.cheaperThanOtel,
+    });
+  }
+  const floor = rows.find((r) => r.case === FLOOR_CASE);
+  const withHistogram = rows.find((r) => r.case === HISTOGRAM_CASE);
+  const sdkHistogram = rows.find((r) => r.case === SDK_HISTOGRAM_CASE);
+  if (floor !== undefined && withHistogram !== undefined && sdkHistogram !== undefined) {
+    const overFloor = withHistogram.nsPerOp / floor.nsPerOp;
+    const cheaper = sdkHistogram.nsPerOp / withHistogram.nsPerOp;
+    checks.push({
+      benchmark: 'record with its latency histogram vs the bare accumulator',
+      target: `≤ ${TARGETS.histogramOverFloor}×`,
+      measured: `${fixed(overFloor, 2)}× (${ns(withHistogram.nsPerOp)} ns vs ${ns(floor.nsPerOp)} ns)`,
+      met: overFloor <= TARGETS.histogramOverFloor,
+    });
+    checks.push({
+      benchmark: "record with its latency histogram vs the SDK's Histogram.record",
+      target: `≥ ${TARGETS.histogramCheaperThanSdk}× cheaper`,
+      measured: `${fixed(cheaper, 0)}× cheaper (${ns(sdkHistogram.nsPerOp)} ns vs ${ns(withHistogram.nsPerOp)} ns)`,
+      met: cheaper >= TARGETS.histogramCheaperThanSdk,
     });
   }
   for (const row of results.pipeline?.rows ?? []) {
@@ -108,6 +137,13 @@ export function checkTargets(results: RunResults): TargetCheck[] {
       target: `bounded: ≤ ${TARGETS.heapPastBoundBytes / MiB} MiB more than at ${memory.scopes.maxScopes} scopes`,
       measured: `${kib(memory.scopes.growthPastBoundBytes)} more`,
       met: memory.scopes.growthPastBoundBytes <= TARGETS.heapPastBoundBytes,
+    });
+    const h = memory.scopesWithHistograms;
+    checks.push({
+      benchmark: `heap with latency histograms, ${h.scopeRequests.toLocaleString('en-US')} distinct scopes (maxScopes ${h.maxScopes})`,
+      target: `bounded: ≤ ${TARGETS.heapPastBoundBytes / MiB} MiB more than at ${h.maxScopes} scopes`,
+      measured: `${kib(h.growthToBoundBytes)} for the first ${h.maxScopes}, then ${kib(h.growthPastBoundBytes)} more`,
+      met: h.growthPastBoundBytes <= TARGETS.heapPastBoundBytes,
     });
   }
   if (results.demo !== undefined) checks.push(demoCheck('demo backup', results.demo, TARGETS.demoOverheadPercent));

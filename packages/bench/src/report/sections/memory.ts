@@ -5,6 +5,7 @@ import { kib, table } from '../format.js';
 export function memorySection(memory: MemoryResult): string[] {
   const m = memory.records;
   const s = memory.scopes;
+  const h = memory.scopesWithHistograms;
   return [
     '',
     '### 4. Memory (heap used after forced GC, fresh process)',
@@ -29,6 +30,18 @@ export function memorySection(memory: MemoryResult): string[] {
           kib(s.heapAtBoundBytes),
           kib(s.heapAfterBytes),
           kib(s.growthPastBoundBytes),
+        ],
+        [
+          `first ${h.maxScopes.toLocaleString('en-US')} distinct scopes, each with its latency histogram`,
+          kib(h.heapEmptyBytes),
+          kib(h.heapAtBoundBytes),
+          kib(h.growthToBoundBytes),
+        ],
+        [
+          `${h.maxScopes.toLocaleString('en-US')} → ${h.scopeRequests.toLocaleString('en-US')} distinct scopes with histograms (past the bound)`,
+          kib(h.heapAtBoundBytes),
+          kib(h.heapAfterBytes),
+          kib(h.growthPastBoundBytes),
         ],
       ],
     ),
