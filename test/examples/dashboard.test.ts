@@ -143,6 +143,17 @@ describe.skipIf(!prometheusBinary && !requireE2E)(
       }
       expect(seen).toEqual(new Set(['AWS:Request:Failed', 'AWS:Request:Throttled']));
 
+      // The latency row: the S3 heatmap has attempts in more than one bucket, and the p99 panel shows the throttled
+      // attempts' own tail next to all attempts'.
+      const heatmap = dashboard.panels.find((p) => p.title === 'S3 request latency heatmap')?.targets?.[0]?.expr ?? '';
+      const buckets = await server.query(substitute(heatmap));
+      expect(buckets.filter((s) => s.value > 0).length).toBeGreaterThan(1);
+      const tails = new Set<string>();
+      for (const target of dashboard.panels.find((p) => p.title.startsWith('S3 request latency p99'))?.targets ?? []) {
+        for (const sample of await server.query(substitute(target.expr))) tails.add(sample.metric.operation ?? '');
+      }
+      expect(tails).toEqual(new Set(['AWS:Request:Send', 'AWS:Request:Failed', 'AWS:Request:Throttled']));
+
       // Shares of one whole: they add up to 1.
       expect(operations.reduce((sum, s) => sum + s.value, 0)).toBeCloseTo(1, 6);
 

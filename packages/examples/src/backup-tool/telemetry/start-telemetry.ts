@@ -1,4 +1,5 @@
 import { MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { createHistogramProducer } from 'backupstats';
 import { type StartedBackupStats, startBackupStats } from 'backupstats/setup';
 
 /**
@@ -31,8 +32,15 @@ export interface Telemetry {
  */
 export async function startTelemetry(env: NodeJS.ProcessEnv, serve: boolean): Promise<Telemetry> {
   const exporters = env.OTEL_METRICS_EXPORTER?.trim() ? env.OTEL_METRICS_EXPORTER : serve ? 'prometheus' : 'none';
-  const reader = new SummaryReader();
-  const stats = await startBackupStats({ env: { ...env, OTEL_METRICS_EXPORTER: exporters }, readers: [reader] });
+  // The summary's own reader gets the latency histograms in exponential buckets: its p50 and p99 come out
+  // within half a bucket (4.5 %).
+  const histograms = createHistogramProducer({ aggregation: 'exponential' });
+  const reader = new SummaryReader({ metricProducers: [histograms] });
+  const stats = await startBackupStats({
+    env: { ...env, OTEL_METRICS_EXPORTER: exporters },
+    readers: [reader],
+    histogramProducers: [histograms],
+  });
   const prometheus = exporters
     .split(',')
     .map((name) => name.trim().toLowerCase())
