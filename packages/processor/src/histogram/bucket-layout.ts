@@ -2,8 +2,8 @@
  * The local histograms' base-2 exponential buckets, OpenTelemetry's layout at scale 3: bucket i holds the
  * durations d (in seconds) with 2^(i/8) < d ≤ 2^((i+1)/8), each bucket 9 % wider than the one below. The range
  * kept is 1 µs to 1 h (255 buckets); durations outside it land in the edge buckets, while count, sum, min and max
- * stay exact. The index comes from the float's exponent and the top bits of its mantissa: no Math.log, no
- * allocation, about a dozen integer operations.
+ * stay exact. The index comes from the exponent and the top bits of the mantissa of the duration in milliseconds, as
+ * it is recorded (no division into seconds): no Math.log, no allocation, about a dozen integer operations.
  */
 
 /** OpenTelemetry's scale: 2^SCALE buckets per doubling. */
@@ -16,48 +16,74 @@ export const MAX_INDEX = 94;
 /** Buckets kept per histogram. */
 export const BUCKETS = MAX_INDEX - MIN_INDEX + 1;
 
-/** 2^(k/8) for k = 0..8: the boundaries within one doubling. */
+/** 2^(k/8) for k = 0..8: the boundaries within one doubling, in seconds. */
 const STEPS = Array.from({ length: PER_OCTAVE + 1 }, (_, k) => 2 ** (k / PER_OCTAVE));
 
-// The float is read through an integer view of the same 8 bytes (little-endian on every platform Node runs on:
-// x64, arm64). Module-level, so no array is made per record.
-const float = new Float64Array(1);
-const words = new Uint32Array(float.buffer);
+// The tables that find a duration's bucket from the float's exponent and the top bits of its mantissa. The
+// histograms hold them in fields and read them through `this`: module-level variables, which the bundler turns into
+// `var`s the JIT compiler cannot fold, made the index cost three times as much.
 
-// The mantissa m of a double in [1, 2) is split by its top 4 bits into 16 intervals of width 1/16; the 8 steps
-// are at least 9 % apart, so each interval holds at most one of them. BELOW[t] is how many steps lie below
-// interval t; INSIDE_HI / INSIDE_LO are the mantissa bits of the step inside it (none: a high word above any).
-const BELOW = new Int32Array(16);
-const INSIDE_HI = new Uint32Array(16).fill(0x100000);
-const INSIDE_LO = new Uint32Array(16);
-for (let k = 0; k < PER_OCTAVE; k++) {
-  float[0] = STEPS[k] as number;
-  const hi = (words[1] as number) & 0xfffff;
-  const t = hi >>> 16;
-  INSIDE_HI[t] = hi;
-  INSIDE_LO[t] = words[0] as number;
-  for (let u = t + 1; u < 16; u++) BELOW[u] = (BELOW[u] as number) + 1;
+/** The tables of the bucket index, shared by every histogram. */
+export interface IndexTables {
+  /** A scratch double, read back through `words` (little-endian on every platform Node runs on: x64, arm64). */
+  readonly float: Float64Array;
+  readonly words: Uint32Array;
+  /**
+   * The mantissa m of a double in [1, 2) is split by its top 4 bits into 16 intervals of width 1/16; the 8 steps
+   * 2^(k/8) are at least 9 % apart, so each interval holds at most one. `below[t]` is how many steps lie below
+   * interval t; `insideHi` / `insideLo` are the mantissa bits of the step inside it (none: a high word above any).
+   */
+  readonly below: Int32Array;
+  readonly insideHi: Uint32Array;
+  readonly insideLo: Uint32Array;
+  /** What turns 8 × exponent + steps below the mantissa into the bucket's offset from MIN_INDEX. */
+  shift: number;
 }
+
+function indexTables(): IndexTables {
+  const float = new Float64Array(1);
+  const words = new Uint32Array(float.buffer);
+  const below = new Int32Array(16);
+  const insideHi = new Uint32Array(16).fill(0x100000);
+  const insideLo = new Uint32Array(16);
+  // The boundaries in milliseconds, 1000 × 2^(i/8): their mantissas repeat every 8 buckets (× 2 is exact), so the 8
+  // of one doubling, in milliseconds, are the steps a mantissa is compared with.
+  for (let k = 0; k < PER_OCTAVE; k++) {
+    float[0] = 1000 * (STEPS[k] as number);
+    const hi = (words[1] as number) & 0xfffff;
+    const t = hi >>> 16;
+    insideHi[t] = hi;
+    insideLo[t] = words[0] as number;
+    for (let u = t + 1; u < 16; u++) below[u] = (below[u] as number) + 1;
+  }
+  return { float, words, below, insideHi, insideLo, shift: 0 };
+}
+
+/** The tables every histogram holds. */
+export const INDEX_TABLES: IndexTables = indexTables();
 
 /**
- * The bucket index of a duration of `seconds` (> 0), clamped to {@link MIN_INDEX} … {@link MAX_INDEX}: the i with
- * 2^(i/8) < seconds ≤ 2^((i+1)/8).
+ * The bucket of a duration of `millis` (> 0) as an offset from MIN_INDEX, clamped to the range kept: the bucket
+ * i = MIN_INDEX + offset with 2^(i/8) < millis / 1000 ≤ 2^((i+1)/8). The histograms run the same code inline
+ * (reading the tables through `this`); this one serves set-up and tests.
  */
-export function bucketIndex(seconds: number): number {
-  float[0] = seconds;
+export function offsetOf(millis: number, tables: IndexTables = INDEX_TABLES): number {
+  const words = tables.words;
+  tables.float[0] = millis;
   const hi = words[1] as number;
-  const exponent = (hi >>> 20) - 1023;
-  if (exponent < -21) return MIN_INDEX;
-  if (exponent > 12) return MAX_INDEX;
   const mantissaHi = hi & 0xfffff;
   const t = mantissaHi >>> 16;
-  // How many steps 2^(k/8) lie strictly below the mantissa: those below its interval, and the one inside if less.
-  let below = BELOW[t] as number;
-  const insideHi = INSIDE_HI[t] as number;
-  if (mantissaHi > insideHi || (mantissaHi === insideHi && (words[0] as number) > (INSIDE_LO[t] as number))) below += 1;
-  const index = exponent * PER_OCTAVE + below - 1;
-  return Math.max(MIN_INDEX, Math.min(index, MAX_INDEX));
+  let below = tables.below[t] as number;
+  const insideHi = tables.insideHi[t] as number;
+  if (mantissaHi > insideHi || (mantissaHi === insideHi && (words[0] as number) > (tables.insideLo[t] as number))) {
+    below += 1;
+  }
+  const offset = ((hi >>> 20) - 1023) * PER_OCTAVE + below + tables.shift;
+  return offset < 0 ? 0 : offset >= BUCKETS ? BUCKETS - 1 : offset;
 }
+
+// The shift, from a duration whose bucket is known: just above 1 s (1000 ms) is bucket 0, offset -MIN_INDEX.
+INDEX_TABLES.shift = -MIN_INDEX - offsetOf(1000 * (1 + 2 ** -40));
 
 /** The lower (exclusive) boundary of bucket `index`, in seconds: 2^(index/8). */
 export function lowerBoundary(index: number): number {

@@ -17,25 +17,38 @@ export const DEFAULT_HISTOGRAM_BOUNDARIES: readonly number[] = Object.freeze(
  * boundary or two lie inside it (one comparison each).
  */
 export class ExplicitBuckets {
-  /** For each exponential bucket (from MIN_INDEX): how many boundaries lie at or below its lower boundary. */
-  private readonly below: Uint8Array | Uint16Array;
+  /** For each exponential bucket (from MIN_INDEX): how many boundaries lie surely below its lower boundary. */
+  readonly below = new Uint8Array(BUCKETS);
+  /**
+   * The boundaries in milliseconds, as the record path compares them: `millis > limits[j]` exactly when
+   * `millis / 1000 > boundaries[j]`, so that a duration on a boundary is in its `le` whatever the rounding.
+   */
+  readonly limits: Float64Array;
 
   constructor(readonly boundaries: readonly number[]) {
-    this.below = boundaries.length < 256 ? new Uint8Array(BUCKETS) : new Uint16Array(BUCKETS);
+    this.limits = Float64Array.from(boundaries, millisLimit);
     let j = 0;
     // The lowest bucket also holds every duration under 1 µs: it starts from no boundary below.
     for (let i = 1; i < BUCKETS; i++) {
       const lower = lowerBoundary(MIN_INDEX + i);
-      while (j < boundaries.length && (boundaries[j] as number) <= lower) j++;
+      // A hair under the lower boundary: a boundary on it is left to the record path's exact comparison.
+      while (j < boundaries.length && (boundaries[j] as number) < lower * (1 - 1e-12)) j++;
       this.below[i] = j;
     }
   }
+}
 
-  /** The explicit bucket of `seconds`, whose exponential bucket (offset from MIN_INDEX) is `at`. */
-  indexOf(seconds: number, at: number): number {
-    const boundaries = this.boundaries;
-    let j = this.below[at] as number;
-    while (j < boundaries.length && seconds > (boundaries[j] as number)) j++;
-    return j;
-  }
+/** The largest double of milliseconds that is not above `seconds` once divided by 1000. */
+function millisLimit(seconds: number): number {
+  let limit = seconds * 1000;
+  while (limit / 1000 > seconds) limit = nextDouble(limit, -1);
+  while (nextDouble(limit, 1) / 1000 <= seconds) limit = nextDouble(limit, 1);
+  return limit;
+}
+
+/** The double next to `value` (> 0) upwards (1) or downwards (-1). */
+function nextDouble(value: number, direction: 1 | -1): number {
+  const bits = new BigInt64Array(new Float64Array([value]).buffer);
+  bits[0] = (bits[0] as bigint) + BigInt(direction);
+  return new Float64Array(bits.buffer)[0] as number;
 }

@@ -1,4 +1,4 @@
-import { BUCKETS, bucketIndex, MIN_INDEX } from './bucket-layout.js';
+import { BUCKETS, INDEX_TABLES } from './bucket-layout.js';
 import type { ExplicitBuckets } from './explicit-buckets.js';
 
 /**
@@ -25,9 +25,21 @@ export class LocalHistogram {
   readonly explicit: Float64Array;
   /** When the first duration was recorded (Unix ms), the start of the cumulative points. */
   readonly startedAt = Date.now();
+  /** The explicit buckets' layout, held here so the record path reads no other object. */
+  private readonly below: Uint8Array;
+  private readonly limits: Float64Array;
+  // The bucket index's tables (see bucket-layout.ts), one reference each: read through `this`, they fold.
+  private readonly float = INDEX_TABLES.float;
+  private readonly words = INDEX_TABLES.words;
+  private readonly belowStep = INDEX_TABLES.below;
+  private readonly insideHi = INDEX_TABLES.insideHi;
+  private readonly insideLo = INDEX_TABLES.insideLo;
+  private readonly shift = INDEX_TABLES.shift;
 
   constructor(readonly explicitBuckets: ExplicitBuckets) {
     this.explicit = new Float64Array(explicitBuckets.boundaries.length + 1);
+    this.below = explicitBuckets.below;
+    this.limits = explicitBuckets.limits;
   }
 
   /** Adds `weight` durations of `millis` (a valid amount, weight > 0). */
@@ -41,18 +53,30 @@ export class LocalHistogram {
       this.explicit[0] = (this.explicit[0] as number) + weight;
       return;
     }
-    const seconds = millis / 1000;
-    const at = bucketIndex(seconds) - MIN_INDEX;
+    const at = this.offsetOf(millis);
     this.exponential[at] = (this.exponential[at] as number) + weight;
-    const j = this.explicitBuckets.indexOf(seconds, at);
+    // The explicit bucket: the boundaries at or below the exponential bucket's lower boundary are all below the
+    // duration; at most a boundary or two lie inside the bucket, one comparison each.
+    const limits = this.limits;
+    let j = this.below[at] as number;
+    while (j < limits.length && millis > (limits[j] as number)) j++;
     this.explicit[j] = (this.explicit[j] as number) + weight;
   }
-}
 
-/** What a series records durations into: its {@link LocalHistogram}, or nothing when histograms are off. */
-export interface SeriesHistogram {
-  record(millis: number, weight: number): void;
+  /** {@link offsetOf} of bucket-layout.ts, inline: the bucket of `millis` (> 0) as an offset from MIN_INDEX. */
+  private offsetOf(millis: number): number {
+    const words = this.words;
+    this.float[0] = millis;
+    const hi = words[1] as number;
+    const mantissaHi = hi & 0xfffff;
+    const t = mantissaHi >>> 16;
+    // How many of the doubling's steps lie strictly below the mantissa: those below its interval, and the one in it.
+    let below = this.belowStep[t] as number;
+    const insideHi = this.insideHi[t] as number;
+    if (mantissaHi > insideHi || (mantissaHi === insideHi && (words[0] as number) > (this.insideLo[t] as number))) {
+      below += 1;
+    }
+    const offset = ((hi >>> 20) - 1023) * 8 + below + this.shift;
+    return offset < 0 ? 0 : offset >= BUCKETS ? BUCKETS - 1 : offset;
+  }
 }
-
-/** Histograms off: one object for every series, which records nothing (no branch on the record path). */
-export const NO_HISTOGRAM: SeriesHistogram = Object.freeze({ record() {} });

@@ -1,5 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
-import type { SeriesHistogram } from '../histogram/local-histogram.js';
+import type { LocalHistogram } from '../histogram/local-histogram.js';
 import type { ResolvedLabels } from '../labels.js';
 import type { Instruments } from '../registry/instruments.js';
 import type { Run } from '../run.js';
@@ -39,8 +39,12 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     owner: SeriesOwner,
     labels: ResolvedLabels,
     readonly attributes: Attributes,
-    /** The series' latency histogram (or none, when histograms are off). */
-    readonly histogram: SeriesHistogram,
+    /**
+     * The series' latency histogram, or undefined when the stats keep none. One class whatever it holds (not a
+     * "no histogram" object of another class): every record call site and field access stays monomorphic, also
+     * in a process holding stats of both kinds.
+     */
+    readonly histogram: LocalHistogram | undefined,
   ) {
     super(owner, labels);
   }
@@ -51,7 +55,8 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
       if (pendingMillis <= MAX_PENDING) {
         this.count += 1;
         this.durationMillis = pendingMillis;
-        if (weight > 0) this.histogram.record(durationMillis, weight);
+        const histogram = this.histogram;
+        if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
         if (!this.queued) {
           this.queued = true;
           this.owner.deliver(this);
@@ -70,7 +75,8 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
         this.count += 1;
         this.bytes = pendingBytes;
         this.durationMillis = pendingMillis;
-        if (weight > 0) this.histogram.record(durationMillis, weight);
+        const histogram = this.histogram;
+        if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
         if (!this.queued) {
           this.queued = true;
           this.owner.deliver(this);

@@ -4,7 +4,7 @@ import { FirstError } from '../diagnostics/first-error.js';
 import { noop } from '../doubles/noop-stats.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import type { HistogramFamily } from '../histogram/histogram-producer.js';
-import { LocalHistogram, NO_HISTOGRAM, type SeriesHistogram } from '../histogram/local-histogram.js';
+import { LocalHistogram } from '../histogram/local-histogram.js';
 import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
 import type { Family } from '../naming/naming-types.js';
@@ -107,7 +107,7 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
     // One series is kept for overflow: see cardinality.ts for how the bound fits the SDK's own limit.
     if (this.handles.size >= this.maxScopes - 1) {
       // Never handed out, the overflow series stands for no label combination: it scopes like the root.
-      this.overflow ??= new SeriesHandle(this, ROOT_LABELS, OVERFLOW_ATTRIBUTES, this.newHistogram());
+      this.overflow ??= this.newSeries(ROOT_LABELS, OVERFLOW_ATTRIBUTES);
       return new OverflowHandle(this, labels, this.overflow);
     }
     const attributes = Object.freeze({
@@ -115,7 +115,7 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
       implementation: labels.implementation,
       operation: labels.operation,
     });
-    const handle = new SeriesHandle(this, labels, attributes, this.newHistogram());
+    const handle = this.newSeries(labels, attributes);
     this.handles.set(key, handle);
     return handle;
   }
@@ -132,16 +132,16 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
   /** Calls `each` with every series' histogram, the overflow series' included; none when histograms are off. */
   forEachHistogram(each: (attributes: Attributes, histogram: LocalHistogram) => void): void {
     for (const handle of this.handles.values()) {
-      if (handle.histogram instanceof LocalHistogram) each(handle.attributes, handle.histogram);
+      if (handle.histogram !== undefined) each(handle.attributes, handle.histogram);
     }
     const overflow = this.overflow;
-    if (overflow !== undefined && overflow.histogram instanceof LocalHistogram)
-      each(overflow.attributes, overflow.histogram);
+    if (overflow?.histogram !== undefined) each(overflow.attributes, overflow.histogram);
   }
 
-  private newHistogram(): SeriesHistogram {
+  /** A series handle, with its latency histogram when the stats keep them. */
+  private newSeries(labels: ResolvedLabels, attributes: Attributes): SeriesHandle {
     const buckets = this.histogramBuckets;
-    return buckets === undefined ? NO_HISTOGRAM : new LocalHistogram(buckets);
+    return new SeriesHandle(this, labels, attributes, buckets === undefined ? undefined : new LocalHistogram(buckets));
   }
 
   startRun(attributes: Attributes): Run {
