@@ -19,25 +19,19 @@ export const BUCKETS = MAX_INDEX - MIN_INDEX + 1;
 /** 2^(k/8) for k = 0..8: the boundaries within one doubling, in seconds. */
 const STEPS = Array.from({ length: PER_OCTAVE + 1 }, (_, k) => 2 ** (k / PER_OCTAVE));
 
-// The tables that find a duration's bucket from the float's exponent and the top bits of its mantissa. The
-// histograms hold them in fields and read them through `this`: module-level variables, which the bundler turns into
-// `var`s the JIT compiler cannot fold, made the index cost three times as much.
-
-/** The tables of the bucket index, shared by every histogram. */
-export interface IndexTables {
+/** The tables of the bucket index, built once and shared by every histogram. */
+interface IndexTables {
   /** A scratch double, read back through `words` (little-endian on every platform Node runs on: x64, arm64). */
   readonly float: Float64Array;
   readonly words: Uint32Array;
   /**
    * The mantissa m of a double in [1, 2) is split by its top 4 bits into 16 intervals of width 1/16; the 8 steps
-   * 2^(k/8) are at least 9 % apart, so each interval holds at most one. `below[t]` is how many steps lie below
+   * of a doubling are at least 9 % apart, so each interval holds at most one. `below[t]` is how many steps lie below
    * interval t; `insideHi` / `insideLo` are the mantissa bits of the step inside it (none: a high word above any).
    */
   readonly below: Int32Array;
   readonly insideHi: Uint32Array;
   readonly insideLo: Uint32Array;
-  /** What turns 8 × exponent + steps below the mantissa into the bucket's offset from MIN_INDEX. */
-  shift: number;
 }
 
 function indexTables(): IndexTables {
@@ -56,34 +50,50 @@ function indexTables(): IndexTables {
     insideLo[t] = words[0] as number;
     for (let u = t + 1; u < 16; u++) below[u] = (below[u] as number) + 1;
   }
-  return { float, words, below, insideHi, insideLo, shift: 0 };
+  return { float, words, below, insideHi, insideLo };
 }
 
-/** The tables every histogram holds. */
-export const INDEX_TABLES: IndexTables = indexTables();
+const TABLES = indexTables();
 
 /**
- * The bucket of a duration of `millis` (> 0) as an offset from MIN_INDEX, clamped to the range kept: the bucket
- * i = MIN_INDEX + offset with 2^(i/8) < millis / 1000 ≤ 2^((i+1)/8). The histograms run the same code inline
- * (reading the tables through `this`); this one serves set-up and tests.
+ * Finds the bucket of a duration in milliseconds from the exponent and the top bits of its mantissa. The local
+ * histogram extends it, so that the tables are its own fields, read through `this`: as module-level variables
+ * (which the bundler turns into `var`s the JIT compiler cannot fold) they made the index cost three times as much.
  */
-export function offsetOf(millis: number, tables: IndexTables = INDEX_TABLES): number {
-  const words = tables.words;
-  tables.float[0] = millis;
-  const hi = words[1] as number;
-  const mantissaHi = hi & 0xfffff;
-  const t = mantissaHi >>> 16;
-  let below = tables.below[t] as number;
-  const insideHi = tables.insideHi[t] as number;
-  if (mantissaHi > insideHi || (mantissaHi === insideHi && (words[0] as number) > (tables.insideLo[t] as number))) {
-    below += 1;
+export class BucketIndex {
+  private readonly float = TABLES.float;
+  private readonly words = TABLES.words;
+  private readonly belowStep = TABLES.below;
+  private readonly insideHi = TABLES.insideHi;
+  private readonly insideLo = TABLES.insideLo;
+  /** What turns 8 × exponent + steps below the mantissa into the bucket's offset from MIN_INDEX. */
+  private readonly shift = SHIFT;
+
+  /**
+   * The bucket of a duration of `millis` (> 0) as an offset from MIN_INDEX, clamped to the range kept: the bucket
+   * i = MIN_INDEX + offset with 2^(i/8) < millis / 1000 ≤ 2^((i+1)/8).
+   */
+  offsetOf(millis: number): number {
+    const words = this.words;
+    this.float[0] = millis;
+    const hi = words[1] as number;
+    const mantissaHi = hi & 0xfffff;
+    const t = mantissaHi >>> 16;
+    // How many of the doubling's steps lie strictly below the mantissa: those below its interval, and the one in it.
+    let below = this.belowStep[t] as number;
+    const insideHi = this.insideHi[t] as number;
+    if (mantissaHi > insideHi || (mantissaHi === insideHi && (words[0] as number) > (this.insideLo[t] as number))) {
+      below += 1;
+    }
+    const offset = ((hi >>> 20) - 1023) * PER_OCTAVE + below + this.shift;
+    return offset < 0 ? 0 : offset >= BUCKETS ? BUCKETS - 1 : offset;
   }
-  const offset = ((hi >>> 20) - 1023) * PER_OCTAVE + below + tables.shift;
-  return offset < 0 ? 0 : offset >= BUCKETS ? BUCKETS - 1 : offset;
 }
 
-// The shift, from a duration whose bucket is known: just above 1 s (1000 ms) is bucket 0, offset -MIN_INDEX.
-INDEX_TABLES.shift = -MIN_INDEX - offsetOf(1000 * (1 + 2 ** -40));
+// The shift, from a duration whose bucket is known: just above 1 s (1000 ms) is bucket 0, at offset -MIN_INDEX.
+let SHIFT = 0;
+SHIFT =
+  -MIN_INDEX - (new BucketIndex() as unknown as { offsetOf(millis: number): number }).offsetOf(1000 * (1 + 2 ** -40));
 
 /** The lower (exclusive) boundary of bucket `index`, in seconds: 2^(index/8). */
 export function lowerBoundary(index: number): number {

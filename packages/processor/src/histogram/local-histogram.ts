@@ -1,4 +1,4 @@
-import { BUCKETS, INDEX_TABLES } from './bucket-layout.js';
+import { BUCKETS, BucketIndex } from './bucket-layout.js';
 import type { ExplicitBuckets } from './explicit-buckets.js';
 
 /**
@@ -9,7 +9,7 @@ import type { ExplicitBuckets } from './explicit-buckets.js';
  * boundaries. Records and collections run on the same thread, so a collection always sees count, sum and buckets
  * of the same records.
  */
-export class LocalHistogram {
+export class LocalHistogram extends BucketIndex {
   /** Weighted number of recorded durations. */
   count = 0;
   /** Weighted sum of the recorded durations, ms. */
@@ -28,15 +28,9 @@ export class LocalHistogram {
   /** The explicit buckets' layout, held here so the record path reads no other object. */
   private readonly below: Uint8Array;
   private readonly limits: Float64Array;
-  // The bucket index's tables (see bucket-layout.ts), one reference each: read through `this`, they fold.
-  private readonly float = INDEX_TABLES.float;
-  private readonly words = INDEX_TABLES.words;
-  private readonly belowStep = INDEX_TABLES.below;
-  private readonly insideHi = INDEX_TABLES.insideHi;
-  private readonly insideLo = INDEX_TABLES.insideLo;
-  private readonly shift = INDEX_TABLES.shift;
 
   constructor(readonly explicitBuckets: ExplicitBuckets) {
+    super();
     this.explicit = new Float64Array(explicitBuckets.boundaries.length + 1);
     this.below = explicitBuckets.below;
     this.limits = explicitBuckets.limits;
@@ -61,22 +55,5 @@ export class LocalHistogram {
     let j = this.below[at] as number;
     while (j < limits.length && millis > (limits[j] as number)) j++;
     this.explicit[j] = (this.explicit[j] as number) + weight;
-  }
-
-  /** {@link offsetOf} of bucket-layout.ts, inline: the bucket of `millis` (> 0) as an offset from MIN_INDEX. */
-  private offsetOf(millis: number): number {
-    const words = this.words;
-    this.float[0] = millis;
-    const hi = words[1] as number;
-    const mantissaHi = hi & 0xfffff;
-    const t = mantissaHi >>> 16;
-    // How many of the doubling's steps lie strictly below the mantissa: those below its interval, and the one in it.
-    let below = this.belowStep[t] as number;
-    const insideHi = this.insideHi[t] as number;
-    if (mantissaHi > insideHi || (mantissaHi === insideHi && (words[0] as number) > (this.insideLo[t] as number))) {
-      below += 1;
-    }
-    const offset = ((hi >>> 20) - 1023) * 8 + below + this.shift;
-    return offset < 0 ? 0 : offset >= BUCKETS ? BUCKETS - 1 : offset;
   }
 }
