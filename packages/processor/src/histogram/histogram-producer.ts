@@ -1,7 +1,4 @@
 import { type Attributes, ValueType } from '@opentelemetry/api';
-
-const DOUBLE = ValueType.DOUBLE;
-
 import { optionsOf } from '../diagnostics/arguments.js';
 import { listChoices, notAccepted, showValue } from '../diagnostics/error-messages.js';
 import { METER_NAME, VERSION } from '../version.js';
@@ -104,7 +101,12 @@ function collect(
         if (histogram.count === 0) return;
         let metric = byName.get(family.name);
         if (metric === undefined) {
-          const descriptor = { name: family.name, description: family.description, unit: 's', valueType: DOUBLE };
+          const descriptor = {
+            name: family.name,
+            description: family.description,
+            unit: 's',
+            valueType: ValueType.DOUBLE,
+          };
           metric =
             aggregation === 'explicit'
               ? { descriptor, aggregationTemporality: CUMULATIVE, dataPointType: HISTOGRAM, dataPoints: [] }
