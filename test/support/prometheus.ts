@@ -71,12 +71,18 @@ export interface PrometheusServer {
  * Starts the real Prometheus binary on 127.0.0.1 (free port), scraping `targets` (`host:port`) every
  * `scrapeIntervalSeconds` (default 1, also the rule evaluation interval), with a temporary storage directory.
  * `metricRelabelConfigs` is YAML (list items indented by six spaces) put under the scrape job's
- * `metric_relabel_configs`; `ruleFiles` are loaded as its rule files. Resolves once `/-/ready` says so.
+ * `metric_relabel_configs`; `ruleFiles` are loaded as its rule files; `honorLabels` keeps the `job` and `instance`
+ * the targets' series carry (a Pushgateway's). Resolves once `/-/ready` says so.
  * Throws, saying that Prometheus is missing, when there is no binary.
  */
 export async function startPrometheus(
   targets: readonly string[],
-  options: { scrapeIntervalSeconds?: number; metricRelabelConfigs?: string; ruleFiles?: readonly string[] } = {},
+  options: {
+    scrapeIntervalSeconds?: number;
+    metricRelabelConfigs?: string;
+    ruleFiles?: readonly string[];
+    honorLabels?: boolean;
+  } = {},
 ): Promise<PrometheusServer> {
   if (prometheusBinary === undefined) {
     throw new Error(
@@ -96,6 +102,7 @@ export async function startPrometheus(
       : ['rule_files:', ...options.ruleFiles.map((file) => `  - ${JSON.stringify(file)}`)]),
     'scrape_configs:',
     '  - job_name: backupstats',
+    ...(options.honorLabels === true ? ['    honor_labels: true'] : []),
     '    static_configs:',
     `      - targets: [${targets.map((t) => JSON.stringify(t)).join(', ')}]`,
     ...(options.metricRelabelConfigs === undefined

@@ -133,7 +133,7 @@ export function scrapesCut(count: number): void {
 
 /**
  * The Pushgateway refused a push (a 4xx answer, such as metrics inconsistent with those of another group). `answer`
- * is its body, already shortened; the exporter says each answer once until a push is accepted again.
+ * is its body, already shortened; the exporter says each status once until a push is accepted again.
  */
 export function pushRefused(where: string, status: string, answer: string): void {
   diag.error(

@@ -43,7 +43,10 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
   const client = createPushClient(config.url, config.headers, config.timeoutMillis);
   const base = `${config.url.origin}${config.url.pathname.replace(/\/+$/, '')}`;
   const underWay = new Set<Promise<void>>();
-  /** The last refusal said through diag, so that a push refused the same way every interval is said once. */
+  /**
+   * The status of the refusal last said through diag: pushes refused with the same status are said once until one
+   * is accepted (the answer's text is not compared: the Pushgateway lists its errors in no fixed order).
+   */
   let lastRefusal: string | undefined;
   let closed = false;
 
@@ -63,8 +66,8 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
     }
     const status = `${answer.status} ${answer.statusText}`.trim();
     const quoted = shorten(answer.body.trim());
-    if (answer.status >= 400 && answer.status < 500 && quoted !== lastRefusal) {
-      lastRefusal = quoted;
+    if (answer.status >= 400 && answer.status < 500 && status !== lastRefusal) {
+      lastRefusal = status;
       pushRefused(where, status, quoted);
     }
     return { code: FAILED, error: new Error(`the Pushgateway answered ${status} to the push to ${where}: ${quoted}`) };
