@@ -10,7 +10,7 @@ import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { requireE2E } from '../support/prometheus.js';
 import type { Sample } from '../support/pushgateway/exposition.js';
-import { valueOf } from '../support/pushgateway/group-series.js';
+import { sampleValue } from '../support/pushgateway/group-series.js';
 import { pushgatewayBinary } from '../support/pushgateway/server.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/one-run-job.mjs', import.meta.url));
@@ -19,11 +19,11 @@ const backup = { ...group, operation: 'Backup' };
 
 /** What the group says about the backup's runs, as an operator reads it. */
 function runState(samples: readonly Sample[]) {
-  const runs = (labels: Record<string, string>) => valueOf(samples, 'backup_runs_total', { ...backup, ...labels });
+  const runs = (labels: Record<string, string>) => sampleValue(samples, 'backup_runs_total', { ...backup, ...labels });
   return {
-    lastSuccess: valueOf(samples, 'backup_last_success_timestamp', backup),
-    lastSuccessBytes: valueOf(samples, 'backup_last_success_bytes', backup),
-    lastFailure: valueOf(samples, 'backup_last_failure_timestamp', backup),
+    lastSuccess: sampleValue(samples, 'backup_last_success_timestamp', backup),
+    lastSuccessBytes: sampleValue(samples, 'backup_last_success_bytes', backup),
+    lastFailure: sampleValue(samples, 'backup_last_failure_timestamp', backup),
     successes: runs({ outcome: 'success' }),
     interrupted: runs({ outcome: 'failure', error_type: 'interrupted' }),
     sourceFailures: runs({ outcome: 'failure', error_type: 'source' }),

@@ -13,7 +13,7 @@ import { createWorkload } from '../fixtures/workload.mjs';
 import { expectedSeries } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { requireE2E } from '../support/prometheus.js';
-import { groupMismatches, groupSamples, valueOf } from '../support/pushgateway/group-series.js';
+import { groupMismatches, groupSamples, sampleValue } from '../support/pushgateway/group-series.js';
 import { pushgatewayBinary } from '../support/pushgateway/server.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/record-job.mjs', import.meta.url));
@@ -50,8 +50,8 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
     const samples = await gateway.samples();
     expect(groupMismatches(samples, group, expectedSeries(recorded.totals as ScopeTotal[], 'otel'))).toEqual([]);
     // target_info carries the resource: the job and instance of the group are its service name and instance id.
-    expect(valueOf(samples, 'target_info', { ...group, service_name: 'nightly/backup' })).toBe(1);
-    expect(valueOf(samples, 'push_failure_time_seconds', group)).toBe(0);
+    expect(sampleValue(samples, 'target_info', { ...group, service_name: 'nightly/backup' })).toBe(1);
+    expect(sampleValue(samples, 'push_failure_time_seconds', group)).toBe(0);
     expect(child.stderr()).toBe('');
   });
 
@@ -77,7 +77,7 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
     expect(groupMismatches(samples, group, expectedSeries(workload.totals(), 'otel'))).toEqual([]);
     // The latency histograms went along, in explicit buckets: 35 records per scope.
     const read = { ...group, operation: 'Source:Read', le: '+Inf' };
-    expect(valueOf(samples, 'backup_operation_duration_bucket', read)).toBe(35);
+    expect(sampleValue(samples, 'backup_operation_duration_bucket', read)).toBe(35);
   });
 
   it('basic authentication from user:password in the URL: accepted pushes, and no message ever shows the password', async ({
@@ -139,11 +139,11 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
     const group = { job: 'conflicting', instance: hostname() };
     // Several pushes are refused: the group's failure time moves on from one to the next.
     const firstFailure = await gateway.waitFor(
-      (samples) => valueOf(samples, 'push_failure_time_seconds', group) || undefined,
+      (samples) => sampleValue(samples, 'push_failure_time_seconds', group) || undefined,
       'refused push',
     );
     await gateway.waitFor(
-      (samples) => ((valueOf(samples, 'push_failure_time_seconds', group) ?? 0) > firstFailure ? true : undefined),
+      (samples) => ((sampleValue(samples, 'push_failure_time_seconds', group) ?? 0) > firstFailure ? true : undefined),
       'second refused push',
     );
     const refusals = child.stderr().match(/backupstats: the Pushgateway refused the push[^\n]*/g) ?? [];
@@ -162,7 +162,7 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
     // The job still records; once the other group is gone its next push is accepted, with everything so far.
     expect((await gateway.request('DELETE', '/metrics/job/other')).status).toBe(202);
     await gateway.waitFor(
-      (samples) => valueOf(samples, 'backup_operations_total', { ...group, operation: 'Backup' }),
+      (samples) => sampleValue(samples, 'backup_operations_total', { ...group, operation: 'Backup' }),
       'an accepted push',
     );
     child.child.kill('SIGUSR2');

@@ -37,7 +37,7 @@ export function groupMismatches(
 }
 
 /** The value of the one sample named `name` with `labels` (a group's and more), undefined when there is none. */
-export function valueOf(
+export function sampleValue(
   samples: readonly Sample[],
   name: string,
   labels: Readonly<Record<string, string>>,
