@@ -55,6 +55,26 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
     expect(child.stderr()).toBe('');
   });
 
+  it("without OTEL_SERVICE_NAME nor service.instance.id: the job is the resource's default service name, unknown_service:<process>, and the instance the host name", async ({
+    startPushgateway,
+    startFixture,
+  }) => {
+    const gateway = await startPushgateway();
+    const child = startFixture(fixture, {
+      OTEL_METRICS_EXPORTER: 'pushgateway',
+      BACKUPSTATS_PUSHGATEWAY_URL: gateway.url,
+      FIXTURE_BATCHES: '2',
+    });
+    expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
+    const [group, ...others] = await gateway.groups();
+    expect(others).toEqual([]);
+    // OpenTelemetry's default is unknown_service: and the process's argv0 (here the path of node: base64 in the URL).
+    expect(group?.job).toMatch(/^unknown_service:.*node/);
+    expect(group?.instance).toBe(hostname());
+    const samples = await gateway.samples();
+    expect(sampleValue(samples, 'target_info', { job: group?.job ?? '', service_name: group?.job ?? '' })).toBe(1);
+  });
+
   it('the core with a MeterProvider of its own: createPushgatewayExporter under a PeriodicExportingMetricReader, instance from the host name', async ({
     startPushgateway,
   }) => {
