@@ -102,7 +102,8 @@ describe('BACKUPSTATS_PUSHGATEWAY_* at set-up', () => {
     // A reader with nothing collected exports nothing: record one operation.
     stats.backup.scope({ operation: 'Backup' }).timedIncrement(1);
     await stats.shutdown();
-    expect(diagnostics.messages.join('\n')).toContain(
+    const said = diagnostics.messages.join('\n');
+    expect(said, 'was the push accepted? something listens on localhost:9091 (a Pushgateway service?)').toContain(
       'the Pushgateway exporter (POST http://localhost:9091/metrics/job/default-url/instance/i-1) did not deliver',
     );
   });
