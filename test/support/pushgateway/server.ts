@@ -1,12 +1,12 @@
 // The real Prometheus Pushgateway (Debian's prometheus-pushgateway, 1.5.1), started on 127.0.0.1 at a free port for
 // one test and stopped when it ends.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vi } from 'vitest';
 import { freePort } from '../free-port.js';
 import { findBinary, requireE2E } from '../prometheus.js';
+import { startServerProcess } from '../server-process.js';
 import { parseExposition, type Sample } from './exposition.js';
 
 /** The Pushgateway binary (`PUSHGATEWAY_BIN` if set, else `/usr/bin/prometheus-pushgateway`), or undefined. */
@@ -70,53 +70,20 @@ export async function startPushgateway(options: { basicAuth?: BasicAuth } = {}):
   const port = await freePort();
   const address = `127.0.0.1:${port}`;
   const url = `http://${address}`;
-  const child: ChildProcess = spawn(pushgatewayBinary, [`--web.listen-address=${address}`, ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    log = (log + chunk).slice(-4000);
-  });
-  let exited: string | undefined;
-  const exit = new Promise<void>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exited = `exited with ${code ?? signal}`;
-      resolve();
-    });
-    child.once('error', (error) => {
-      exited = `failed to start: ${error.message}`;
-      resolve();
-    });
-  });
-  const stop = async (): Promise<void> => {
-    if (exited === undefined) {
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exit;
-      clearTimeout(killer);
-    }
-    await rm(dir, { recursive: true, force: true });
-  };
+  const server = startServerProcess(
+    'the Pushgateway',
+    pushgatewayBinary,
+    [`--web.listen-address=${address}`, ...args],
+    dir,
+  );
   const get = async (path: string): Promise<string> => {
     const response = await fetch(`${url}${path}`, { headers });
     if (!response.ok) throw new Error(`Pushgateway ${path} answered ${response.status}`);
     return response.text();
   };
-
-  const ready = await vi
-    .waitFor(
-      async () => {
-        if (exited !== undefined) return false;
-        await get('/-/ready');
-        return true;
-      },
-      { timeout: 30_000, interval: 100 },
-    )
-    .catch((error: unknown) => error);
-  if (ready !== true) {
-    await stop();
-    throw new Error(`the Pushgateway ${exited ?? `was not ready within 30 s (${String(ready)})`}:\n${log}`);
-  }
+  await server.ready(async () => {
+    await get('/-/ready');
+  });
 
   const samples = async (): Promise<Sample[]> => parseExposition(await get('/metrics'));
   return {
@@ -142,6 +109,6 @@ export async function startPushgateway(options: { basicAuth?: BasicAuth } = {}):
         },
         { timeout: timeoutMs, interval: 100 },
       ),
-    stop,
+    stop: server.stop,
   };
 }
