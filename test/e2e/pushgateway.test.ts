@@ -10,7 +10,7 @@ import { createPushgatewayExporter } from 'backupstats/pushgateway';
 import { describe, expect } from 'vitest';
 import type { ScopeTotal } from '../fixtures/workload.mjs';
 import { createWorkload } from '../fixtures/workload.mjs';
-import { expectedSeries } from '../support/e2e-expected.js';
+import { expectedSeries, mismatches } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { requireE2E } from '../support/prometheus.js';
 import { groupMismatches, groupSamples, sampleValue } from '../support/pushgateway/group-series.js';
@@ -73,6 +73,28 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
     expect(group?.instance).toBe(hostname());
     const samples = await gateway.samples();
     expect(sampleValue(samples, 'target_info', { job: group?.job ?? '', service_name: group?.job ?? '' })).toBe(1);
+  });
+
+  it('combined with otlp: the Pushgateway group and the OTLP receiver both get the exact totals', async ({
+    startPushgateway,
+    startReceiver,
+    startFixture,
+  }) => {
+    const gateway = await startPushgateway();
+    const receiver = await startReceiver('http');
+    const child = startFixture(fixture, {
+      OTEL_METRICS_EXPORTER: 'otlp,pushgateway',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      BACKUPSTATS_PUSHGATEWAY_URL: gateway.url,
+      OTEL_SERVICE_NAME: 'both',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.instance.id=db-2',
+      FIXTURE_BATCHES: '10',
+    });
+    const recorded = await child.waitForEvent('totals');
+    expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
+    const expected = expectedSeries(recorded.totals as ScopeTotal[], 'otel');
+    expect(groupMismatches(await gateway.samples(), { job: 'both', instance: 'db-2' }, expected)).toEqual([]);
+    expect(mismatches(expected, receiver.totals())).toEqual([]);
   });
 
   it('the core with a MeterProvider of its own: createPushgatewayExporter under a PeriodicExportingMetricReader, instance from the host name', async ({
