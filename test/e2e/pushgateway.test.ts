@@ -97,13 +97,18 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
     expect(mismatches(expected, receiver.totals())).toEqual([]);
   });
 
-  it('the core with a MeterProvider of its own: createPushgatewayExporter under a PeriodicExportingMetricReader, instance from the host name', async ({
+  it('the core with a MeterProvider of its own: createPushgatewayExporter under a PeriodicExportingMetricReader, instance from the host name, an empty grouping value', async ({
     startPushgateway,
   }) => {
     const gateway = await startPushgateway();
     const histograms = createHistogramProducer();
     const reader = new PeriodicExportingMetricReader({
-      exporter: createPushgatewayExporter({ url: gateway.url, job: 'in-process' }),
+      // An empty value and one with "/" travel as @base64 (the empty one as "=").
+      exporter: createPushgatewayExporter({
+        url: gateway.url,
+        job: 'in-process',
+        grouping: { tier: '', volume: '/var/lib/mysql' },
+      }),
       exportIntervalMillis: 600_000,
       metricProducers: [histograms],
     });
@@ -114,7 +119,8 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
     await stats.shutdown();
     await provider.shutdown();
 
-    const group = { job: 'in-process', instance: hostname() };
+    const group = { job: 'in-process', instance: hostname(), tier: '', volume: '/var/lib/mysql' };
+    expect(await gateway.groups()).toEqual([group]);
     const samples = await gateway.samples();
     expect(groupMismatches(samples, group, expectedSeries(workload.totals(), 'otel'))).toEqual([]);
     // The latency histograms went along, in explicit buckets: 35 records per scope.
