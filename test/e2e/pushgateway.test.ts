@@ -38,7 +38,6 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
       OTEL_SERVICE_NAME: 'nightly/backup',
       OTEL_RESOURCE_ATTRIBUTES: 'service.instance.id=db-1.internal:3306',
       BACKUPSTATS_PUSHGATEWAY_GROUPING: 'region=eu%2Fwest,tier=db%20primary',
-      OTEL_METRIC_EXPORT_INTERVAL: '100',
       FIXTURE_BATCHES: '20',
       FIXTURE_PAUSE_MS: '5',
     });
@@ -178,7 +177,7 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
       BACKUPSTATS_PUSHGATEWAY_URL: gateway.url,
       OTEL_SERVICE_NAME: 'conflicting',
       OTEL_LOG_LEVEL: 'warn',
-      OTEL_METRIC_EXPORT_INTERVAL: '100',
+      OTEL_METRIC_EXPORT_INTERVAL: '300',
       FIXTURE_BATCHES: '1000000000',
       FIXTURE_PAUSE_MS: '10',
       FIXTURE_AFTER: 'idle',
