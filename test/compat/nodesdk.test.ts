@@ -4,6 +4,7 @@
 // test's receiver; every backup series must arrive there with the NodeSDK's resource (its process detector's
 // `process.pid`), so the exports come from the NodeSDK's provider and no second provider was built.
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -12,6 +13,9 @@ import { expectedSeries, mismatches } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { copyLibraryInto, type LibraryCopy } from '../support/library-copy.js';
 import { requireE2E } from '../support/prometheus.js';
+import type { Sample } from '../support/pushgateway/exposition.js';
+import { groupMismatches } from '../support/pushgateway/group-series.js';
+import { pushgatewayBinary } from '../support/pushgateway/server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const compatDir = join(root, 'packages', 'compat-sdk3');
@@ -54,6 +58,11 @@ const lines: Line[] = [
 beforeAll(async () => {
   if (haveNode22) copy = await copyLibraryInto(compatDir, ['nodesdk-job.mjs', 'workload.mjs']);
 });
+
+/** The NodeSDK's own resource on target_info: the group's job and instance must be its service name and instance. */
+function targetInfo(samples: readonly Sample[], job: string): Sample | undefined {
+  return samples.find((s) => s.name === 'target_info' && s.labels.job === job);
+}
 afterAll(async () => {
   await copy?.remove();
 });
@@ -93,6 +102,38 @@ describe.each(lines)('$name', (line) => {
       for (const point of backupPoints) {
         expect(point.resource).toMatchObject({ 'service.name': 'nodesdk-job', 'process.pid': recorded.pid });
       }
+    },
+  );
+
+  it.skipIf(skip || (!pushgatewayBinary && !requireE2E))(
+    "pushgateway: createPushgatewayExporter under the NodeSDK's own PeriodicExportingMetricReader pushes the exact totals, grouped by the NodeSDK's resource",
+    async ({ startPushgateway, startFixture }) => {
+      const gateway = await startPushgateway();
+      const dir = line.fixtureDir();
+      const child = startFixture(
+        join(dir, 'nodesdk-job.mjs'),
+        {
+          FIXTURE_MODE: 'pushgateway',
+          FIXTURE_PUSHGATEWAY_URL: gateway.url,
+          OTEL_TRACES_EXPORTER: 'none',
+          OTEL_LOGS_EXPORTER: 'none',
+          OTEL_SERVICE_NAME: 'nodesdk-job',
+        },
+        { node: line.node, cwd: dir },
+      );
+      const versions = await child.waitForEvent('versions');
+      expect(String(versions.sdkMetrics)).toMatch(new RegExp(`^${line.sdkMetricsMajor}\\.`));
+      const recorded = await child.waitForEvent('totals');
+      expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
+
+      const samples = await gateway.samples();
+      const info = targetInfo(samples, 'nodesdk-job');
+      // The NodeSDK's process detector: these series came from its provider, the only one.
+      expect(info?.labels.process_pid).toBe(String(recorded.pid));
+      const group = { job: 'nodesdk-job', instance: info?.labels.service_instance_id ?? hostname() };
+      expect(await gateway.groups()).toEqual([group]);
+      const expected = expectedSeries(recorded.totals as ScopeTotal[], 'otel');
+      expect(groupMismatches(samples, group, expected)).toEqual([]);
     },
   );
 });

@@ -50,6 +50,7 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
     expect(UNIT_TESTS).toEqual([
       'backupstats.rules.30d.test.yml',
       'backupstats.rules.gaps.test.yml',
+      'backupstats.rules.reruns.test.yml',
       'backupstats.rules.test.yml',
     ]);
     const tested = await promtool(['test', 'rules', ...UNIT_TESTS], ALERTS_DIR);

@@ -133,6 +133,27 @@ describe('package layout', () => {
     for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['S3Operation', 'meterS3Client']);
   });
 
+  it.each(['dist/pushgateway/index.js', 'dist/pushgateway/index.cjs'])(
+    'the Pushgateway entry (%s) loads exporter-prometheus (for its serializer), an optional peer, and the API',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual(['@opentelemetry/api', '@opentelemetry/exporter-prometheus']);
+      expect(external(lazy)).toEqual([]);
+      expect(pkg.peerDependenciesMeta['@opentelemetry/exporter-prometheus']?.optional).toBe(true);
+    },
+  );
+
+  it('"backupstats/pushgateway" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./pushgateway']).toEqual({
+      import: { types: './dist/pushgateway/index.d.ts', default: './dist/pushgateway/index.js' },
+      require: { types: './dist/pushgateway/index.d.cts', default: './dist/pushgateway/index.cjs' },
+    });
+    const esm = await import('backupstats/pushgateway');
+    const cjs = require('backupstats/pushgateway') as typeof esm;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['createPushgatewayExporter']);
+    expect(existsSync(join(packageDir, 'dist/pushgateway/index.d.ts'))).toBe(true);
+  });
+
   it('"backupstats/setup" resolves for import and require, with types', async () => {
     expect(pkg.exports['./setup']).toEqual({
       import: { types: './dist/setup/index.d.ts', default: './dist/setup/index.js' },
@@ -240,11 +261,12 @@ for (const env of JSON.parse(process.argv[2])) {
 
       link('@opentelemetry/sdk-metrics');
       link('@opentelemetry/resources');
-      const [consoleOnly, prometheus, otlpDefault, grpc] = await run([
+      const [consoleOnly, prometheus, otlpDefault, grpc, pushgateway] = await run([
         { OTEL_METRICS_EXPORTER: 'none' },
         { OTEL_METRICS_EXPORTER: 'prometheus' },
         {},
         { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'grpc' },
+        { OTEL_METRICS_EXPORTER: 'console,pushgateway' },
       ]);
       expect(consoleOnly).toBe('started');
       // With an SDK, the exporters of its line, whatever the Node.js (npm's newest exporter may be of the other one).
@@ -262,6 +284,11 @@ for (const env of JSON.parse(process.argv[2])) {
         'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL="grpc" needs the package @opentelemetry/exporter-metrics-otlp-grpc',
       );
       expect(grpc).toContain(`npm install "@opentelemetry/exporter-metrics-otlp-grpc@${exporters}"`);
+      // The Pushgateway exporter writes the text format with exporter-prometheus's serializer.
+      expect(pushgateway).toContain(
+        'OTEL_METRICS_EXPORTER="console,pushgateway" needs the package @opentelemetry/exporter-prometheus',
+      );
+      expect(pushgateway).toContain(`npm install "@opentelemetry/exporter-prometheus@${exporters}"`);
     },
   );
 });

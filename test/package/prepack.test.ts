@@ -23,7 +23,7 @@ describe('npm pack of a checkout that was never built', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: copy, encoding: 'utf8' });
     const [packed] = JSON.parse(out.slice(out.indexOf('['))) as Array<{ files: Array<{ path: string }> }>;
     const files = (packed?.files ?? []).map((file) => file.path);
-    for (const entry of ['index', 'setup/index', 's3/index']) {
+    for (const entry of ['index', 'setup/index', 's3/index', 'pushgateway/index']) {
       for (const ext of ['js', 'cjs', 'd.ts']) expect(files).toContain(`dist/${entry}.${ext}`);
     }
   }, 120_000);

@@ -7,6 +7,7 @@ import { captureDiag, type DiagCapture } from './diag-capture.js';
 import { createHarness, type Harness } from './harness.js';
 import { startOtlpReceiver } from './otlp-receiver.js';
 import { startPrometheus } from './prometheus.js';
+import { startPushgateway } from './pushgateway/server.js';
 
 /** What a test can ask for. */
 export interface Fixtures {
@@ -18,6 +19,8 @@ export interface Fixtures {
   startReceiver: typeof startOtlpReceiver;
   /** Starts a Prometheus server (see startPrometheus), stopped when the test ends. */
   startPrometheus: typeof startPrometheus;
+  /** Starts the real Pushgateway (see startPushgateway), stopped when the test ends. */
+  startPushgateway: typeof startPushgateway;
   /** Starts a fixture script in a child process (see startFixture), killed when the test ends. */
   startFixture: typeof startFixture;
   /** `startBackupStats({ env })` with these variables only, shut down when the test ends. */
@@ -45,6 +48,13 @@ export const test = base.extend<Fixtures>({
   startPrometheus: async ({ onTestFinished }, use) => {
     await use(async (targets, options) => {
       const server = await startPrometheus(targets, options);
+      onTestFinished(() => server.stop());
+      return server;
+    });
+  },
+  startPushgateway: async ({ onTestFinished }, use) => {
+    await use(async (options) => {
+      const server = await startPushgateway(options);
       onTestFinished(() => server.stop());
       return server;
     });

@@ -24,9 +24,10 @@ export interface OtlpReceiver {
   up(): Promise<void>;
   /**
    * Latest value of every cumulative Sum series, keyed by {@link seriesKey}: the point with the greatest
-   * timestamp wins, so retried or reordered exports cannot make a total go back.
+   * timestamp wins, so retried or reordered exports cannot make a total go back. With `resource`, only the
+   * points of the processes whose resource has those attributes (one instance of a fleet).
    */
-  totals(): Map<string, number>;
+  totals(resource?: Readonly<Record<string, string>>): Map<string, number>;
   /** Resource attributes of the latest export. */
   resource(): Record<string, AttributeValue>;
   /** Resolves once `predicate` holds for the receiver, or throws after `timeoutMs` saying `what` did not arrive. */
@@ -68,11 +69,13 @@ export async function startOtlpReceiver(transport: 'http' | 'grpc' = 'http'): Pr
       // The port may be in TIME_WAIT or briefly held: try again for a while.
       if (wasClosed) await vi.waitFor(() => server.listen(), { timeout: 5000, interval: 100 });
     },
-    totals() {
+    totals(resource = {}) {
       const latest = new Map<string, ReceivedPoint>();
+      const fromResource = (point: ReceivedPoint) =>
+        Object.entries(resource).every(([key, value]) => point.resource[key] === value);
       for (const entry of exports) {
         for (const point of entry.points) {
-          if (point.kind !== 'sum' || point.temporality !== 2) continue;
+          if (point.kind !== 'sum' || point.temporality !== 2 || !fromResource(point)) continue;
           const key = seriesKey(point.metric, point.attributes);
           const seen = latest.get(key);
           if (seen === undefined || point.time >= seen.time) latest.set(key, point);

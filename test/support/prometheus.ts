@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vi } from 'vitest';
 import { freePort } from './free-port.js';
+import { startServerProcess } from './server-process.js';
 
 /**
  * The executable named by the variable `variable` if set (then the only candidate, so that pointing it elsewhere
@@ -71,12 +71,18 @@ export interface PrometheusServer {
  * Starts the real Prometheus binary on 127.0.0.1 (free port), scraping `targets` (`host:port`) every
  * `scrapeIntervalSeconds` (default 1, also the rule evaluation interval), with a temporary storage directory.
  * `metricRelabelConfigs` is YAML (list items indented by six spaces) put under the scrape job's
- * `metric_relabel_configs`; `ruleFiles` are loaded as its rule files. Resolves once `/-/ready` says so.
+ * `metric_relabel_configs`; `ruleFiles` are loaded as its rule files; `honorLabels` keeps the `job` and `instance`
+ * the targets' series carry (a Pushgateway's). Resolves once `/-/ready` says so.
  * Throws, saying that Prometheus is missing, when there is no binary.
  */
 export async function startPrometheus(
   targets: readonly string[],
-  options: { scrapeIntervalSeconds?: number; metricRelabelConfigs?: string; ruleFiles?: readonly string[] } = {},
+  options: {
+    scrapeIntervalSeconds?: number;
+    metricRelabelConfigs?: string;
+    ruleFiles?: readonly string[];
+    honorLabels?: boolean;
+  } = {},
 ): Promise<PrometheusServer> {
   if (prometheusBinary === undefined) {
     throw new Error(
@@ -96,6 +102,7 @@ export async function startPrometheus(
       : ['rule_files:', ...options.ruleFiles.map((file) => `  - ${JSON.stringify(file)}`)]),
     'scrape_configs:',
     '  - job_name: backupstats',
+    ...(options.honorLabels === true ? ['    honor_labels: true'] : []),
     '    static_configs:',
     `      - targets: [${targets.map((t) => JSON.stringify(t)).join(', ')}]`,
     ...(options.metricRelabelConfigs === undefined
@@ -106,7 +113,8 @@ export async function startPrometheus(
   await writeFile(join(dir, 'prometheus.yml'), config);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(
+  const server = startServerProcess(
+    'Prometheus',
     prometheusBinary,
     [
       `--config.file=${join(dir, 'prometheus.yml')}`,
@@ -114,55 +122,12 @@ export async function startPrometheus(
       `--web.listen-address=127.0.0.1:${port}`,
       '--log.level=warn',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    dir,
   );
-  let log = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    // Kept short: only needed to explain a failed start.
-    log = (log + chunk).slice(-4000);
+  await server.ready(async () => {
+    const response = await fetch(`${url}/-/ready`);
+    if (!response.ok) throw new Error(`/-/ready answered ${response.status}`);
   });
-  let exited: string | undefined;
-  const exit = new Promise<void>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exited = `exited with ${code ?? signal}`;
-      resolve();
-    });
-    child.once('error', (error) => {
-      exited = `failed to start: ${error.message}`;
-      resolve();
-    });
-  });
-
-  const stop = async (): Promise<void> => {
-    if (exited === undefined) {
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exit;
-      clearTimeout(killer);
-    }
-    await rm(dir, { recursive: true, force: true });
-  };
-
-  // Ready, or ended: either way there is no point in asking again.
-  const ready = await vi
-    .waitFor(
-      async () => {
-        if (exited !== undefined) return false;
-        const response = await fetch(`${url}/-/ready`);
-        if (!response.ok) throw new Error(`/-/ready answered ${response.status}`);
-        return true;
-      },
-      { timeout: 30_000, interval: 100 },
-    )
-    .catch((error: unknown) => error);
-  if (ready !== true) {
-    await stop();
-    throw new Error(
-      exited === undefined
-        ? `Prometheus was not ready within 30 s (${String(ready)}):\n${log}`
-        : `Prometheus ${exited}:\n${log}`,
-    );
-  }
 
   const query = async (promql: string): Promise<PromSample[]> => {
     const response = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`);
@@ -203,6 +168,6 @@ export async function startPrometheus(
         throw new Error(`Prometheus /api/v1/alerts failed: ${response.status}`);
       return body.data.alerts;
     },
-    stop,
+    stop: server.stop,
   };
 }

@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--only=record,pipeline,flush,memory,demo,demo-s3,s3-request] [--pipeline-mib=N] [--rounds=N]`
+// `pnpm bench [--quick] [--only=record,pipeline,flush,memory,demo,demo-s3,s3-request,pushgateway] [--pipeline-mib=N] [--rounds=N]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr),
 // writes bench-results/<date>.json, and after a full run the results section of docs/performance.md.
 // Exits non-zero only when a benchmark crashed: timings never fail a run.
@@ -9,6 +9,7 @@ import { runDemo } from './demo/demo.js';
 import { runFlushCost } from './flush/flush-cost.js';
 import { runMemory } from './memory/memory.js';
 import { runPipeline } from './pipeline/pipeline.js';
+import { runPushgatewayPush } from './pushgateway/pushgateway-push.js';
 import { runRecordCost } from './record/record-cost.js';
 import { renderJson } from './report/json.js';
 import { describeMachine } from './report/machine.js';
@@ -51,6 +52,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
   const demo = await run('demo', () => runDemo(config, log));
   const demoS3 = await run('demo-s3', () => runDemo(config, log, 's3'));
   const s3Request = await run('s3-request', () => runS3Request(config));
+  const pushgateway = await run('pushgateway', () => runPushgatewayPush(config));
   return {
     machine: describeMachine(),
     date,
@@ -62,6 +64,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
     demo,
     demoS3,
     s3Request,
+    pushgateway,
     errors,
   };
 }

@@ -23,6 +23,7 @@ export function renderJson(results: RunResults): unknown {
     demo: withStamp(results.demo === undefined ? undefined : [results.demo]),
     demoS3: withStamp(results.demoS3 === undefined ? undefined : [results.demoS3]),
     s3Request: withStamp(results.s3Request === undefined ? undefined : [results.s3Request]),
+    pushgateway: withStamp(results.pushgateway?.rows),
     errors: results.errors,
   };
 }

@@ -5,6 +5,7 @@ import { demoS3Section, demoSection } from './sections/demo.js';
 import { flushSection } from './sections/flush.js';
 import { memorySection } from './sections/memory.js';
 import { pipelineSection } from './sections/pipeline.js';
+import { pushgatewaySection } from './sections/pushgateway.js';
 import { recordSection } from './sections/record.js';
 import { s3RequestSection } from './sections/s3-request.js';
 import { checkTargets } from './targets.js';
@@ -41,6 +42,7 @@ export function renderMarkdown(results: RunResults): string {
   if (results.demo !== undefined) out.push(...demoSection(results.demo));
   if (results.demoS3 !== undefined) out.push(...demoS3Section(results.demoS3));
   if (results.s3Request !== undefined) out.push(...s3RequestSection(results.s3Request));
+  if (results.pushgateway !== undefined) out.push(...pushgatewaySection(results.pushgateway));
 
   const errors = Object.entries(results.errors);
   if (errors.length > 0) {

@@ -2,6 +2,7 @@ import type { DemoResult } from '../demo/demo.js';
 import type { FlushResult } from '../flush/flush-cost.js';
 import type { MemoryResult } from '../memory/memory.js';
 import type { PipelineResult } from '../pipeline/pipeline.js';
+import type { PushgatewayResult } from '../pushgateway/pushgateway-push.js';
 import type { RecordCostResult } from '../record/record-cost.js';
 import type { S3RequestResult } from '../s3/s3-request.js';
 import type { Machine } from './machine.js';
@@ -20,6 +21,8 @@ export interface RunResults {
   /** The same demo backup into S3 (s3rver on 127.0.0.1). */
   readonly demoS3?: DemoResult | undefined;
   readonly s3Request?: S3RequestResult | undefined;
+  /** Pushes of one job to the Pushgateway (or a sink), by number of scopes. */
+  readonly pushgateway?: PushgatewayResult | undefined;
   /** Benchmark name → why it crashed. */
   readonly errors: Readonly<Record<string, string>>;
 }

@@ -131,6 +131,16 @@ export function scrapesCut(count: number): void {
   );
 }
 
+/**
+ * The Pushgateway refused a push (a 4xx answer, such as metrics inconsistent with those of another group). `answer`
+ * is its body, already shortened; the exporter says each status once until a push is accepted again.
+ */
+export function pushRefused(where: string, status: string, answer: string): void {
+  diag.error(
+    `backupstats: the Pushgateway refused the push to ${where} (${status}): ${JSON.stringify(answer)}; that push is dropped, the job goes on and the next push is sent on the export interval`,
+  );
+}
+
 // @opentelemetry/api keeps the registered diag logger on this global (one per major version) and has no getter.
 const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 

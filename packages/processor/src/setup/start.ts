@@ -102,9 +102,10 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
   ]);
   // The exporters must come from the installed SDK's line, whatever the Node.js.
   const line = sdkLineOf(String(resources.defaultResource().attributes['telemetry.sdk.version']));
-  const built = await buildReaders(settings, sdk, line);
+  const resource = buildResource(resources, settings.resourceAttributes);
+  const built = await buildReaders(settings, sdk, line, resource.attributes);
   const provider = new sdk.MeterProvider({
-    resource: buildResource(resources, settings.resourceAttributes),
+    resource,
     readers: [...built.readers, ...(options.readers ?? [])],
     views: [{ meterName: METER_NAME, aggregationCardinalityLimit: cardinalityLimitFor(resolved.maxScopes) }],
   });

@@ -9,11 +9,12 @@ import {
 import { type Env, readInteger, readString, shown } from './env.js';
 import { type OtlpSettings, readOtlp } from './otlp-settings.js';
 import { ATTRIBUTE_RULE, readPairs } from './pairs.js';
+import { type PushgatewaySettings, readPushgateway } from './pushgateway-settings.js';
 
 /** The exporters `OTEL_METRICS_EXPORTER` can name, besides `none`. */
-export type ExporterName = 'otlp' | 'prometheus' | 'console';
+export type ExporterName = 'otlp' | 'prometheus' | 'pushgateway' | 'console';
 
-const EXPORTER_CHOICES = ['otlp', 'prometheus', 'console', 'none'] as const;
+const EXPORTER_CHOICES = ['otlp', 'prometheus', 'pushgateway', 'console', 'none'] as const;
 
 /** Where the Prometheus endpoint listens. */
 export interface PrometheusSettings {
@@ -31,6 +32,7 @@ export interface ExportSettings {
   readonly timeoutMillis: number;
   readonly otlp: OtlpSettings | undefined;
   readonly prometheus: PrometheusSettings | undefined;
+  readonly pushgateway: PushgatewaySettings | undefined;
   readonly resourceAttributes: Readonly<Record<string, string>>;
 }
 
@@ -64,6 +66,7 @@ export function readExportSettings(env: Env): ExportSettings {
     timeoutMillis,
     otlp: exporters.includes('otlp') ? readOtlp(env, timeoutMillis) : undefined,
     prometheus: exporters.includes('prometheus') ? readPrometheus(env) : undefined,
+    pushgateway: exporters.includes('pushgateway') ? readPushgateway(env) : undefined,
     resourceAttributes,
   };
 }

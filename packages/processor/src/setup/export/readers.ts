@@ -1,10 +1,11 @@
-import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import {
   createHistogramProducer,
   type HistogramAggregation,
   type HistogramProducer,
 } from '../../histogram/histogram-producer.js';
+import { groupingKeyOf, groupingPath } from '../../pushgateway/grouping-key.js';
+import { openPushgatewayExporter } from '../../pushgateway/pushgateway-exporter.js';
 import type { ExportSettings } from '../env/export-settings.js';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
 import { missingPeer, type SdkLine } from './load-peer.js';
@@ -12,6 +13,7 @@ import { loadOtlpExporter, type OtlpExporterFactory } from './otlp-exporters.js'
 import { createPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.js';
 
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
+type PrometheusModule = typeof import('@opentelemetry/exporter-prometheus');
 
 /** The readers of the MeterProvider that set-up builds, and how to start and stop the ones that listen. */
 export interface Readers {
@@ -32,17 +34,23 @@ export interface Readers {
 /**
  * Loads the exporter packages the settings ask for, all of them first, so that a missing package fails before
  * anything is built; then builds one reader per exporter. `line` is the installed SDK's, for the install hint of
- * a missing exporter.
+ * a missing exporter; `resourceAttributes` are the provider's, which give the Pushgateway its job and instance.
  */
-export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics, line: SdkLine): Promise<Readers> {
+export async function buildReaders(
+  settings: ExportSettings,
+  sdk: SdkMetrics,
+  line: SdkLine,
+  resourceAttributes: Readonly<Record<string, unknown>>,
+): Promise<Readers> {
   let otlp: OtlpExporterFactory | undefined;
-  let Prometheus: typeof PrometheusExporter | undefined;
+  let prometheusModule: PrometheusModule | undefined;
   for (const name of settings.exporters) {
     if (name === 'otlp' && settings.otlp !== undefined)
       otlp = await loadOtlpExporter(settings.otlp, settings.exportersSource, line);
-    if (name === 'prometheus') {
+    // The Pushgateway exporter writes the text format with exporter-prometheus's serializer.
+    if ((name === 'prometheus' || name === 'pushgateway') && prometheusModule === undefined) {
       const onMissing = missingPeer('@opentelemetry/exporter-prometheus', settings.exportersSource, line);
-      Prometheus = (await import('@opentelemetry/exporter-prometheus').catch(onMissing)).PrometheusExporter;
+      prometheusModule = await import('@opentelemetry/exporter-prometheus').catch(onMissing);
     }
   }
 
@@ -71,13 +79,24 @@ export async function buildReaders(settings: ExportSettings, sdk: SdkMetrics, li
     if (name === 'otlp' && otlp !== undefined) {
       readers.push(periodic(otlp.create(), otlp.label, settings.otlp?.histogramAggregation ?? 'explicit'));
     }
+    const push = settings.pushgateway;
+    if (name === 'pushgateway' && push !== undefined && prometheusModule !== undefined) {
+      // Job and instance are resolved here, from the resource, so that messages name the group.
+      const key = groupingKeyOf(resourceAttributes, { labels: push.labels });
+      const config = { ...push, ...key, timeoutMillis: settings.timeoutMillis };
+      // No prefix, and no timestamps: the Pushgateway refuses pushed samples that have one.
+      const exporter = openPushgatewayExporter(config, new prometheusModule.PrometheusSerializer(undefined, false));
+      const url = `${push.url.origin}${push.url.pathname.replace(/\/+$/, '')}${groupingPath(key)}`;
+      // exporter-prometheus writes explicit-bucket histograms only.
+      readers.push(periodic(exporter, `Pushgateway exporter (POST ${url})`, 'explicit'));
+    }
     const where = settings.prometheus;
-    if (name === 'prometheus' && where !== undefined && Prometheus !== undefined) {
+    if (name === 'prometheus' && where !== undefined && prometheusModule !== undefined) {
       // The exporter's own server never starts: set-up serves its scrapes (see createPrometheusEndpoint). Host
       // and port are still passed so that exporter 0.2xx does not read OTEL_EXPORTER_PROMETHEUS_* from
       // process.env.
       // exporter-prometheus writes explicit-bucket histograms only (an exponential one would come out empty).
-      const exporter = new Prometheus({
+      const exporter = new prometheusModule.PrometheusExporter({
         host: where.host,
         port: where.port,
         preventServerStart: true,
