@@ -1,5 +1,6 @@
 import type { Run } from '../run.js';
 import type { BackupStats, Stats } from '../stats.js';
+import { disabledLink, type WorkerLink, type WorkerLinkOptions, workerLinkOptions } from '../worker/worker-link.js';
 
 /** Does nothing: what no-op stats are made of, and a callback's place-holder. */
 export function noop(): void {}
@@ -22,5 +23,10 @@ export function createNoopBackupStats(): BackupStats {
     restore: noopStats,
     flush: noop,
     shutdown: (): Promise<void> => Promise.resolve(),
+    // A link all the same, so that code passing it to workers runs unchanged: their stats record nothing too.
+    workerLink: (options?: WorkerLinkOptions): WorkerLink => {
+      workerLinkOptions(options);
+      return disabledLink();
+    },
   });
 }

@@ -1,0 +1,110 @@
+import { bucketIndex, MIN_INDEX } from '../histogram/bucket-layout.js';
+import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
+import type { ResolvedLabels } from '../labels.js';
+import { isAmount, MAX_PENDING } from '../record/amount.js';
+import { ScopeHandle, type ScopeLookup } from '../record/scope-handle.js';
+import type { Run } from '../run.js';
+import { BYTES, COUNT, H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO, MILLIS } from './region-layout.js';
+
+/** What a worker's series handle asks of the family that owns it. */
+export interface SharedOwner extends ScopeLookup {
+  countInvalid(): void;
+  startRun(): Run;
+}
+
+/**
+ * The handle of one series in a worker thread: its numbers are cells of the place's shared memory, which only this
+ * thread writes and which only grow (the main thread reads them at its flushes and keeps what it already took).
+ * Recording adds to them in place: no allocation, no Map lookup, no clock read, no message.
+ *
+ * Two rules make a record safe against the main thread's reads and against `terminate()`:
+ *
+ * - The record's stores come after everything that calls a function or loops (the checks and the bucket indexes),
+ *   and nothing between the first store and the last calls a function or loops. V8 stops a terminated thread only
+ *   at those (the stack check on entering a function and on a loop's back edge), so a record is written whole or
+ *   not at all.
+ * - The histogram cells are written inside a sequence lock: the slot's sequence number is made odd
+ *   (Atomics.store), the cells are added to, and it is made even (Atomics.store). The main thread keeps a
+ *   histogram read only when it saw the same even number before and after it, so count, sum and buckets it folds
+ *   are those of the same records, and a Float64 torn by a concurrent store is never kept. The counters need no
+ *   lock: each is folded on its own, so a record whose count is read at one flush and its bytes at the next still
+ *   counts once in each.
+ */
+export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
+  constructor(
+    owner: SharedOwner,
+    labels: ResolvedLabels,
+    /** The place's numbers; after `close()`, a private copy that no one reads. */
+    public numbers: Float64Array,
+    /** The series' first cell in `numbers`. */
+    readonly at: number,
+    /** The place's Int32 words, where the series' sequence number is; private after `close()` too. */
+    public seqs: Int32Array,
+    readonly seqAt: number,
+    /** The explicit buckets of the stats' histograms, or none when they keep no histogram. */
+    readonly buckets: ExplicitBuckets | undefined,
+    /** The first explicit bucket's cell, from `at`. */
+    readonly explicitAt: number,
+  ) {
+    super(owner, labels);
+  }
+
+  timedIncrement(durationMillis: number, weight = 1): void {
+    if (isAmount(durationMillis) && isAmount(weight) && this.add(0, durationMillis, weight)) return;
+    this.owner.countInvalid();
+  }
+
+  timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
+    if (isAmount(bytes) && isAmount(durationMillis) && isAmount(weight) && this.add(bytes, durationMillis, weight))
+      return;
+    this.owner.countInvalid();
+  }
+
+  startRun(): Run {
+    return this.owner.startRun();
+  }
+
+  /** Adds one record of valid amounts; false when a cumulative sum would pass {@link MAX_PENDING}. */
+  private add(bytes: number, durationMillis: number, weight: number): boolean {
+    const numbers = this.numbers;
+    const at = this.at;
+    const totalBytes = (numbers[at + BYTES] as number) + bytes;
+    const totalMillis = (numbers[at + MILLIS] as number) + durationMillis * weight;
+    if (totalBytes > MAX_PENDING || totalMillis > MAX_PENDING) return false;
+    // The histogram's cells, found before the first store: bucketIndex and indexOf are calls, indexOf loops.
+    let bucketCell = -1;
+    let explicitCell = -1;
+    const buckets = this.buckets;
+    if (weight > 0 && buckets !== undefined) {
+      if (durationMillis === 0) {
+        bucketCell = at + H_ZERO;
+        explicitCell = at + this.explicitAt;
+      } else {
+        const seconds = durationMillis / 1000;
+        const index = bucketIndex(seconds) - MIN_INDEX;
+        bucketCell = at + H_EXPONENTIAL + index;
+        explicitCell = at + this.explicitAt + buckets.indexOf(seconds, index);
+      }
+    }
+    // Stores only from here: no call (Atomics' are built in) and no loop.
+    numbers[at + COUNT] = (numbers[at + COUNT] as number) + 1;
+    numbers[at + BYTES] = totalBytes;
+    numbers[at + MILLIS] = totalMillis;
+    if (bucketCell >= 0) {
+      const seqs = this.seqs;
+      const seqAt = this.seqAt;
+      const seq = seqs[seqAt] as number;
+      Atomics.store(seqs, seqAt, (seq + 1) | 0);
+      // On arm64 a store-release lets later plain stores overtake it; the load-acquire after it keeps them behind.
+      Atomics.load(seqs, seqAt);
+      numbers[at + H_COUNT] = (numbers[at + H_COUNT] as number) + weight;
+      numbers[at + H_SUM] = (numbers[at + H_SUM] as number) + durationMillis * weight;
+      if (durationMillis < (numbers[at + H_MIN] as number)) numbers[at + H_MIN] = durationMillis;
+      if (durationMillis > (numbers[at + H_MAX] as number)) numbers[at + H_MAX] = durationMillis;
+      numbers[bucketCell] = (numbers[bucketCell] as number) + weight;
+      numbers[explicitCell] = (numbers[explicitCell] as number) + weight;
+      Atomics.store(seqs, seqAt, (seq + 2) | 0);
+    }
+    return true;
+  }
+}
