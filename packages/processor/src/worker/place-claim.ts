@@ -5,10 +5,11 @@
 // A gone worker is told from a live one without a message: while it owns a place, a worker keeps an
 // Atomics.waitAsync pending on the place's beacon word. V8 drops the waiters of a thread that ends, however it
 // ends (terminate(), an uncaught exception, process.exit()), so Atomics.notify on the beacon wakes 1 for a live
-// owner and 0 for a gone one. A live owner that was just woken and has not waited again yet (its event loop is
-// busy) also wakes 0: the prober that woke it marks the place `woken`, and the owner clears the mark only after it
-// waits again. Probers take a lock, so that none looks between another's wake and its mark. A pending
-// waitAsync does not keep a worker's event loop alive.
+// owner and 0 for a gone one. A woken owner waits again when its event loop next runs, then clears the place's
+// `woken` mark and notifies it; a prober sets the mark before it wakes, so that an owner found unarmed with the
+// mark already set is one that was woken and is busy, never a gone one. Probers take a lock, so that none wakes
+// while another judges, and wait a moment for a woken owner's answer, so that an owner stopped right after a
+// probe is found gone by the next one. A pending waitAsync does not keep a worker's event loop alive.
 
 /** Place states. */
 const FREE = 0;
@@ -28,6 +29,8 @@ export const CONTROL_WORDS = (places: number): number => 1 + 3 * places;
 
 /** How long a worker waits for another prober's lock before it gives up looking for a gone worker's place. */
 const LOCK_WAIT_MILLIS = 200;
+/** How long a prober waits for a woken owner to wait again (an idle one does at once). */
+const ANSWER_WAIT_MILLIS = 20;
 
 type WaitAsync = (
   array: Int32Array,
@@ -61,11 +64,13 @@ function findGone(control: Int32Array, places: number): number | undefined {
   try {
     for (let place = 0; place < places; place++) {
       if (Atomics.load(control, stateAt(place)) !== OWNED) continue;
+      const wokenBefore = Atomics.exchange(control, wokenAt(place), 1);
       if (Atomics.notify(control, beaconAt(place), 1) === 1) {
-        Atomics.store(control, wokenAt(place), 1);
+        Atomics.wait(control, wokenAt(place), 1, ANSWER_WAIT_MILLIS);
         continue;
       }
-      if (Atomics.load(control, wokenAt(place)) === 1) continue;
+      // Unarmed: woken by an earlier probe and busy since, or gone.
+      if (wokenBefore === 1) continue;
       if (Atomics.compareExchange(control, stateAt(place), OWNED, CLAIMING) === OWNED) return place;
     }
     return undefined;
@@ -93,6 +98,7 @@ function own(control: Int32Array, place: number): Claim {
     if (waiting.async) void waiting.value.then(arm);
     // Cleared only once waiting again, so that no prober finds this live owner unarmed and unmarked.
     Atomics.store(control, wokenAt(place), 0);
+    Atomics.notify(control, wokenAt(place), 1);
   };
   arm();
   Atomics.store(control, stateAt(place), OWNED);

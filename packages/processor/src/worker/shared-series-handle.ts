@@ -19,16 +19,23 @@ export interface SharedOwner extends ScopeLookup {
  *
  * Two rules make a record safe against the main thread's reads and against `terminate()`:
  *
- * - The record's stores come after everything that calls a function or loops (the checks and the bucket indexes),
- *   and nothing between the first store and the last calls a function or loops. V8 stops a terminated thread only
- *   at those (the stack check on entering a function and on a loop's back edge), so a record is written whole or
- *   not at all.
- * - The histogram cells are written inside a sequence lock: the slot's sequence number is made odd
- *   (Atomics.store), the cells are added to, and it is made even (Atomics.store). The main thread keeps a
- *   histogram read only when it saw the same even number before and after it, so count, sum and buckets it folds
- *   are those of the same records, and a Float64 torn by a concurrent store is never kept. The counters need no
- *   lock: each is folded on its own, so a record whose count is read at one flush and its bytes at the next still
- *   counts once in each.
+ * - The record's stores come after everything that calls a function or loops (the checks, the bucket indexes),
+ *   and between its first store and its last there are only plain stores to typed arrays: no call, no loop, not
+ *   even an Atomics call. V8 stops a terminated thread only at an interrupt check, and those sit at calls and loop
+ *   back edges (an Atomics call is one: a worker terminated around Atomics.store was seen to stop there), so a
+ *   record is written whole or not at all.
+ * - The histogram cells are written inside a sequence lock: the slot's sequence number is made odd, the cells are
+ *   added to, and it is made even. The main thread keeps a histogram read only when it saw the same even number
+ *   before and after it, so the count, sum and buckets it folds are those of the same records, and a Float64 torn
+ *   by a store in progress is never kept. The counters need no lock: each is folded on its own, so a record whose
+ *   count is read at one flush and its bytes at the next still counts once in each.
+ *
+ * The sequence number's stores are plain (an Atomics.store would be an interrupt check, and costs 8 ns on x64).
+ * ECMAScript's memory model gives plain stores no order as seen from another thread; V8 emits them in program
+ * order, and x64 makes stores visible in that order, so on x64 the lock is exact. Where stores may become visible
+ * out of order (arm64), a read may take part of the record in progress: every cell is cumulative and each read
+ * folds only what it gained, so the rest comes with the next read and each record still counts exactly once; only
+ * that one collection may show a count one record away from its buckets.
  */
 export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
   constructor(
@@ -86,7 +93,7 @@ export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
         explicitCell = at + this.explicitAt + buckets.indexOf(seconds, index);
       }
     }
-    // Stores only from here: no call (Atomics' are built in) and no loop.
+    // Plain stores only from here: no call and no loop.
     numbers[at + COUNT] = (numbers[at + COUNT] as number) + 1;
     numbers[at + BYTES] = totalBytes;
     numbers[at + MILLIS] = totalMillis;
@@ -94,16 +101,14 @@ export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
       const seqs = this.seqs;
       const seqAt = this.seqAt;
       const seq = seqs[seqAt] as number;
-      Atomics.store(seqs, seqAt, (seq + 1) | 0);
-      // On arm64 a store-release lets later plain stores overtake it; the load-acquire after it keeps them behind.
-      Atomics.load(seqs, seqAt);
+      seqs[seqAt] = (seq + 1) | 0;
       numbers[at + H_COUNT] = (numbers[at + H_COUNT] as number) + weight;
       numbers[at + H_SUM] = (numbers[at + H_SUM] as number) + durationMillis * weight;
       if (durationMillis < (numbers[at + H_MIN] as number)) numbers[at + H_MIN] = durationMillis;
       if (durationMillis > (numbers[at + H_MAX] as number)) numbers[at + H_MAX] = durationMillis;
       numbers[bucketCell] = (numbers[bucketCell] as number) + weight;
       numbers[explicitCell] = (numbers[explicitCell] as number) + weight;
-      Atomics.store(seqs, seqAt, (seq + 2) | 0);
+      seqs[seqAt] = (seq + 2) | 0;
     }
     return true;
   }
