@@ -2,14 +2,14 @@
 // additions to numbers no other thread writes. A worker takes a free place, or one whose worker closed or is gone,
 // and goes on adding to the numbers it holds: they are cumulative, and the main thread reads only what they gained.
 //
-// A gone worker is told from a live one without a message: while it owns a place, a worker keeps an
-// Atomics.waitAsync pending on the place's beacon word. V8 drops the waiters of a thread that ends, however it
-// ends (terminate(), an uncaught exception, process.exit()), so Atomics.notify on the beacon wakes 1 for a live
-// owner and 0 for a gone one. A woken owner waits again when its event loop next runs, then clears the place's
-// `woken` mark and notifies it; a prober sets the mark before it wakes, so that an owner found unarmed with the
-// mark already set is one that was woken and is busy, never a gone one. Probers take a lock, so that none wakes
-// while another judges, and wait a moment for a woken owner's answer, so that an owner stopped right after a
-// probe is found gone by the next one. A pending waitAsync does not keep a worker's event loop alive.
+// A gone worker is told from a live one without a message: while it owns a place, a worker keeps ARMED
+// Atomics.waitAsync waiters pending on the place's beacon word. V8 drops the waiters of a thread that ends, however
+// it ends (terminate(), an uncaught exception, process.exit()), so Atomics.notify on the beacon wakes 1 for a live
+// owner and 0 for a gone one. A prober that wakes one counts it in `wakes`; the owner arms a new waiter when its
+// event loop next runs, then takes the wake off the count. So a live owner wakes 0 only when ARMED probes came
+// while its event loop was busy, and then `wakes` says so: a place is judged gone only when it wakes 0 with fewer
+// than ARMED wakes counted. Probers take a lock, so that the count is never read half-way through another's probe.
+// A pending waitAsync does not keep a worker's event loop alive.
 
 /** Place states. */
 const FREE = 0;
@@ -19,18 +19,25 @@ const OWNED = 2;
 /** Closed by its owner: the next worker takes it as it is. */
 const RELEASED = 3;
 
+/** Waiters an owner keeps on its beacon. */
+const ARMED = 4;
+
 const LOCK = 0;
 const stateAt = (place: number): number => 1 + 3 * place;
 const beaconAt = (place: number): number => 2 + 3 * place;
-const wokenAt = (place: number): number => 3 + 3 * place;
+const wakesAt = (place: number): number => 3 + 3 * place;
 
 /** Int32 words of a link's control buffer for `places` places. */
 export const CONTROL_WORDS = (places: number): number => 1 + 3 * places;
 
 /** How long a worker waits for another prober's lock before it gives up looking for a gone worker's place. */
 const LOCK_WAIT_MILLIS = 200;
-/** How long a prober waits for a woken owner to wait again (an idle one does at once). */
-const ANSWER_WAIT_MILLIS = 20;
+/**
+ * How long a worker looks for a place when none is free: a pool (piscina) starts a new worker as soon as it has
+ * called terminate() on another, whose thread takes a few milliseconds more to end and drop its waiter.
+ */
+const CLAIM_WAIT_MILLIS = 1000;
+const RETRY_MILLIS = 10;
 
 type WaitAsync = (
   array: Int32Array,
@@ -47,15 +54,27 @@ export interface Claim {
   release(): void;
 }
 
-/** Takes a place of the link: a free one, one released, or one whose worker is gone; undefined when none is. */
+/**
+ * Takes a place of the link: a free one, one released, or one whose worker is gone, looking again for a while when
+ * none is; undefined when none became one.
+ */
 export function claimPlace(control: Int32Array, places: number): Claim | undefined {
+  const deadline = Date.now() + CLAIM_WAIT_MILLIS;
+  for (;;) {
+    const place = takePlace(control, places);
+    if (place !== undefined) return own(control, place);
+    if (Date.now() > deadline) return undefined;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MILLIS);
+  }
+}
+
+function takePlace(control: Int32Array, places: number): number | undefined {
   for (const from of [FREE, RELEASED]) {
     for (let place = 0; place < places; place++) {
-      if (Atomics.compareExchange(control, stateAt(place), from, CLAIMING) === from) return own(control, place);
+      if (Atomics.compareExchange(control, stateAt(place), from, CLAIMING) === from) return place;
     }
   }
-  const gone = findGone(control, places);
-  return gone === undefined ? undefined : own(control, gone);
+  return findGone(control, places);
 }
 
 /** A place whose owner is gone, taken (CLAIMING) under the probers' lock. */
@@ -64,13 +83,12 @@ function findGone(control: Int32Array, places: number): number | undefined {
   try {
     for (let place = 0; place < places; place++) {
       if (Atomics.load(control, stateAt(place)) !== OWNED) continue;
-      const wokenBefore = Atomics.exchange(control, wokenAt(place), 1);
       if (Atomics.notify(control, beaconAt(place), 1) === 1) {
-        Atomics.wait(control, wokenAt(place), 1, ANSWER_WAIT_MILLIS);
+        Atomics.add(control, wakesAt(place), 1);
         continue;
       }
-      // Unarmed: woken by an earlier probe and busy since, or gone.
-      if (wokenBefore === 1) continue;
+      // Every waiter taken by probes its owner has not answered yet: alive, and busy.
+      if (Atomics.load(control, wakesAt(place)) >= ARMED) continue;
       if (Atomics.compareExchange(control, stateAt(place), OWNED, CLAIMING) === OWNED) return place;
     }
     return undefined;
@@ -93,22 +111,25 @@ function lock(control: Int32Array): boolean {
 function own(control: Int32Array, place: number): Claim {
   let owned = true;
   const arm = (): void => {
-    if (!owned) return;
     const waiting = waitAsync(control, beaconAt(place), 0);
-    if (waiting.async) void waiting.value.then(arm);
-    // Cleared only once waiting again, so that no prober finds this live owner unarmed and unmarked.
-    Atomics.store(control, wokenAt(place), 0);
-    Atomics.notify(control, wokenAt(place), 1);
+    if (waiting.async) void waiting.value.then(answer);
   };
-  arm();
+  // Armed again before the wake is taken off the count, so that no prober finds this owner unarmed and uncounted.
+  const answer = (): void => {
+    if (!owned) return;
+    arm();
+    Atomics.sub(control, wakesAt(place), 1);
+  };
+  Atomics.store(control, wakesAt(place), 0);
+  for (let i = 0; i < ARMED; i++) arm();
   Atomics.store(control, stateAt(place), OWNED);
   return {
     place,
     release() {
       if (!owned) return;
       owned = false;
-      // Wakes this owner's own waiter, which then stops, so that no stale waiter answers for the next owner.
-      Atomics.notify(control, beaconAt(place), 1);
+      // Wakes this owner's own waiters, which then stop, so that none answers for the next owner.
+      Atomics.notify(control, beaconAt(place), ARMED);
       Atomics.store(control, stateAt(place), RELEASED);
     },
   };
