@@ -48,23 +48,24 @@ export async function startRecordingWorker(link: WorkerLink): Promise<RecordingW
     worker.once('message', () => resolve());
     worker.once('error', reject);
   });
+  // The worker answers its tasks in order, one message each: the answers settle the tasks in the order sent.
+  const waiting: Array<{ resolve: () => void; reject: (error: Error) => void; kind: string }> = [];
+  worker.on('message', (message: { done?: string; failed?: string; started?: boolean }) => {
+    if (message.started === true) return;
+    const task = waiting.shift();
+    if (message.failed !== undefined) task?.reject(new Error(message.failed));
+    else task?.resolve();
+  });
+  void exited.then(() => {
+    for (const task of waiting.splice(0)) task.reject(new Error(`the worker ended before it finished ${task.kind}`));
+  });
   return {
     worker,
     exited,
     send: (task) => worker.postMessage(task),
     run: (task) =>
       new Promise<void>((resolve, reject) => {
-        const answer = (message: { done?: string; failed?: string }): void => {
-          worker.off('exit', ended);
-          if (message.failed !== undefined) reject(new Error(message.failed));
-          else resolve();
-        };
-        const ended = (): void => {
-          worker.off('message', answer);
-          reject(new Error(`the worker ended before it finished ${task.kind}`));
-        };
-        worker.once('message', answer);
-        worker.once('exit', ended);
+        waiting.push({ resolve, reject, kind: task.kind });
         worker.postMessage(task);
       }),
   };
