@@ -1,6 +1,7 @@
 import type { Run } from '../run.js';
 import type { BackupStats, Stats } from '../stats.js';
-import { disabledLink, type WorkerLink, type WorkerLinkOptions, workerLinkOptions } from '../worker/worker-link.js';
+import type { WorkerLink, WorkerLinkOptions } from '../worker/link-types.js';
+import { disabledLink, workerLinkOptions } from '../worker/worker-link.js';
 
 /** Does nothing: what no-op stats are made of, and a callback's place-holder. */
 export function noop(): void {}

@@ -4,9 +4,10 @@ import { noop, noopStats } from '../doubles/noop-stats.js';
 import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import { FAMILIES } from '../naming/naming-types.js';
 import type { Stats } from '../stats.js';
+import type { WorkerLink } from './link-types.js';
 import { claimPlace } from './place-claim.js';
 import { type Region, SharedFamily } from './shared-family.js';
-import { layoutOf, requireLink, type WorkerLink } from './worker-link.js';
+import { layoutOf, requireLink } from './worker-link.js';
 
 /** Backup and restore stats of a worker thread, recording into the shared memory of a {@link WorkerLink}. */
 export interface WorkerBackupStats {

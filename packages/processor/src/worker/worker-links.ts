@@ -1,13 +1,6 @@
 import type { FamilyRegistry } from '../registry/family-registry.js';
 import { PlaceReader } from './place-reader.js';
-import {
-  createLink,
-  disabledLink,
-  layoutOf,
-  type WorkerLink,
-  type WorkerLinkOptions,
-  workerLinkOptions,
-} from './worker-link.js';
+import { createLink, disabledLink, layoutOf, workerLinkOptions } from './worker-link.js';
 
 /**
  * The links one stats instance made and the readers of their places: every flush of the stats (its timer, every
