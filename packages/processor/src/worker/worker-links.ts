@@ -1,4 +1,5 @@
 import type { FamilyRegistry } from '../registry/family-registry.js';
+import type { WorkerLink, WorkerLinkOptions } from './link-types.js';
 import { PlaceReader } from './place-reader.js';
 import { createLink, disabledLink, layoutOf, workerLinkOptions } from './worker-link.js';
 
