@@ -11,7 +11,16 @@ export interface BenchConfig {
 }
 
 /** The benchmark names `--only` accepts, in the order a full run executes them. */
-export const BENCHMARKS = ['record', 'pipeline', 'flush', 'memory', 'demo', 'demo-s3', 's3-request'] as const;
+export const BENCHMARKS = [
+  'record',
+  'workers',
+  'pipeline',
+  'flush',
+  'memory',
+  'demo',
+  'demo-s3',
+  's3-request',
+] as const;
 
 const ACCEPTED = `--quick, --only=${BENCHMARKS.join(',')}, --pipeline-mib=N, --rounds=N`;
 

@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--only=record,pipeline,flush,memory,demo,demo-s3,s3-request] [--pipeline-mib=N] [--rounds=N]`
+// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-s3,s3-request] [--pipeline-mib=N] [--rounds=N]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr),
 // writes bench-results/<date>.json, and after a full run the results section of docs/performance.md.
 // Exits non-zero only when a benchmark crashed: timings never fail a run.
@@ -15,6 +15,7 @@ import { describeMachine } from './report/machine.js';
 import { renderMarkdown } from './report/markdown.js';
 import type { RunResults } from './report/results.js';
 import { runS3Request } from './s3/s3-request.js';
+import { runWorkers } from './workers/workers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOC = `${ROOT}docs/performance.md`;
@@ -45,6 +46,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
     }
   };
   const record = await run('record', () => runRecordCost(config));
+  const workers = await run('workers', () => runWorkers(config));
   const pipeline = await run('pipeline', () => runPipeline(config, log));
   const flush = await run('flush', () => runFlushCost(config));
   const memory = await run('memory', () => runMemory(config));
@@ -56,6 +58,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
     date,
     quick: config.quick,
     record,
+    workers,
     pipeline,
     flush,
     memory,

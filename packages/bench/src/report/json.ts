@@ -11,6 +11,8 @@ export function renderJson(results: RunResults): unknown {
     targets: withStamp(checkTargets(results)),
     record: withStamp(results.record?.rows),
     recordsPerIteration: results.record?.recordsPerIteration,
+    workerRecord: withStamp(results.workers?.records),
+    workerFlush: withStamp(results.workers === undefined ? undefined : [results.workers.flush]),
     pipeline: withStamp(results.pipeline?.rows),
     flush: withStamp(results.flush?.rows),
     histogramCollect: withStamp(results.flush?.histograms),

@@ -7,6 +7,7 @@ import { memorySection } from './sections/memory.js';
 import { pipelineSection } from './sections/pipeline.js';
 import { recordSection } from './sections/record.js';
 import { s3RequestSection } from './sections/s3-request.js';
+import { workersSection } from './sections/workers.js';
 import { checkTargets } from './targets.js';
 
 /** Renders the run as Markdown: the targets first, then one section per benchmark, then what crashed. */
@@ -35,6 +36,7 @@ export function renderMarkdown(results: RunResults): string {
   );
 
   if (results.record !== undefined) out.push(...recordSection(results.record));
+  if (results.workers !== undefined) out.push(...workersSection(results.workers));
   if (results.pipeline !== undefined) out.push(...pipelineSection(results.pipeline));
   if (results.flush !== undefined) out.push(...flushSection(results.flush));
   if (results.memory !== undefined) out.push(...memorySection(results.memory));

@@ -4,6 +4,7 @@ import type { MemoryResult } from '../memory/memory.js';
 import type { PipelineResult } from '../pipeline/pipeline.js';
 import type { RecordCostResult } from '../record/record-cost.js';
 import type { S3RequestResult } from '../s3/s3-request.js';
+import type { WorkersResult } from '../workers/workers.js';
 import type { Machine } from './machine.js';
 
 /** Everything one run measured; a benchmark that crashed has an error message instead of a result. */
@@ -13,6 +14,7 @@ export interface RunResults {
   readonly date: string;
   readonly quick: boolean;
   readonly record?: RecordCostResult | undefined;
+  readonly workers?: WorkersResult | undefined;
   readonly pipeline?: PipelineResult | undefined;
   readonly flush?: FlushResult | undefined;
   readonly memory?: MemoryResult | undefined;
