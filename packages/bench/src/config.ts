@@ -18,6 +18,7 @@ export const BENCHMARKS = [
   'flush',
   'memory',
   'demo',
+  'demo-workers',
   'demo-s3',
   's3-request',
 ] as const;

@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-s3,s3-request] [--pipeline-mib=N] [--rounds=N]`
+// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request] [--pipeline-mib=N] [--rounds=N]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr),
 // writes bench-results/<date>.json, and after a full run the results section of docs/performance.md.
 // Exits non-zero only when a benchmark crashed: timings never fail a run.
@@ -51,6 +51,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
   const flush = await run('flush', () => runFlushCost(config));
   const memory = await run('memory', () => runMemory(config));
   const demo = await run('demo', () => runDemo(config, log));
+  const demoWorkers = await run('demo-workers', () => runDemo(config, log, 'folder', ['--workers', '2']));
   const demoS3 = await run('demo-s3', () => runDemo(config, log, 's3'));
   const s3Request = await run('s3-request', () => runS3Request(config));
   return {
@@ -63,6 +64,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
     flush,
     memory,
     demo,
+    demoWorkers,
     demoS3,
     s3Request,
     errors,

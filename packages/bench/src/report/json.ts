@@ -23,6 +23,7 @@ export function renderJson(results: RunResults): unknown {
         : [results.memory.records, results.memory.scopes, results.memory.scopesWithHistograms],
     ),
     demo: withStamp(results.demo === undefined ? undefined : [results.demo]),
+    demoWorkers: withStamp(results.demoWorkers === undefined ? undefined : [results.demoWorkers]),
     demoS3: withStamp(results.demoS3 === undefined ? undefined : [results.demoS3]),
     s3Request: withStamp(results.s3Request === undefined ? undefined : [results.s3Request]),
     errors: results.errors,

@@ -1,7 +1,7 @@
 import { table } from './format.js';
 import { machineLabel } from './machine.js';
 import type { RunResults } from './results.js';
-import { demoS3Section, demoSection } from './sections/demo.js';
+import { demoS3Section, demoSection, demoWorkersSection } from './sections/demo.js';
 import { flushSection } from './sections/flush.js';
 import { memorySection } from './sections/memory.js';
 import { pipelineSection } from './sections/pipeline.js';
@@ -41,6 +41,7 @@ export function renderMarkdown(results: RunResults): string {
   if (results.flush !== undefined) out.push(...flushSection(results.flush));
   if (results.memory !== undefined) out.push(...memorySection(results.memory));
   if (results.demo !== undefined) out.push(...demoSection(results.demo));
+  if (results.demoWorkers !== undefined) out.push(...demoWorkersSection(results.demoWorkers));
   if (results.demoS3 !== undefined) out.push(...demoS3Section(results.demoS3));
   if (results.s3Request !== undefined) out.push(...s3RequestSection(results.s3Request));
 

@@ -19,6 +19,8 @@ export interface RunResults {
   readonly flush?: FlushResult | undefined;
   readonly memory?: MemoryResult | undefined;
   readonly demo?: DemoResult | undefined;
+  /** The same demo backup with `--workers 2`: compression and checksums in worker threads. */
+  readonly demoWorkers?: DemoResult | undefined;
   /** The same demo backup into S3 (s3rver on 127.0.0.1). */
   readonly demoS3?: DemoResult | undefined;
   readonly s3Request?: S3RequestResult | undefined;

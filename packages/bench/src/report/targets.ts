@@ -158,6 +158,8 @@ export function checkTargets(results: RunResults): TargetCheck[] {
     });
   }
   if (results.demo !== undefined) checks.push(demoCheck('demo backup', results.demo, TARGETS.demoOverheadPercent));
+  if (results.demoWorkers !== undefined)
+    checks.push(demoCheck('demo backup with --workers 2', results.demoWorkers, TARGETS.demoOverheadPercent));
   if (results.demoS3 !== undefined)
     checks.push(demoCheck('demo backup to S3', results.demoS3, TARGETS.demoS3OverheadPercent));
   return checks;
