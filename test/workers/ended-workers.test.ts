@@ -79,10 +79,15 @@ describe('workers that end', () => {
     await worker.run({ kind: 'loop', count: 3, ms: 1, bytes: 1, labels });
     await worker.run({ kind: 'close' });
     await worker.run({ kind: 'loop', count: 1000, ms: 1, bytes: 1, labels });
+    await worker.run({ kind: 'scopes', count: 3 });
+    await worker.run({ kind: 'invalid', count: 2 });
     const next = await startRecordingWorker(link);
     await next.run({ kind: 'loop', count: 4, ms: 1, bytes: 1, labels });
     const exported = await collect();
     expect(exported.values.get(`backup.operations${key}`)).toBe(7);
     expect(exported.histogram(labels)?.count).toBe(7);
+    expect(exported.values.get('backup.operations{-,-,op-0}')).toBeUndefined();
+    expect(exported.values.get('backup.operations{overflow}')).toBeUndefined();
+    expect(exported.values.get('backupstats.invalid_measurements{backup}')).toBe(0);
   });
 });

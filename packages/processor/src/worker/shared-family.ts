@@ -31,6 +31,8 @@ export class SharedFamily implements SharedOwner {
   private readonly overflow: SharedSeriesHandle;
   /** Slots in use, the overflow slot included. */
   private slots: number;
+  /** After `close()`: the place may be another worker's, so nothing more is written into it. */
+  private closed = false;
   readonly root: Stats;
 
   constructor(
@@ -62,7 +64,7 @@ export class SharedFamily implements SharedOwner {
     const existing = this.handles.get(key);
     if (existing !== undefined) return existing;
     const slot = this.slots;
-    if (slot >= this.region.layout.scopes || !this.writeLabels(slot, labels)) {
+    if (this.closed || slot >= this.region.layout.scopes || !this.writeLabels(slot, labels)) {
       return new OverflowHandle(this, labels, this.overflow);
     }
     this.initialise(slot);
@@ -74,6 +76,7 @@ export class SharedFamily implements SharedOwner {
   }
 
   countInvalid(): void {
+    if (this.closed) return;
     const { numbers, layout } = this.region;
     const at = layout.invalidAt(this.family);
     numbers[at] = (numbers[at] as number) + 1;
@@ -88,6 +91,7 @@ export class SharedFamily implements SharedOwner {
 
   /** Points every handle at private memory: what is recorded after `close()` goes nowhere. */
   detach(): void {
+    this.closed = true;
     const numbers = new Float64Array(this.region.numbers.length);
     const seqs = new Int32Array(this.region.int32.length);
     for (const handle of [this.overflow, ...this.handles.values()]) {
