@@ -4,7 +4,9 @@
 // rules), test/io, test/runs and test/histograms. Left out, by folder: tests that start child processes or servers (a child loads
 // the unmutated build; they are slow; the S3 tests need an S3 server): compat, e2e, examples, exit, s3, setup; the
 // built package and the docs, which no mutant changes: package, docs; and property (random inputs would make a
-// mutant's fate vary from run to run, and its 12 s would be paid by every mutant it covers, which is all of them).
+// mutant's fate vary from run to run, and its 12 s would be paid by every mutant it covers, which is all of them);
+// and workers: its worker threads load the BUILT library (backupstats/worker, which this alias cannot reach inside a
+// thread), so a mutant of the source would run only on the main thread's side of the shared memory.
 // So a new test goes in an included folder only if it runs in process (core/shutdown.test.ts's one child, which
 // checks that the flush timer lets a process exit, is the exception that was already there). A hung test fails
 // after testTimeout, well before Stryker's own timeout, so a mutant that stalls a stream counts as killed without

@@ -123,6 +123,25 @@ describe('package layout', () => {
     },
   );
 
+  it.each(['dist/worker/index.js', 'dist/worker/index.cjs'])(
+    'the worker entry (%s) and the chunks it loads import no package but @opentelemetry/api',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual(['@opentelemetry/api']);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
+
+  it('"backupstats/worker" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./worker']).toEqual({
+      import: { types: './dist/worker/index.d.ts', default: './dist/worker/index.js' },
+      require: { types: './dist/worker/index.d.cts', default: './dist/worker/index.cjs' },
+    });
+    const esm = await import('backupstats/worker');
+    const cjs = require('backupstats/worker') as typeof esm;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['connectBackupStats']);
+  });
+
   it('"backupstats/s3" resolves for import and require, with types', async () => {
     expect(pkg.exports['./s3']).toEqual({
       import: { types: './dist/s3/index.d.ts', default: './dist/s3/index.js' },

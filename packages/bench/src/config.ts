@@ -13,10 +13,12 @@ export interface BenchConfig {
 /** The benchmark names `--only` accepts, in the order a full run executes them. */
 export const BENCHMARKS = [
   'record',
+  'workers',
   'pipeline',
   'flush',
   'memory',
   'demo',
+  'demo-workers',
   'demo-s3',
   's3-request',
   'pushgateway',

@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--only=record,pipeline,flush,memory,demo,demo-s3,s3-request,pushgateway] [--pipeline-mib=N] [--rounds=N]`
+// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,pushgateway] [--pipeline-mib=N] [--rounds=N]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr),
 // writes bench-results/<date>.json, and after a full run the results section of docs/performance.md.
 // Exits non-zero only when a benchmark crashed: timings never fail a run.
@@ -16,6 +16,7 @@ import { describeMachine } from './report/machine.js';
 import { renderMarkdown } from './report/markdown.js';
 import type { RunResults } from './report/results.js';
 import { runS3Request } from './s3/s3-request.js';
+import { runWorkers } from './workers/workers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOC = `${ROOT}docs/performance.md`;
@@ -46,10 +47,12 @@ async function main(config: BenchConfig): Promise<RunResults> {
     }
   };
   const record = await run('record', () => runRecordCost(config));
+  const workers = await run('workers', () => runWorkers(config));
   const pipeline = await run('pipeline', () => runPipeline(config, log));
   const flush = await run('flush', () => runFlushCost(config));
   const memory = await run('memory', () => runMemory(config));
   const demo = await run('demo', () => runDemo(config, log));
+  const demoWorkers = await run('demo-workers', () => runDemo(config, log, 'folder', ['--workers', '2']));
   const demoS3 = await run('demo-s3', () => runDemo(config, log, 's3'));
   const s3Request = await run('s3-request', () => runS3Request(config));
   const pushgateway = await run('pushgateway', () => runPushgatewayPush(config));
@@ -58,10 +61,12 @@ async function main(config: BenchConfig): Promise<RunResults> {
     date,
     quick: config.quick,
     record,
+    workers,
     pipeline,
     flush,
     memory,
     demo,
+    demoWorkers,
     demoS3,
     s3Request,
     pushgateway,

@@ -63,5 +63,6 @@ export function openBackupStats(resolved: ResolvedOptions): BackupStats {
       closing ??= close();
       return closing;
     },
+    workerLink: (options) => state.workers.create(options),
   };
 }

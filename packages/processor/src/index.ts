@@ -29,3 +29,4 @@ export { RunFailure, type RunFailureReason } from './runs/run-failure.js';
 export { type TrackRunOptions, trackRun } from './runs/track-run.js';
 export type { BackupStats, Stats } from './stats.js';
 export { METER_NAME, VERSION } from './version.js';
+export type { WorkerLink, WorkerLinkOptions } from './worker/link-types.js';

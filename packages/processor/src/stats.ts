@@ -1,5 +1,6 @@
 import type { ScopeLabels } from './labels.js';
 import type { Run } from './run.js';
+import type { WorkerLink, WorkerLinkOptions } from './worker/link-types.js';
 
 /**
  * Records backup or restore measurements for one combination of labels.
@@ -52,4 +53,13 @@ export interface BackupStats {
    * `diag`). Calling it again returns the same promise.
    */
   shutdown(): Promise<void>;
+  /**
+   * Shared memory for worker threads: pass the link in `workerData` or `postMessage` (no transfer list), and
+   * `connectBackupStats(link)` from `backupstats/worker` gives the worker handles whose records this instance reads
+   * at its flushes and exports as its own (the same series for the same labels). One link serves
+   * `options.workers` threads at once (default 1); docs/workers.md says how it works and what it costs.
+   *
+   * @throws TypeError when an option is invalid.
+   */
+  workerLink(options?: WorkerLinkOptions): WorkerLink;
 }

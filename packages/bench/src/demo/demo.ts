@@ -80,6 +80,8 @@ export async function runDemo(
   config: BenchConfig,
   log: (line: string) => void,
   storage: DemoStorage = 'folder',
+  /** More arguments of the timed backups (`--workers 2`). */
+  extra: readonly string[] = [],
 ): Promise<DemoResult> {
   if (!existsSync(CLI)) return { status: 'todo', reason: `the demo's backup tool (${CLI}) is not there` };
   const sizeMiB = config.quick ? 4 : 200;
@@ -104,12 +106,16 @@ export async function runDemo(
     const backupOnce = async (metrics: boolean): Promise<CliRun> => {
       if (s3 !== undefined) {
         const prefix = `run-${index++}`;
-        const run = await runCli(['--quiet', 'backup', source, `s3://${s3.bucket}/${prefix}`], metrics, s3.env);
+        const run = await runCli(
+          ['--quiet', ...extra, 'backup', source, `s3://${s3.bucket}/${prefix}`],
+          metrics,
+          s3.env,
+        );
         await s3.empty(`${prefix}/`);
         return run;
       }
       const folder = join(scratch, `storage-${index++}`);
-      const run = await runCli(['--quiet', 'backup', source, folder], metrics);
+      const run = await runCli(['--quiet', ...extra, 'backup', source, folder], metrics);
       await rm(folder, { recursive: true, force: true });
       return run;
     };

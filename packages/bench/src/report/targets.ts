@@ -21,6 +21,8 @@ export const TARGETS = {
   histogramOverFloor: 3,
   /** … and at least this many times cheaper than the SDK's own Histogram.record. */
   histogramCheaperThanSdk: 100,
+  /** A record in a worker thread, at most this many times the same record on the main thread. */
+  workerOverMain: 2,
   /** Wall-time overhead of the default pipeline over the unmetered one, percent, by chunk size in bytes. */
   pipelineOverheadPercent: { 65536: 1, 16384: 2, 4096: 5 } as Readonly<Record<number, number>>,
   /** What the default mode's three stages cost per 4 KiB chunk, in clock reads' worth. */
@@ -48,6 +50,15 @@ export interface TargetCheck {
 /** Compares this run's medians with {@link TARGETS}. */
 export function checkTargets(results: RunResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
+  for (const row of results.workers?.records ?? []) {
+    const ratio = row.workerNs / row.mainNs;
+    checks.push({
+      benchmark: `record in a worker thread, ${row.case}`,
+      target: `≤ ${TARGETS.workerOverMain} × the main thread's`,
+      measured: `${fixed(ratio, 2)} × (${ns(row.workerNs)} vs ${ns(row.mainNs)} ns/op)`,
+      met: ratio <= TARGETS.workerOverMain,
+    });
+  }
   const rows = results.record?.rows ?? [];
   const held = rows.find((r) => r.case === HELD_HANDLE_CASE);
   const otel = rows.find((r) => r.case === DIRECT_OTEL_CASE);
@@ -147,6 +158,8 @@ export function checkTargets(results: RunResults): TargetCheck[] {
     });
   }
   if (results.demo !== undefined) checks.push(demoCheck('demo backup', results.demo, TARGETS.demoOverheadPercent));
+  if (results.demoWorkers !== undefined)
+    checks.push(demoCheck('demo backup with --workers 2', results.demoWorkers, TARGETS.demoOverheadPercent));
   if (results.demoS3 !== undefined)
     checks.push(demoCheck('demo backup to S3', results.demoS3, TARGETS.demoS3OverheadPercent));
   return checks;

@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { shutdownOnExit } from 'backupstats/setup';
 import { parseToolArgs, type ToolArgs, USAGE } from './cli/args.js';
+import { failed as fail } from './cli/failed.js';
 import { formatBytes } from './cli/format.js';
 import { createProgress, type Progress, silentProgress } from './cli/progress.js';
 import { formatRuns, runRows } from './cli/run-summary.js';
 import { formatSummary, summaryRows } from './cli/scope-summary.js';
 import { listenForSignals, type Signals } from './cli/signals.js';
 import { backup } from './engine/backup.js';
+import { type CompressPool, createCompressPool } from './engine/compress-pool.js';
 import { restore } from './engine/restore.js';
 import { ExitCode, ToolError } from './errors.js';
 import { generateSampleData } from './files/sample-data.js';
@@ -42,6 +44,8 @@ interface Context {
   readonly temporary: string[];
   /** Set in --loop mode: true once a signal asked to stop. */
   readonly stopRequested: () => boolean;
+  /** With --workers N: the worker threads that compress and hash, recording through a link of the stats. */
+  readonly pool: CompressPool | undefined;
 }
 
 async function main(): Promise<number> {
@@ -89,6 +93,10 @@ async function main(): Promise<number> {
     progress: args.quiet ? silentProgress : createProgress(),
     temporary,
     stopRequested: () => stop,
+    pool:
+      args.workers > 0
+        ? createCompressPool(args.workers, telemetry.stats.workerLink({ workers: args.workers }))
+        : undefined,
   };
   let code: number = ExitCode.Ok;
   try {
@@ -96,6 +104,7 @@ async function main(): Promise<number> {
   } catch (error) {
     code = fail(error);
   }
+  await context.pool?.close();
 
   // Printed on failure too: the measurements of what did happen are exported all the same.
   const collected = await telemetry.collect();
@@ -131,6 +140,7 @@ async function run(context: Context): Promise<void> {
     progress: context.progress,
     compression: args.compression,
     level: args.level,
+    pool: context.pool,
   };
   const command = args.command;
   if (command.kind === 'backup') {
@@ -201,7 +211,15 @@ async function roundTrip(context: Context, source: string, storage: StorageLocat
   const { backup: backupStats, restore: restoreStats } = telemetry.stats;
   const common = { concurrency: args.concurrency, progress: context.progress };
   const saved = await withBackupTarget(storage, backupStats, (into) =>
-    backup({ ...common, source, target: into, compression: args.compression, level: args.level, stats: backupStats }),
+    backup({
+      ...common,
+      source,
+      target: into,
+      compression: args.compression,
+      level: args.level,
+      stats: backupStats,
+      pool: context.pool,
+    }),
   );
   say(
     `backup: ${saved.manifest.files.length} files, ${formatBytes(saved.bytes)} -> ${formatBytes(saved.storedBytes)} stored (${args.compression}) in ${describeStorage(storage)}`,
@@ -226,17 +244,6 @@ async function roundTrip(context: Context, source: string, storage: StorageLocat
 function reportSkipped(skipped: readonly string[]): void {
   if (skipped.length > 0)
     process.stderr.write(`skipped ${skipped.length} entries that are not regular files, e.g. ${skipped[0]}\n`);
-}
-
-function fail(error: unknown): number {
-  if (error instanceof ToolError) {
-    process.stderr.write(`backup-demo: error: ${error.message}\n`);
-    return error.exitCode;
-  }
-  process.stderr.write(
-    `backup-demo: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  return ExitCode.Unexpected;
 }
 
 process.exitCode = await main();

@@ -10,6 +10,7 @@ export class Diagnostics {
   private unknownReasonReported = false;
   private unknownLabelReported = false;
   private labelTypeReported = false;
+  private workerRunReported = false;
   /** True from a failed flush to the next one that succeeds: one message per run of failures. */
   private failing = false;
 
@@ -44,6 +45,14 @@ export class Diagnostics {
     const shown = typeof reason === 'string' ? JSON.stringify(reason.slice(0, 64)) : `a value of type ${typeof reason}`;
     diag.warn(
       `backupstats: a run failed with the reason ${shown}, which is not one of RunFailure (interrupted, timeout, source, destination, corrupted, configuration, _OTHER); it is recorded as _OTHER, as are any later ones`,
+    );
+  }
+
+  runStartedInWorker(): void {
+    if (this.workerRunReported) return;
+    this.workerRunReported = true;
+    diag.warn(
+      'backupstats: startRun() in a worker thread records nothing: a run is the whole job, recorded on the main thread (start it on the stats that made the link); records of operations work in the worker',
     );
   }
 

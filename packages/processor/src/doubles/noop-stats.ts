@@ -1,5 +1,7 @@
 import type { Run } from '../run.js';
 import type { BackupStats, Stats } from '../stats.js';
+import type { WorkerLink, WorkerLinkOptions } from '../worker/link-types.js';
+import { disabledLink, workerLinkOptions } from '../worker/worker-link.js';
 
 /** Does nothing: what no-op stats are made of, and a callback's place-holder. */
 export function noop(): void {}
@@ -22,5 +24,10 @@ export function createNoopBackupStats(): BackupStats {
     restore: noopStats,
     flush: noop,
     shutdown: (): Promise<void> => Promise.resolve(),
+    // A link all the same, so that code passing it to workers runs unchanged: their stats record nothing too.
+    workerLink: (options?: WorkerLinkOptions): WorkerLink => {
+      workerLinkOptions(options);
+      return disabledLink();
+    },
   });
 }

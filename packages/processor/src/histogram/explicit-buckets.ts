@@ -36,6 +36,18 @@ export class ExplicitBuckets {
       this.below[i] = j;
     }
   }
+
+  /**
+   * The explicit bucket of a duration of `millis` (> 0) whose exponential bucket is at `offset`: the boundaries at
+   * or below that bucket's lower boundary are all below it, at most a boundary or two lie inside it. (LocalHistogram
+   * runs the same loop on its own copies of `below` and `limits`, read through `this` on its record path.)
+   */
+  indexOf(millis: number, offset: number): number {
+    const limits = this.limits;
+    let j = this.below[offset] as number;
+    while (j < limits.length && millis > (limits[j] as number)) j++;
+    return j;
+  }
 }
 
 /** The largest double of milliseconds that is not above `seconds` once divided by 1000. */

@@ -1,7 +1,10 @@
 import type { ResolvedLabels } from '../labels.js';
 import type { Run } from '../run.js';
+import type { Stats } from '../stats.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
-import type { SeriesHandle } from './series-handle.js';
+
+/** The series an overflow handle records into: a family's overflow series, in this thread or in a worker's. */
+export type OverflowTarget = Pick<Stats, 'timedIncrement' | 'timedIncrementBytes' | 'startRun'>;
 
 /**
  * What `scope()` returns once a family holds `maxScopes - 1` handles: it keeps its labels, so scoping from it
@@ -12,7 +15,7 @@ export class OverflowHandle extends ScopeHandle {
   constructor(
     lookup: ScopeLookup,
     labels: ResolvedLabels,
-    private readonly target: SeriesHandle,
+    private readonly target: OverflowTarget,
   ) {
     super(lookup, labels);
   }

@@ -91,6 +91,17 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     return this.owner.startRun(this.attributes);
   }
 
+  /** Adds numbers a worker thread recorded for these labels, read at a flush, as if they were recorded here. */
+  addPending(count: number, bytes: number, durationMillis: number): void {
+    this.count += count;
+    this.bytes += bytes;
+    this.durationMillis += durationMillis;
+    if (!this.queued) {
+      this.queued = true;
+      this.owner.deliver(this);
+    }
+  }
+
   /**
    * Adds the pending numbers to `instruments` and leaves the queue. Each number is zeroed as soon as its
    * instrument has taken it, so that when an instrument throws, the retry adds only what is still pending:

@@ -44,6 +44,8 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
    * a no-op once they have them, so that scoping then costs nothing more.
    */
   lookForProvider: () => void = noop;
+  /** Called before the histograms are handed to a producer: reads what worker threads recorded into them. */
+  beforeHistograms: () => void = noop;
 
   constructor(
     readonly family: Family,
@@ -101,15 +103,19 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
   scope(parent: ResolvedLabels, given: ScopeLabels | undefined): Stats {
     this.lookForProvider();
     const labels = mergeLabels(parent, given, this.diagnostics);
+    const series = this.seriesFor(labels);
+    // Never handed out, the overflow series stands for no label combination: each scope past the bound gets a
+    // handle of its own labels on it, so that scoping from it still works.
+    return series === this.overflow ? new OverflowHandle(this, labels, series) : series;
+  }
+
+  /** The memoized series of `labels`, created if there is room, else the overflow series. */
+  seriesFor(labels: ResolvedLabels): SeriesHandle {
     const key = labelKey(labels);
     const existing = this.handles.get(key);
     if (existing !== undefined) return existing;
     // One series is kept for overflow: see cardinality.ts for how the bound fits the SDK's own limit.
-    if (this.handles.size >= this.maxScopes - 1) {
-      // Never handed out, the overflow series stands for no label combination: it scopes like the root.
-      this.overflow ??= this.newSeries(ROOT_LABELS, OVERFLOW_ATTRIBUTES);
-      return new OverflowHandle(this, labels, this.overflow);
-    }
+    if (this.handles.size >= this.maxScopes - 1) return this.overflowSeries();
     const attributes = Object.freeze({
       component: labels.component,
       implementation: labels.implementation,
@@ -118,6 +124,12 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
     const handle = this.newSeries(labels, attributes);
     this.handles.set(key, handle);
     return handle;
+  }
+
+  /** The one series of every record past the bound, created on the first; it scopes like the root. */
+  overflowSeries(): SeriesHandle {
+    this.overflow ??= this.newSeries(ROOT_LABELS, OVERFLOW_ATTRIBUTES);
+    return this.overflow;
   }
 
   /** The histogram instrument's name, for the producers. */
@@ -131,6 +143,7 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
 
   /** Calls `each` with every series' histogram, the overflow series' included; none when histograms are off. */
   forEachHistogram(each: (attributes: Attributes, histogram: LocalHistogram) => void): void {
+    this.beforeHistograms();
     for (const handle of this.handles.values()) {
       if (handle.histogram !== undefined) each(handle.attributes, handle.histogram);
     }
@@ -151,6 +164,11 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
   /** Measurements dropped as invalid since the stats were created, for the self-metric. */
   get invalidCount(): number {
     return this.invalid;
+  }
+
+  /** Counts measurements a worker thread dropped as invalid (it said so in its own thread). */
+  addInvalid(count: number): void {
+    this.invalid += count;
   }
 
   countInvalid(): void {

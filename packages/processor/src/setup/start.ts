@@ -7,6 +7,7 @@ import { resolveOptions } from '../options.js';
 import { cardinalityLimitFor } from '../registry/cardinality.js';
 import type { BackupStats } from '../stats.js';
 import { METER_NAME } from '../version.js';
+import type { WorkerLinkOptions } from '../worker/link-types.js';
 import { DEFAULT_EXPORT_TIMEOUT_MILLIS, SHUTDOWN_MARGIN_MILLIS } from './env/defaults.js';
 import type { Env } from './env/env.js';
 import { readExportSettings } from './env/export-settings.js';
@@ -182,6 +183,7 @@ function started(
     meterProvider: provider,
     shutdownTimeoutMillis,
     flush: () => stats.flush(),
+    workerLink: (options?: WorkerLinkOptions) => stats.workerLink(options),
     async forceFlush() {
       stats.flush();
       await forceFlushIfAble(provider);

@@ -8,6 +8,7 @@ import { FAMILIES } from '../naming/naming-types.js';
 import type { ResolvedOptions } from '../options.js';
 import type { FamilyRegistry } from '../registry/family-registry.js';
 import { registryKind } from '../registry/registry-kinds.js';
+import { WorkerLinks } from '../worker/worker-links.js';
 
 /**
  * What every part of one stats instance shares: the backup and the restore registry and the diagnostics that
@@ -18,6 +19,8 @@ export class StatsSharedState {
   readonly diagnostics = new Diagnostics();
   /** The backup and the restore registry, in the order of {@link FAMILIES}. */
   readonly families: readonly [FamilyRegistry, FamilyRegistry];
+  /** The shared memory of the worker threads connected through this instance's links, read before every flush. */
+  readonly workers: WorkerLinks;
 
   constructor(resolved: ResolvedOptions) {
     const Registry = registryKind(resolved.flushIntervalMillis);
@@ -36,6 +39,9 @@ export class StatsSharedState {
         ),
     ) as [FamilyRegistry, FamilyRegistry];
     this.families = [backup, restore];
+    this.workers = new WorkerLinks(this.families, keep ? resolved.histogramBoundaries : undefined);
+    const readWorkers = (): void => this.workers.read();
+    for (const registry of this.families) registry.beforeHistograms = readWorkers;
     for (const producer of resolved.histogramProducers) attachHistograms(producer, this.families);
   }
 
@@ -51,6 +57,7 @@ export class StatsSharedState {
    */
   flush(): void {
     const errors = new FirstError();
+    this.workers.read();
     for (const registry of this.families) registry.flush(errors);
     errors.throwIfAny();
     this.diagnostics.flushSucceeded();
@@ -76,6 +83,7 @@ export class StatsSharedState {
    */
   close(errors: FirstError, bound: boolean): void {
     for (const registry of this.families) registry.endRuns();
+    this.workers.close();
     if (!bound) this.reportNeverExported();
     for (const registry of this.families) registry.close(errors);
   }

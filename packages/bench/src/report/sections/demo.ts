@@ -7,6 +7,14 @@ export function demoSection(demo: DemoResult): string[] {
   return demoTable('### 5. Demo backup, metrics on vs off (`BACKUPSTATS_DISABLED=true`)', demo);
 }
 
+/** Section 5b: the demo's backup with `--workers 2`, metrics on vs off. */
+export function demoWorkersSection(demo: DemoResult): string[] {
+  return demoTable(
+    '### 5b. Demo backup with `--workers 2` (compression and checksums in worker threads), metrics on vs off',
+    demo,
+  );
+}
+
 /** Section 6: the demo's backup into S3, metrics on vs off, and where the S3 server runs. */
 export function demoS3Section(demo: DemoResult): string[] {
   const out = demoTable('### 6. Demo backup to S3, metrics on vs off (`BACKUPSTATS_DISABLED=true`)', demo);

@@ -18,6 +18,8 @@ export interface ToolArgs {
   readonly compression: Compression;
   readonly level: number | undefined;
   readonly concurrency: number;
+  /** Worker threads for the backup's compression and checksums; 0: none, all on the main thread. */
+  readonly workers: number;
   readonly storage: string | undefined;
   readonly restoreTo: string | undefined;
   readonly keep: boolean;
@@ -45,6 +47,8 @@ Options:
   --compression <name>    gzip or brotli (default gzip)
   --level <n>             compression level: gzip 1-9, brotli 0-11 (default: gzip 6, brotli 5)
   --concurrency <n>       files processed at once, 1-64 (default 2)
+  --workers <n>           compress and hash the backup's files in n worker threads, 0-64 (default 0: none);
+                          each worker meters its stages into the same metrics
   --storage <storage>     storage for the round trip: a folder or s3://bucket/prefix (default: a bucket on an
                           S3 server started on 127.0.0.1 for the run, its data in a temporary folder)
   --restore-to <folder>   restore folder for the round trip (default: a new temporary folder)
@@ -140,6 +144,7 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     compression,
     level: parseInteger(values.level, `--level (${compression})`, low, high),
     concurrency: parseInteger(values.concurrency, '--concurrency', 1, 64) ?? 2,
+    workers: parseInteger(values.workers, '--workers', 0, 64) ?? 0,
     storage: values.storage,
     restoreTo: values['restore-to'],
     keep: values.keep ?? false,
@@ -162,6 +167,7 @@ function parse(argv: readonly string[]) {
       compression: { type: 'string' },
       level: { type: 'string' },
       concurrency: { type: 'string' },
+      workers: { type: 'string' },
       storage: { type: 'string' },
       'restore-to': { type: 'string' },
       keep: { type: 'boolean' },

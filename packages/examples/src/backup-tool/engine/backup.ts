@@ -8,6 +8,7 @@ import type { BackupTarget } from '../storage/storage.js';
 import { runFailureReason } from '../telemetry/run-failure.js';
 import { backupScopes } from '../telemetry/scopes.js';
 import { createChecksumTap } from './checksum-tap.js';
+import type { CompressPool } from './compress-pool.js';
 import { createCompressor, EXTENSIONS } from './compression.js';
 import { watchFailures } from './failure-origin.js';
 import type { Compression, Manifest, ManifestEntry } from './manifest.js';
@@ -23,6 +24,8 @@ export interface BackupOptions {
   readonly concurrency: number;
   readonly stats: Stats;
   readonly progress: Progress;
+  /** With `--workers N`: compression and checksums run in these worker threads, which meter their own stages. */
+  readonly pool?: CompressPool | undefined;
 }
 
 /** What a backup did. */
@@ -94,6 +97,7 @@ async function backupFile(
 ): Promise<ManifestEntry> {
   const object = `${String(index).padStart(6, '0')}.${EXTENSIONS[options.compression]}`;
   const target = options.target;
+  if (options.pool !== undefined) return backupFileInWorker(file, object, options, options.pool, signal);
   let source: Awaited<ReturnType<typeof openForReading>>;
   try {
     source = await openForReading(file.absolute, scopes.source);
@@ -132,4 +136,38 @@ async function backupFile(
       throw sourceError(file.absolute, new Error(`closing failed: ${reason(error)}`));
     });
   }
+}
+
+/** The same as {@link backupFile}, with the file read, hashed and compressed in a worker thread of `pool`. */
+async function backupFileInWorker(
+  file: SourceFile,
+  object: string,
+  options: BackupOptions,
+  pool: CompressPool,
+  signal: AbortSignal,
+): Promise<ManifestEntry> {
+  const target = options.target;
+  let destination: Awaited<ReturnType<BackupTarget['create']>>;
+  try {
+    destination = await target.create(object);
+  } catch (error) {
+    throw target.writeError(object, error);
+  }
+  const { output, done } = pool.compress(file.absolute, options.compression, options.level, (bytes) =>
+    options.progress.advance(bytes),
+  );
+  const [stored, compressed] = await Promise.allSettled([pipeline(output, destination.stream, { signal }), done]);
+  if (compressed.status === 'rejected' || stored.status === 'rejected') {
+    await destination.abort();
+    if (compressed.status === 'rejected') throw sourceError(file.absolute, compressed.reason);
+    throw target.writeError(object, (stored as PromiseRejectedResult).reason);
+  }
+  let storedSize: number;
+  try {
+    storedSize = await destination.finish();
+  } catch (error) {
+    await destination.abort();
+    throw target.writeError(object, error);
+  }
+  return { path: file.path, object, size: compressed.value.size, sha256: compressed.value.sha256, storedSize };
 }

@@ -11,7 +11,7 @@ export interface ChecksumTap extends Transform {
 }
 
 /** Creates a {@link ChecksumTap}: the chunks go through untouched. */
-export function createChecksumTap(progress: Progress): ChecksumTap {
+export function createChecksumTap(progress: Pick<Progress, 'advance'>): ChecksumTap {
   const hash: Hash = createHash('sha256');
   let size = 0;
   const tap = new Transform({

@@ -1,0 +1,71 @@
+import { Diagnostics } from '../diagnostics/diagnostics.js';
+import { notAccepted } from '../diagnostics/error-messages.js';
+import { noop, noopStats } from '../doubles/noop-stats.js';
+import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
+import { FAMILIES } from '../naming/naming-types.js';
+import type { Stats } from '../stats.js';
+import type { WorkerLink } from './link-types.js';
+import { claimPlace } from './place-claim.js';
+import { type Region, SharedFamily } from './shared-family.js';
+import { layoutOf, requireLink } from './worker-link.js';
+
+/** Backup and restore stats of a worker thread, recording into the shared memory of a {@link WorkerLink}. */
+export interface WorkerBackupStats {
+  /** Measurements of backups: `scope()`, `timedIncrement`, `timedIncrementBytes`, as on the main thread. */
+  readonly backup: Stats;
+  /** Measurements of restores. */
+  readonly restore: Stats;
+  /**
+   * Gives the worker's place back, so that another worker may take it (what was recorded stays, and the main
+   * thread reads it). Records made afterwards go nowhere. Called by itself when the worker's thread exits
+   * (its end, `process.exit()`, an uncaught exception); calling it again does nothing.
+   */
+  close(): void;
+}
+
+/**
+ * Connects a worker thread to the stats that made `link` (`stats.workerLink()` on the main thread): records go into
+ * shared memory that the main thread reads at its flushes (its timer, every collection, `flush()`, `shutdown()`),
+ * with no message per record or per scope. The handles record as the main thread's do, at a few nanoseconds, and
+ * the stream meters of `backupstats` take them. `startRun()` records nothing in a worker (runs are the main
+ * thread's).
+ *
+ * @throws TypeError when `link` is not a link, or when all its places are taken by live workers.
+ */
+export function connectBackupStats(link: WorkerLink): WorkerBackupStats {
+  requireLink(link);
+  if (link.control === undefined) return Object.freeze({ backup: noopStats, restore: noopStats, close: noop });
+  const claim = claimPlace(new Int32Array(link.control), link.places.length);
+  if (claim === undefined) {
+    throw notAccepted(
+      'connectBackupStats link',
+      `a link whose ${link.places.length} place(s) are all taken by live workers`,
+      'a link with a free place: stats.workerLink({ workers: N }) for N workers recording at once, or a link per worker',
+    );
+  }
+  const buffer = link.places[claim.place] as SharedArrayBuffer;
+  const region: Region = {
+    layout: layoutOf(link.maxScopes, link.histogramBoundaries),
+    int32: new Int32Array(buffer),
+    numbers: new Float64Array(buffer),
+    bytes: new Uint8Array(buffer),
+  };
+  const boundaries = link.histogramBoundaries;
+  const buckets = boundaries === undefined ? undefined : new ExplicitBuckets(boundaries);
+  const diagnostics = new Diagnostics();
+  const [backup, restore] = FAMILIES.map((family, i) => new SharedFamily(region, i, family, diagnostics, buckets)) as [
+    SharedFamily,
+    SharedFamily,
+  ];
+  let closed = false;
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    process.off('exit', close);
+    backup.detach();
+    restore.detach();
+    claim.release();
+  };
+  process.once('exit', close);
+  return Object.freeze({ backup: backup.root, restore: restore.root, close });
+}

@@ -1,0 +1,117 @@
+import { BucketIndex } from '../histogram/bucket-layout.js';
+import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
+import type { ResolvedLabels } from '../labels.js';
+import { isAmount, MAX_PENDING } from '../record/amount.js';
+import { ScopeHandle, type ScopeLookup } from '../record/scope-handle.js';
+import type { Run } from '../run.js';
+import { BYTES, COUNT, H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO, MILLIS } from './region-layout.js';
+
+/** What a worker's series handle asks of the family that owns it. */
+export interface SharedOwner extends ScopeLookup {
+  countInvalid(): void;
+  startRun(): Run;
+}
+
+/**
+ * The handle of one series in a worker thread: its numbers are cells of the place's shared memory, which only this
+ * thread writes and which only grow (the main thread reads them at its flushes and keeps what it already took).
+ * Recording adds to them in place: no allocation, no Map lookup, no clock read, no message.
+ *
+ * Two rules make a record safe against the main thread's reads and against `terminate()`:
+ *
+ * - The record's stores come after everything that calls a function or loops (the checks, the bucket indexes),
+ *   and between its first store and its last there are only plain stores to typed arrays: no call, no loop, not
+ *   even an Atomics call. V8 stops a terminated thread only at an interrupt check, and those sit at calls and loop
+ *   back edges (an Atomics call is one: a worker terminated around Atomics.store was seen to stop there), so a
+ *   record is written whole or not at all.
+ * - The histogram cells are written inside a sequence lock: the slot's sequence number is made odd, the cells are
+ *   added to, and it is made even. The main thread keeps a histogram read only when it saw the same even number
+ *   before and after it, so the count, sum and buckets it folds are those of the same records, and a Float64 torn
+ *   by a store in progress is never kept. The counters need no lock: each is folded on its own, so a record whose
+ *   count is read at one flush and its bytes at the next still counts once in each.
+ *
+ * The sequence number's stores are plain (an Atomics.store would be an interrupt check, and costs 8 ns on x64).
+ * ECMAScript's memory model gives plain stores no order as seen from another thread; V8 emits them in program
+ * order, and x64 makes stores visible in that order, so on x64 the lock is exact. Where stores may become visible
+ * out of order (arm64), a read may take part of the record in progress: every cell is cumulative and each read
+ * folds only what it gained, so the rest comes with the next read and each record still counts exactly once; only
+ * that one collection may show a count one record away from its buckets.
+ */
+export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
+  constructor(
+    owner: SharedOwner,
+    labels: ResolvedLabels,
+    /** The place's numbers; after `close()`, a private copy that no one reads. */
+    public numbers: Float64Array,
+    /** The series' first cell in `numbers`. */
+    readonly at: number,
+    /** The place's Int32 words, where the series' sequence number is; private after `close()` too. */
+    public seqs: Int32Array,
+    readonly seqAt: number,
+    /** The explicit buckets of the stats' histograms, or none when they keep no histogram. */
+    readonly buckets: ExplicitBuckets | undefined,
+    /** The first explicit bucket's cell, from `at`. */
+    readonly explicitAt: number,
+  ) {
+    super(owner, labels);
+  }
+
+  /** Finds the exponential bucket (its tables read through this object's own fields, as LocalHistogram does). */
+  private readonly bucketIndex = new BucketIndex();
+
+  timedIncrement(durationMillis: number, weight = 1): void {
+    if (isAmount(durationMillis) && isAmount(weight) && this.add(0, durationMillis, weight)) return;
+    this.owner.countInvalid();
+  }
+
+  timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
+    if (isAmount(bytes) && isAmount(durationMillis) && isAmount(weight) && this.add(bytes, durationMillis, weight))
+      return;
+    this.owner.countInvalid();
+  }
+
+  startRun(): Run {
+    return this.owner.startRun();
+  }
+
+  /** Adds one record of valid amounts; false when a cumulative sum would pass {@link MAX_PENDING}. */
+  private add(bytes: number, durationMillis: number, weight: number): boolean {
+    const numbers = this.numbers;
+    const at = this.at;
+    const totalBytes = (numbers[at + BYTES] as number) + bytes;
+    const totalMillis = (numbers[at + MILLIS] as number) + durationMillis * weight;
+    if (totalBytes > MAX_PENDING || totalMillis > MAX_PENDING) return false;
+    // The histogram's cells, found before the first store: offsetOf and indexOf are calls, indexOf loops.
+    let bucketCell = -1;
+    let explicitCell = -1;
+    const buckets = this.buckets;
+    if (weight > 0 && buckets !== undefined) {
+      if (durationMillis === 0) {
+        bucketCell = at + H_ZERO;
+        explicitCell = at + this.explicitAt;
+      } else {
+        const offset = this.bucketIndex.offsetOf(durationMillis);
+        bucketCell = at + H_EXPONENTIAL + offset;
+        explicitCell = at + this.explicitAt + buckets.indexOf(durationMillis, offset);
+      }
+    }
+    // Plain stores only from here: no call and no loop.
+    numbers[at + COUNT] = (numbers[at + COUNT] as number) + 1;
+    numbers[at + BYTES] = totalBytes;
+    numbers[at + MILLIS] = totalMillis;
+    if (bucketCell >= 0) {
+      const seqs = this.seqs;
+      const seqAt = this.seqAt;
+      const seq = seqs[seqAt] as number;
+      seqs[seqAt] = (seq + 1) | 0;
+      numbers[at + H_COUNT] = (numbers[at + H_COUNT] as number) + weight;
+      numbers[at + H_SUM] = (numbers[at + H_SUM] as number) + durationMillis * weight;
+      if (durationMillis < (numbers[at + H_MIN] as number)) numbers[at + H_MIN] = durationMillis;
+      if (durationMillis > (numbers[at + H_MAX] as number)) numbers[at + H_MAX] = durationMillis;
+      numbers[bucketCell] = (numbers[bucketCell] as number) + weight;
+      numbers[explicitCell] = (numbers[explicitCell] as number) + weight;
+      seqs[seqAt] = (seq + 2) | 0;
+    }
+    return true;
+  }
+}
