@@ -123,13 +123,7 @@ async function backupFile(
       if (failedFirst() === 'destination') throw target.writeError(object, error);
       throw sourceError(file.absolute, error);
     }
-    let storedSize: number;
-    try {
-      storedSize = await destination.finish();
-    } catch (error) {
-      await destination.abort();
-      throw target.writeError(object, error);
-    }
+    const storedSize = await finishStored(destination, target, object);
     return { path: file.path, object, size: tap.size, sha256: tap.digest(), storedSize };
   } finally {
     await source.close().catch((error) => {
@@ -162,12 +156,20 @@ async function backupFileInWorker(
     if (compressed.status === 'rejected') throw sourceError(file.absolute, compressed.reason);
     throw target.writeError(object, (stored as PromiseRejectedResult).reason);
   }
-  let storedSize: number;
+  const storedSize = await finishStored(destination, target, object);
+  return { path: file.path, object, size: compressed.value.size, sha256: compressed.value.sha256, storedSize };
+}
+
+/** Completes the stored object and returns its size; an object that could not be completed is aborted. */
+async function finishStored(
+  destination: Awaited<ReturnType<BackupTarget['create']>>,
+  target: BackupTarget,
+  object: string,
+): Promise<number> {
   try {
-    storedSize = await destination.finish();
+    return await destination.finish();
   } catch (error) {
     await destination.abort();
     throw target.writeError(object, error);
   }
-  return { path: file.path, object, size: compressed.value.size, sha256: compressed.value.sha256, storedSize };
 }
