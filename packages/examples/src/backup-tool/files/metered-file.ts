@@ -44,6 +44,12 @@ function closer(stream: ReadStream | WriteStream, scopes: FileScopes): () => Pro
         resolve();
         return;
       }
+      // Destroyed already (a failed pipeline destroys every stream with its error): the error that stream emits is
+      // the pipeline's, reported by it, not a failure to close. Only the end of the close is waited for.
+      if (stream.destroyed) {
+        emitter.once('close', () => resolve());
+        return;
+      }
       emitter.once('error', reject);
       emitter.once('close', () => resolve());
       stream.destroy();
