@@ -30,9 +30,10 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats, optio
   const push = stream.push;
   // A string pushed without an encoding is encoded with the stream's `defaultEncoding` (hex, latin1, base64…),
   // which Node keeps only in its internal state; it cannot change after construction. Object mode keeps strings.
-  const state = (stream as { _readableState?: { defaultEncoding?: unknown; objectMode?: unknown } })._readableState;
+  // requireReadable has checked that the state is an object.
+  const state = (stream as { _readableState?: ReadableStateView })._readableState as ReadableStateView;
   const defaultEncoding =
-    state !== undefined && state.objectMode !== true && typeof state.defaultEncoding === 'string'
+    state.objectMode !== true && typeof state.defaultEncoding === 'string'
       ? (state.defaultEncoding as BufferEncoding)
       : undefined;
   const meter = new ReadMeter(stats, defaultEncoding, every);
@@ -46,6 +47,12 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats, optio
     return push.call(this, chunk, encoding);
   };
   return stream;
+}
+
+/** The parts of Node's internal readable state that tell how a pushed string is encoded. */
+interface ReadableStateView {
+  readonly defaultEncoding?: unknown;
+  readonly objectMode?: unknown;
 }
 
 /** The wait in progress. One per stream; a timestamp is stored in place rather than boxed anew on every chunk. */

@@ -19,12 +19,12 @@ interface StreamParts {
   readonly _writableState?: unknown;
 }
 
-const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null;
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /** Throws unless `stream` is a Readable built on Node's `_read()` / `push()` contract (any version of it). */
 export function requireReadable(fn: string, stream: unknown): void {
   const parts = stream as StreamParts | null | undefined;
-  if (isObject(parts) && typeof parts?._read === 'function' && typeof parts.push === 'function') {
+  if (isObject(parts) && typeof parts._read === 'function' && typeof parts.push === 'function') {
     if (isObject(parts._readableState)) return;
   }
   throw notAccepted(
@@ -38,7 +38,7 @@ export function requireReadable(fn: string, stream: unknown): void {
 /** Throws unless `stream` is a Transform: both sides, and a `_transform` to wrap. */
 export function requireTransform(fn: string, stream: unknown): void {
   const parts = stream as StreamParts | null | undefined;
-  if (isObject(parts) && typeof parts?._transform === 'function' && isObject(parts._writableState)) {
+  if (isObject(parts) && typeof parts._transform === 'function' && isObject(parts._writableState)) {
     if (isObject(parts._readableState)) return;
   }
   throw notAccepted(
