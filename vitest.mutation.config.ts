@@ -6,7 +6,9 @@
 // built package and the docs, which no mutant changes: package, docs; and property (random inputs would make a
 // mutant's fate vary from run to run, and its 12 s would be paid by every mutant it covers, which is all of them);
 // and workers: its worker threads load the BUILT library (backupstats/worker, which this alias cannot reach inside a
-// thread), so a mutant of the source would run only on the main thread's side of the shared memory.
+// thread), so a mutant of the source would run only on the main thread's side of the shared memory. That side is
+// tested in process instead (test/core/worker-places.test.ts, which connects to a link on the main thread, through
+// the alias of backupstats/worker below).
 // So a new test goes in an included folder only if it runs in process (core/shutdown.test.ts's one child, which
 // checks that the flush timer lets a process exit, is the exception that was already there). A hung test fails
 // after testTimeout, well before Stryker's own timeout, so a mutant that stalls a stream counts as killed without
@@ -25,7 +27,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^backupstats$/, replacement: source('index.ts') },
-      { find: /^backupstats\/(setup|s3)$/, replacement: source('$1/index.ts') },
+      { find: /^backupstats\/(setup|s3|worker)$/, replacement: source('$1/index.ts') },
     ],
   },
   test: {

@@ -181,4 +181,23 @@ describe('shutdown() with an instrument that throws', () => {
     expect(diagnostics.messages.filter((m) => m.includes('after shutdown'))).toHaveLength(1);
     expect(diagnostics.messages.filter((m) => m.includes('shutdown') && m.includes('could not'))).toHaveLength(1);
   });
+
+  it('a handle whose numbers were lost at shutdown drops what is recorded on it later, and says so', async ({
+    diagnostics,
+  }) => {
+    const { provider } = realProvider();
+    const stats = createBackupStats({
+      meterProvider: throwingProvider(provider, 'backup.bytes', 1),
+      flushIntervalMillis: 2 ** 30,
+    });
+    const handle = stats.backup.scope(LABELS);
+    handle.timedIncrementBytes(10, 1);
+    await expect(stats.shutdown()).rejects.toThrow(new Error('transient'));
+    handle.timedIncrementBytes(Number.MAX_SAFE_INTEGER, 1);
+    handle.timedIncrementBytes(Number.MAX_SAFE_INTEGER, 1);
+    // Said for this handle's family (nothing else was recorded after shutdown), and never summed into an invalid one.
+    expect(diagnostics.messages.filter((m) => !m.includes('could not add'))).toEqual([
+      'backupstats: a backup measurement was recorded after shutdown() and is ignored, as are any later ones',
+    ]);
+  });
 });

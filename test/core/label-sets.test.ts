@@ -55,10 +55,37 @@ describe('labels that cannot be right', () => {
     expect(values.get('backup.operations{-,-,7}')).toBe(1);
   });
 
+  it('the whole message of an unknown label: its name cut at 64 characters', async ({ diagnostics }) => {
+    const stats = createBackupStats();
+    const name = `${'n'.repeat(64)}overflowing`;
+    stats.backup.scope({ [name]: 'x' } as never);
+    expect(diagnostics.messages).toEqual([
+      `backupstats: scope() was given the label "${'n'.repeat(64)}", which is not one of component, implementation and operation; it is ignored, as are any later unknown labels`,
+    ]);
+    await stats.shutdown();
+  });
+
+  it.for([
+    ['component', 42, 'number', '42'],
+    ['implementation', true, 'boolean', 'true'],
+    ['operation', 10n ** 70n, 'bigint', '1'.padEnd(64, '0')],
+  ] as const)(
+    'the whole message of a %s label that is not a string: its type and its text cut at 64 characters',
+    async ([name, value, type, text], { diagnostics }) => {
+      const stats = createBackupStats();
+      stats.restore.scope({ [name]: value } as never);
+      expect(diagnostics.messages).toEqual([
+        `backupstats: scope() was given a ${name} label that is not a string but a value of type ${type}; it is recorded as its text (${JSON.stringify(text)}), as are any later ones`,
+      ]);
+      await stats.shutdown();
+    },
+  );
+
   it.each([
     ['null', null, 'null'],
     ['a number', 5, '5'],
     ['a string', 'Source:Read', '"Source:Read"'],
+    ['a function', () => ({ component: 'C' }), 'a function'],
     ['an array', ['a'], 'an instance of Array'],
   ])('scope(%s) throws a TypeError naming what it got and what it accepts', async (_case, labels, shown) => {
     const stats = createBackupStats({ meterProvider: undefined });

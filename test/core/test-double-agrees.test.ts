@@ -38,6 +38,25 @@ describe('createRecordingStats and the real stats', () => {
     ]);
   });
 
+  it('agree on the limit: exactly Number.MAX_SAFE_INTEGER bytes or milliseconds are kept, more are dropped', () => {
+    // The real stats' side of it: test/validation/measurements.test.ts.
+    const stats = createRecordingStats();
+    stats.timedIncrementBytes(Number.MAX_SAFE_INTEGER, 0);
+    stats.timedIncrement(Number.MAX_SAFE_INTEGER);
+    stats.timedIncrement(Number.MAX_SAFE_INTEGER / 4, 4);
+    stats.timedIncrementBytes(Number.MAX_SAFE_INTEGER + 2, 0);
+    stats.timedIncrement(Number.MAX_SAFE_INTEGER, 2);
+    expect(stats.calls.map((call) => [call.bytes, call.durationMillis, call.weight])).toEqual([
+      [Number.MAX_SAFE_INTEGER, 0, 1],
+      [0, Number.MAX_SAFE_INTEGER, 1],
+      [0, Number.MAX_SAFE_INTEGER / 4, 4],
+    ]);
+    expect(stats.dropped.map((call) => [call.bytes, call.durationMillis, call.weight])).toEqual([
+      [Number.MAX_SAFE_INTEGER + 2, 0, 1],
+      [0, Number.MAX_SAFE_INTEGER, 2],
+    ]);
+  });
+
   it('agree on counts, bytes, time and invalid records for any sequence of records', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(record, { maxLength: 30 }), async (records) => {

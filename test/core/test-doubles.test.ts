@@ -38,6 +38,12 @@ describe('createRecordingStats', () => {
     expect(stats.totals({ implementation: 'I1', operation: 'O2' }).bytes).toBe(4);
     expect(stats.totals({ component: 'C2', implementation: 'I2' }).count).toBe(0);
   });
+
+  it('scopes as the real stats do with labels that cannot be right, silently: unknown names ignored, values as text', () => {
+    const stats = createRecordingStats();
+    const scoped = stats.scope({ component: 7, implementaton: 'S3', operation: true } as never);
+    expect(scoped.labels).toEqual({ component: '7', implementation: '-', operation: 'true' });
+  });
 });
 
 describe('no-op stats', () => {

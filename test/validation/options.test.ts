@@ -34,6 +34,12 @@ const CASES: readonly Case[] = [
     { metricPrefix: 'p'.repeat(226) },
     ['metricPrefix', `${'p'.repeat(226)}backupstats.invalid_measurements" is not`],
   ],
+  // The restore instruments' names are one character longer than the backup ones: only they are too long here.
+  [
+    'prefix too long for the restore names only',
+    { naming: 'vitess', metricPrefix: 'p'.repeat(218) },
+    ['metricPrefix', `${'p'.repeat(218)}restore_last_success_timestamp_seconds" is not`],
+  ],
   ['meterProvider not a provider', { meterProvider: {} }, ['meterProvider', 'a value of type object', 'getMeter']],
   ['meterProvider null', { meterProvider: null }, ['meterProvider', 'is null;', 'getMeter']],
   ['meterProvider as text', { meterProvider: 'otel' }, ['meterProvider', '"otel"', 'getMeter']],
@@ -113,4 +119,29 @@ describe('the smallest maxScopes', () => {
       { 'otel.metric.overflow': true },
     ]);
   });
+});
+
+describe('options it does not know', () => {
+  const KNOWN =
+    'known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers';
+  const long = `${'x'.repeat(64)}yz`;
+  const cut = `"${'x'.repeat(64)}"`;
+  it.for([
+    ['one', { [long]: 1 }, `the option ${cut}; it is`],
+    ['two', { flushInterval: 5, [long]: 1 }, `the options "flushInterval" and ${cut}; they are`],
+    [
+      'three',
+      { flushInterval: 5, nameing: 'otel', [long]: 1 },
+      `the options "flushInterval", "nameing" and ${cut}; they are`,
+    ],
+  ] as const)(
+    '%s: said once, each name quoted and cut at 64 characters',
+    async ([, options, names], { diagnostics }) => {
+      const stats = createBackupStats({ ...options, maxScopes: 10 } as BackupStatsOptions);
+      await stats.shutdown();
+      expect(diagnostics.messages).toEqual([
+        `backupstats: createBackupStats does not know ${names} ignored (${KNOWN})`,
+      ]);
+    },
+  );
 });

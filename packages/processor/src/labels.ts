@@ -83,7 +83,7 @@ function pick(name: string, current: string, given: unknown, problems: LabelProb
   if (given === undefined || given === null) return current;
   if (typeof given !== 'string') problems.labelNotAString(name, given);
   if (current !== UNSET || given === '') return current;
-  return typeof given === 'string' ? given : String(given);
+  return String(given);
 }
 
 /**

@@ -37,7 +37,7 @@ async function tracked<T>(stats: Stats, work: () => PromiseLike<T> | T, options:
     run.fail(reasonOf(options, error));
     throw error;
   }
-  const bytes = options?.bytes;
+  const bytes = options.bytes;
   let moved: number | undefined;
   try {
     moved = typeof bytes === 'function' ? bytes(result) : bytes;
@@ -48,9 +48,9 @@ async function tracked<T>(stats: Stats, work: () => PromiseLike<T> | T, options:
   return result;
 }
 
-function reasonOf<T>(options: TrackRunOptions<T> | undefined, error: unknown): RunFailureReason | undefined {
+function reasonOf<T>(options: TrackRunOptions<T>, error: unknown): RunFailureReason | undefined {
   try {
-    return options?.reason?.(error);
+    return options.reason?.(error);
   } catch {
     return undefined;
   }
