@@ -1,4 +1,4 @@
-import { BUCKETS, lowerBoundary, MIN_INDEX } from './bucket-layout.js';
+import { BUCKETS, lowerBoundary, MIN_INDEX, nextDouble } from './bucket-layout.js';
 
 /**
  * The default explicit bucket boundaries, in seconds: 10 µs to 100 s, 1-2.5-5 in every decade (adjacent ones at
@@ -56,11 +56,4 @@ function millisLimit(seconds: number): number {
   while (limit / 1000 > seconds) limit = nextDouble(limit, -1);
   while (nextDouble(limit, 1) / 1000 <= seconds) limit = nextDouble(limit, 1);
   return limit;
-}
-
-/** The double next to `value` (> 0) upwards (1) or downwards (-1). */
-function nextDouble(value: number, direction: 1 | -1): number {
-  const bits = new BigInt64Array(new Float64Array([value]).buffer);
-  bits[0] = (bits[0] as bigint) + BigInt(direction);
-  return new Float64Array(bits.buffer)[0] as number;
 }
