@@ -16,9 +16,6 @@ export const MAX_INDEX = 94;
 /** Buckets kept per histogram. */
 export const BUCKETS = MAX_INDEX - MIN_INDEX + 1;
 
-/** 2^(k/8) for k = 0..8: the boundaries within one doubling, in seconds. */
-const STEPS = Array.from({ length: PER_OCTAVE + 1 }, (_, k) => 2 ** (k / PER_OCTAVE));
-
 /** The tables of the bucket index, built once and shared by every histogram. */
 interface IndexTables {
   /** A scratch double, read back through `words` (little-endian on every platform Node runs on: x64, arm64). */
@@ -108,12 +105,6 @@ export class BucketIndex {
 let SHIFT = 0;
 SHIFT =
   -MIN_INDEX - (new BucketIndex() as unknown as { offsetOf(millis: number): number }).offsetOf(1000 * (1 + 2 ** -40));
-
-/** The lower (exclusive) boundary of bucket `index`, in seconds: 2^(index/8). */
-export function lowerBoundary(index: number): number {
-  const octave = Math.floor(index / PER_OCTAVE);
-  return 2 ** octave * (STEPS[index - octave * PER_OCTAVE] as number);
-}
 
 /** The double next to `value` (> 0) upwards (1) or downwards (-1). */
 export function nextDouble(value: number, direction: 1 | -1): number {
