@@ -90,12 +90,11 @@ describe('the collection a producer hands over', () => {
     });
   });
 
-  it('exponential: scale 3, the zero count, the buckets from the first to the last with weight, no negative ones', async () => {
+  it('exponential: scale 3, the buckets from the first to the last with weight, no negative ones, min and max', async () => {
     wallClockAt(1_600_000_000_999);
     const { stats, producer } = statsOn('exponential');
     const op = stats.backup.scope({ operation: 'w' });
     op.timedIncrement(3, 2);
-    op.timedIncrement(0);
     op.timedIncrement(5);
     op.timedIncrement(2.9);
     const [first, last] = [exactBucket(3), exactBucket(5)];
@@ -116,13 +115,13 @@ describe('the collection a producer hands over', () => {
                 endTime: [1_600_000_001, 1_000_000],
                 attributes: LABELS,
                 value: {
-                  count: 5,
+                  count: 4,
                   sum: (3 * 2 + 5 + 2.9) / 1000,
                   scale: 3,
-                  zeroCount: 1,
+                  zeroCount: 0,
                   positive: { offset: first, bucketCounts: [3, ...Array(last - first - 1).fill(0), 1] },
                   negative: { offset: 0, bucketCounts: [] },
-                  min: 0,
+                  min: 0.0029,
                   max: 0.005,
                 },
               },
