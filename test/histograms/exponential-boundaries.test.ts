@@ -45,7 +45,7 @@ describe('exponential buckets at their boundaries', () => {
     expect(await bucketsOf(durations.map((ms) => nextDouble(ms, 1)))).toEqual([0, 8, -8, 16, -16, -80, 88]);
   });
 
-  it('durations under 1 µs are in the first bucket, and durations over 1 h in the last', async () => {
+  it('durations under 1 µs are in the first bucket, and durations of 1 h or more in the last', async () => {
     const underMicrosecond = [
       0.001, // 2^-20 s is under 1 µs by 5 %: 1 µs itself is in the first bucket
       1000 * 2 ** -20, // the first bucket's lower boundary: the bucket below it
