@@ -16,9 +16,6 @@ export const MAX_INDEX = 94;
 /** Buckets kept per histogram. */
 export const BUCKETS = MAX_INDEX - MIN_INDEX + 1;
 
-/** 2^(k/8) for k = 0..8: the boundaries within one doubling, in seconds. */
-const STEPS = Array.from({ length: PER_OCTAVE + 1 }, (_, k) => 2 ** (k / PER_OCTAVE));
-
 /** The tables of the bucket index, built once and shared by every histogram. */
 interface IndexTables {
   /** A scratch double, read back through `words` (little-endian on every platform Node runs on: x64, arm64). */
@@ -43,7 +40,7 @@ function indexTables(): IndexTables {
   // The boundaries in milliseconds, 1000 × 2^(i/8): their mantissas repeat every 8 buckets (× 2 is exact), so the 8
   // of one doubling, in milliseconds, are the steps a mantissa is compared with.
   for (let k = 0; k < PER_OCTAVE; k++) {
-    float[0] = 1000 * (STEPS[k] as number);
+    float[0] = stepMillis(k);
     const hi = (words[1] as number) & 0xfffff;
     const t = hi >>> 16;
     insideHi[t] = hi;
@@ -51,6 +48,20 @@ function indexTables(): IndexTables {
     for (let u = t + 1; u < 16; u++) below[u] = (below[u] as number) + 1;
   }
   return { float, words, below, insideHi, insideLo };
+}
+
+/**
+ * The boundary 2^(k/8) s (k = 0..7) in milliseconds as the tables hold it: the largest double at or below
+ * 1000 × 2^(k/8), so that a duration is above the boundary exactly when it is above that double. The rounded
+ * product is that double or, for most k, the one after it, which is above the boundary: a duration of exactly that
+ * double would land in the bucket below its own. The comparison is exact, in integers: a double in [1000, 2000) is
+ * an integer times 2^-43, and millis ≤ 1000 × 2^(k/8) ⟺ (millis × 2^43)^8 ≤ 1000^8 × 2^(k + 344).
+ */
+function stepMillis(k: number): number {
+  const atMost = (millis: number): boolean => BigInt(millis * 2 ** 43) ** 8n <= (1000n ** 8n) << BigInt(k + 344);
+  let millis = 1000 * 2 ** (k / PER_OCTAVE);
+  while (!atMost(millis)) millis = nextDouble(millis, -1);
+  return millis;
 }
 
 const TABLES = indexTables();
@@ -95,8 +106,9 @@ let SHIFT = 0;
 SHIFT =
   -MIN_INDEX - (new BucketIndex() as unknown as { offsetOf(millis: number): number }).offsetOf(1000 * (1 + 2 ** -40));
 
-/** The lower (exclusive) boundary of bucket `index`, in seconds: 2^(index/8). */
-export function lowerBoundary(index: number): number {
-  const octave = Math.floor(index / PER_OCTAVE);
-  return 2 ** octave * (STEPS[index - octave * PER_OCTAVE] as number);
+/** The double next to `value` (> 0) upwards (1) or downwards (-1). */
+export function nextDouble(value: number, direction: 1 | -1): number {
+  const bits = new BigInt64Array(new Float64Array([value]).buffer);
+  bits[0] = (bits[0] as bigint) + BigInt(direction);
+  return new Float64Array(bits.buffer)[0] as number;
 }

@@ -1,4 +1,4 @@
-import { BUCKETS, lowerBoundary, MIN_INDEX } from './bucket-layout.js';
+import { BUCKETS, BucketIndex, nextDouble } from './bucket-layout.js';
 
 /**
  * The default explicit bucket boundaries, in seconds: 10 µs to 100 s, 1-2.5-5 in every decade (adjacent ones at
@@ -13,11 +13,11 @@ export const DEFAULT_HISTOGRAM_BOUNDARIES: readonly number[] = Object.freeze(
 /**
  * Explicit buckets (Prometheus' `le`) counted exactly beside the exponential ones: bucket j holds the durations d
  * with boundaries[j - 1] < d ≤ boundaries[j], the last one everything above. A duration finds its bucket from its
- * exponential bucket: the boundaries at or below that bucket's lower boundary are all below it, and at most a
+ * exponential bucket: the boundaries in the exponential buckets below it are all below the duration, and at most a
  * boundary or two lie inside it (one comparison each).
  */
 export class ExplicitBuckets {
-  /** For each exponential bucket (from MIN_INDEX): how many boundaries lie surely below its lower boundary. */
+  /** For each exponential bucket (from MIN_INDEX): how many boundaries lie below all of its durations. */
   readonly below = new Uint8Array(BUCKETS);
   /**
    * The boundaries in milliseconds, as the record path compares them: `millis > limits[j]` exactly when
@@ -27,19 +27,15 @@ export class ExplicitBuckets {
 
   constructor(readonly boundaries: readonly number[]) {
     this.limits = Float64Array.from(boundaries, millisLimit);
-    let j = 0;
-    // The lowest bucket also holds every duration under 1 µs: it starts from no boundary below.
-    for (let i = 1; i < BUCKETS; i++) {
-      const lower = lowerBoundary(MIN_INDEX + i);
-      // A hair under the lower boundary: a boundary on it is left to the record path's exact comparison.
-      while (j < boundaries.length && (boundaries[j] as number) < lower * (1 - 1e-12)) j++;
-      this.below[i] = j;
-    }
+    // The bucket index grows with the duration: every duration of a bucket above the one of a boundary's limit is
+    // above the limit. The boundaries in a duration's own bucket are left to the record path's exact comparison.
+    const index = new BucketIndex();
+    for (const [j, limit] of this.limits.entries()) this.below.fill(j + 1, index.offsetOf(limit) + 1);
   }
 
   /**
-   * The explicit bucket of a duration of `millis` (> 0) whose exponential bucket is at `offset`: the boundaries at
-   * or below that bucket's lower boundary are all below it, at most a boundary or two lie inside it. (LocalHistogram
+   * The explicit bucket of a duration of `millis` (> 0) whose exponential bucket is at `offset`: the boundaries in
+   * the buckets below it are all below the duration, at most a boundary or two lie inside it. (LocalHistogram
    * runs the same loop on its own copies of `below` and `limits`, read through `this` on its record path.)
    */
   indexOf(millis: number, offset: number): number {
@@ -56,11 +52,4 @@ function millisLimit(seconds: number): number {
   while (limit / 1000 > seconds) limit = nextDouble(limit, -1);
   while (nextDouble(limit, 1) / 1000 <= seconds) limit = nextDouble(limit, 1);
   return limit;
-}
-
-/** The double next to `value` (> 0) upwards (1) or downwards (-1). */
-function nextDouble(value: number, direction: 1 | -1): number {
-  const bits = new BigInt64Array(new Float64Array([value]).buffer);
-  bits[0] = (bits[0] as bigint) + BigInt(direction);
-  return new Float64Array(bits.buffer)[0] as number;
 }

@@ -47,9 +47,8 @@ export function resolveHistogramOptions(
 
 function isBoundaryList(value: unknown): value is readonly number[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_BOUNDARIES) return false;
-  return value.every(
-    (b, i) => typeof b === 'number' && Number.isFinite(b) && b > 0 && (i === 0 || b > (value[i - 1] as number)),
-  );
+  // Number.isFinite is false for anything but a finite number (no conversion, unlike the global isFinite).
+  return value.every((b, i) => Number.isFinite(b) && b > 0 && (i === 0 || b > (value[i - 1] as number)));
 }
 
 function isProducer(value: unknown): value is HistogramProducer {

@@ -49,8 +49,8 @@ export class LocalHistogram extends BucketIndex {
     }
     const at = this.offsetOf(millis);
     this.exponential[at] = (this.exponential[at] as number) + weight;
-    // The explicit bucket: the boundaries at or below the exponential bucket's lower boundary are all below the
-    // duration; at most a boundary or two lie inside the bucket, one comparison each.
+    // The explicit bucket: the boundaries in the exponential buckets below this one are all below the duration;
+    // at most a boundary or two lie inside the bucket, one comparison each.
     const limits = this.limits;
     let j = this.below[at] as number;
     while (j < limits.length && millis > (limits[j] as number)) j++;
