@@ -6,15 +6,9 @@ import { createPushgatewayExporter, type PushgatewayExporterOptions } from 'back
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
+import { setUpError } from '../support/set-up-error.js';
 
 const pushgateway = { OTEL_METRICS_EXPORTER: 'pushgateway' };
-
-async function startError(env: Record<string, string>): Promise<Error> {
-  const stats = await startBackupStats({ env }).catch((error: unknown) => error as Error);
-  if (stats instanceof Error) return stats;
-  await stats.shutdown();
-  throw new Error(`startBackupStats accepted ${JSON.stringify(env)}`);
-}
 
 /** Every message of the error and its causes, with their stacks. */
 function everyText(error: unknown): string {
@@ -59,7 +53,7 @@ describe('BACKUPSTATS_PUSHGATEWAY_* at set-up', () => {
     ['BACKUPSTATS_PUSHGATEWAY_GROUPING', 'region=', '"region="', 'comma-separated key=value pairs'],
     ['OTEL_METRICS_EXPORTER', 'pushgateway,none', '"pushgateway,none"', '"pushgateway"'],
   ])('%s=%s: named, shown and what is accepted', async (variable, value, shown, accepted) => {
-    const error = await startError({ ...pushgateway, [variable]: value });
+    const error = await setUpError({ ...pushgateway, [variable]: value });
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toMatch(new RegExp(`^backupstats: ${variable} is `));
     expect(error.message).toContain(`${variable} is ${shown}`);
@@ -83,7 +77,7 @@ describe('BACKUPSTATS_PUSHGATEWAY_* at set-up', () => {
       },
     ],
   ])('%s: refused, and no secret in any message', async ([, env], { diagnostics }) => {
-    const error = await startError({ ...pushgateway, ...env });
+    const error = await setUpError({ ...pushgateway, ...env });
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toMatch(/^backupstats: BACKUPSTATS_PUSHGATEWAY_(URL|HEADERS)/);
     expect(error.message).toContain('<redacted>');
