@@ -18,9 +18,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { startOtlpReceiver } from './otlp-receiver.mjs';
 import { blocksOf, CheckFailed, compile, fail, installCommands } from './readme-examples.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -68,43 +68,8 @@ for (const section of EXAMPLE_SECTIONS) {
   if (!examples.some((b) => b.section === section)) fail(`${README} has no ts block in its "## ${section}" section`);
 }
 
-// --- An OTLP receiver: the examples' exports, decoded with OpenTelemetry's generated protobuf code -------------
-const protoRoot = createRequire(import.meta.url)('otlp-proto-generated/build/src/generated/root.js');
-const { ExportMetricsServiceRequest } = protoRoot.opentelemetry.proto.collector.metrics.v1;
-let received = [];
-const receiver = createServer(async (req, res) => {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  if (req.method === 'POST' && req.url === '/v1/metrics' && req.headers['content-type'] === 'application/x-protobuf') {
-    received.push(
-      ExportMetricsServiceRequest.toObject(ExportMetricsServiceRequest.decode(Buffer.concat(chunks)), {
-        longs: Number,
-      }),
-    );
-    res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-  } else {
-    res.writeHead(404).end();
-  }
-});
-await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-const endpoint = `http://127.0.0.1:${receiver.address().port}`;
-
-/** The latest value of the counter `name` whose `operation` attribute is `operation`, over everything received. */
-function latest(name, operation) {
-  let value;
-  for (const request of received) {
-    for (const metric of (request.resourceMetrics ?? [])
-      .flatMap((r) => r.scopeMetrics ?? [])
-      .flatMap((s) => s.metrics ?? [])) {
-      if (metric.name !== name) continue;
-      for (const point of metric.sum?.dataPoints ?? []) {
-        const attribute = (point.attributes ?? []).find((a) => a.key === 'operation');
-        if (attribute?.value?.stringValue === operation) value = point.asInt ?? point.asDouble;
-      }
-    }
-  }
-  return value;
-}
+const receiver = await startOtlpReceiver();
+const { endpoint } = receiver;
 
 /** Runs `node file ...args`; resolves with its exit status and output, killing it after a minute. */
 function runExample(node, file, options, args = []) {
@@ -200,7 +165,7 @@ try {
         const file = `example-${n + 1}.${format}`;
         writeFileSync(join(app, file), compiled[format]);
         rmSync(join(app, 'ibdata1.gz'), { force: true });
-        received = [];
+        receiver.clear();
         // Not spawnSync: the receiver of this process must answer the example's exports meanwhile.
         const result = await runExample(line.node, file, {
           cwd: app,
@@ -209,20 +174,20 @@ try {
         const what = `${example.file}:${example.line} (${example.section}) as ${format === 'mjs' ? 'ESM' : 'CommonJS'}`;
         if (result.status !== 0)
           fail(`${line.name}: ${what} exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`);
-        const read = latest('backup.bytes', 'Source:Read');
+        const read = receiver.latest('backup.bytes', 'Source:Read');
         if (read !== sourceBytes)
           fail(`${line.name}: ${what} exported backup.bytes{operation=Source:Read} = ${read}, expected ${sourceBytes}`);
         let wrote = '';
         if (existsSync(join(app, 'ibdata1.gz'))) {
           const gzBytes = statSync(join(app, 'ibdata1.gz')).size;
-          const written = latest('backup.bytes', 'Destination:Write');
+          const written = receiver.latest('backup.bytes', 'Destination:Write');
           if (written !== gzBytes)
             fail(
               `${line.name}: ${what} exported backup.bytes{operation=Destination:Write} = ${written}, expected ${gzBytes}`,
             );
           wrote = `, Destination:Write ${written} bytes`;
         }
-        console.log(`  ran ${what}: exit 0, ${received.length} OTLP export(s), Source:Read ${read} bytes${wrote}`);
+        console.log(`  ran ${what}: exit 0, ${receiver.count()} OTLP export(s), Source:Read ${read} bytes${wrote}`);
       }
     }
 
