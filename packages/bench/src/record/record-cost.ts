@@ -1,9 +1,9 @@
 import { Component, createBackupStats, createHistogramProducer, Implementation, Operation } from 'backupstats';
-import { Counter, Registry } from 'prom-client';
 import { Bench, type Task } from 'tinybench';
 import type { BenchConfig } from '../config.js';
 import { createOtelSetup } from '../harness/otel.js';
 import { createDirectOtelStats } from './direct-otel-stats.js';
+import { promClientCases } from './prom-client-cases.js';
 
 /** One way of recording a measurement and what one record cost. */
 export interface RecordCostRow {
@@ -29,7 +29,6 @@ const LABELS = {
   implementation: Implementation.Builtin,
   operation: Operation.SourceRead,
 } as const;
-const LABEL_NAMES = ['component', 'implementation', 'operation'] as const;
 
 /** Inputs cycle through this many precomputed values, so the timed loop only reads arrays. */
 const INPUTS = 4096;
@@ -82,17 +81,6 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
     .createHistogram('backup.operation.duration', { unit: 's' });
   const heldUnthrottled = unthrottled.backup.scope(LABELS);
   const root = throttled.backup;
-
-  const registry = new Registry();
-  const promCounter = (name: string): Counter<(typeof LABEL_NAMES)[number]> =>
-    new Counter({ name, help: name, labelNames: LABEL_NAMES, registers: [registry] });
-  const promOps = promCounter('backup_operations_total');
-  const promBytes = promCounter('backup_bytes_total');
-  const promSeconds = promCounter('backup_seconds_total');
-  const { component, implementation, operation } = LABELS;
-  const boundOps = promOps.labels(component, implementation, operation);
-  const boundBytes = promBytes.labels(component, implementation, operation);
-  const boundSeconds = promSeconds.labels(component, implementation, operation);
 
   const floor = { count: 0, bytes: 0, durationMillis: 0 };
   const fast = config.quick ? 20_000 : 100_000;
@@ -157,28 +145,7 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
           direct.timedIncrementBytes(bytes[i & MASK] as number, durations[i & MASK] as number);
       },
     },
-    {
-      name: 'prom-client: 3 × counter.labels(…).inc',
-      records: slow,
-      fn: (n) => {
-        for (let i = 0; i < n; i++) {
-          promOps.labels(component, implementation, operation).inc();
-          promBytes.labels(component, implementation, operation).inc(bytes[i & MASK] as number);
-          promSeconds.labels(component, implementation, operation).inc((durations[i & MASK] as number) / 1000);
-        }
-      },
-    },
-    {
-      name: 'prom-client: 3 × pre-bound child .inc',
-      records: slow,
-      fn: (n) => {
-        for (let i = 0; i < n; i++) {
-          boundOps.inc();
-          boundBytes.inc(bytes[i & MASK] as number);
-          boundSeconds.inc((durations[i & MASK] as number) / 1000);
-        }
-      },
-    },
+    ...promClientCases(LABELS, bytes, durations, slow),
   ];
 
   const bench = new Bench({
