@@ -3,6 +3,7 @@
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import type { Stats } from 'backupstats';
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { type FixtureProcess, startFixture } from '../support/child.js';
@@ -45,6 +46,41 @@ async function halfRequest(port: number): Promise<{ socket: Socket; closed: Prom
     socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n', (e) => (e ? reject(e) : resolve())),
   );
   return { socket, closed };
+}
+
+/**
+ * Records an answer far larger than the sockets' buffers (1,999 series, each line about 700 bytes: some 40 MB), so
+ * that a scraper that stops reading leaves it undelivered.
+ */
+function recordLargeScrape(stats: { backup: Stats }): void {
+  const long = 'x'.repeat(200);
+  for (let i = 0; i < 1999; i++) {
+    stats.backup.scope({ component: long, implementation: long, operation: `${long}${i}` }).timedIncrementBytes(1, 1);
+  }
+}
+
+/** A raw scraper that sends a whole scrape, reads the start of the answer and then stops reading (paused). */
+async function slowScraper(port: number): Promise<{ socket: Socket; whole: Promise<string>; closed: Promise<void> }> {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  onTestFinished(() => {
+    socket.destroy();
+  });
+  const chunks: Buffer[] = [];
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const whole = closed.then(() => Buffer.concat(chunks).toString('latin1'));
+  const started = new Promise<void>((resolve) =>
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (chunks.length === 1) {
+        socket.pause();
+        resolve();
+      }
+    }),
+  );
+  socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+  await started;
+  return { socket, whole, closed };
 }
 
 /** One complete scrape over a keep-alive agent, which then keeps the idle connection open. */
@@ -107,5 +143,39 @@ describe('a stuck Prometheus client never holds the end of a job', () => {
     // The port is free again: the endpoint is really closed.
     const again = await startBackupStats({ env: prometheusEnv(port) });
     await again.shutdown();
+  });
+
+  it('in process: a scrape being answered when shutdown starts gets its whole answer, within the deadline', async () => {
+    const diagnostics = captureDiag();
+    onTestFinished(() => diagnostics.restore());
+    const port = await freePort();
+    const stats = await startBackupStats({ env: { ...prometheusEnv(port), OTEL_METRIC_EXPORT_TIMEOUT: '20000' } });
+    recordLargeScrape(stats);
+    const scraper = await slowScraper(port);
+    const shutdown = stats.shutdown();
+    scraper.socket.resume();
+    const answer = await notHanging(scraper.whole, HANG_MS, 'the whole answer');
+    await notHanging(shutdown, HANG_MS, 'shutdown()');
+    const [head = '', body = ''] = answer.split('\r\n\r\n', 2);
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(Buffer.byteLength(body)).toBe(Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1]));
+    expect(body).toContain('backup_operations_total{');
+    expect(diagnostics.messages).toEqual([]);
+  });
+
+  it('in process: a scrape still being answered at the deadline is cut, and said', async () => {
+    const diagnostics = captureDiag();
+    onTestFinished(() => diagnostics.restore());
+    const port = await freePort();
+    const stats = await startBackupStats({ env: { ...prometheusEnv(port), OTEL_METRIC_EXPORT_TIMEOUT: '1000' } });
+    recordLargeScrape(stats);
+    const scraper = await slowScraper(port);
+    await notHanging(stats.shutdown(), HANG_MS, 'shutdown()');
+    // Reading again, the scraper finds the connection closed, its answer cut short.
+    scraper.socket.resume();
+    await notHanging(scraper.closed, HANG_MS, 'the scrape that stopped reading');
+    expect(diagnostics.messages).toEqual([
+      "backupstats: the Prometheus endpoint cut 1 scrape(s) still being answered when the shutdown's deadline passed",
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { scrapesCut } from '../../diagnostics/diagnostics.js';
 
@@ -27,16 +27,25 @@ const PATH = '/metrics';
  */
 export function createPrometheusEndpoint(exporter: PrometheusExporter, host: string, port: number): PrometheusEndpoint {
   const connections = new Set<Socket>();
-  /** Connections whose request has arrived and whose answer is not finished. */
+  /** Connections whose request has arrived and whose answer has not all left for the scraper. */
   const answering = new Set<Socket>();
   let closing = false;
 
   const server = createServer((request, response) => {
     const socket = request.socket;
     answering.add(socket);
-    response.once('close', () => {
+    const answered = (): void => {
       answering.delete(socket);
       if (closing) socket.end();
+    };
+    // 'finish' says that the answer was handed to the socket, which may still hold most of it for a scraper that
+    // reads slowly: the answer is over once the socket has passed it on, or when the connection is gone.
+    response.once('finish', () => {
+      if (socket.writableNeedDrain) socket.once('drain', answered);
+      else answered();
+    });
+    response.once('close', () => {
+      if (!response.writableFinished) answered();
     });
     let path: string | undefined;
     try {
@@ -70,8 +79,10 @@ export function createPrometheusEndpoint(exporter: PrometheusExporter, host: str
       new Promise<void>((resolve) => {
         closing = true;
         let timer: NodeJS.Timeout | undefined;
-        // A server that never listened reports ERR_SERVER_NOT_RUNNING: it is closed all the same.
-        server.close(() => {
+        // net.Server's close, not http.Server's: since Node 19 that one also destroys every connection with no
+        // request arriving, which includes one whose answer is still on its way to the scraper. A server that never
+        // listened reports ERR_SERVER_NOT_RUNNING: it is closed all the same.
+        NetServer.prototype.close.call(server, () => {
           clearTimeout(timer);
           resolve();
         });
