@@ -1,5 +1,13 @@
-import { createNoopBackupStats, createRecordingStats, noopStats, Operation } from 'backupstats';
-import { describe, expect, it } from 'vitest';
+import {
+  type BackupStats,
+  createBackupStats,
+  createNoopBackupStats,
+  createRecordingStats,
+  noopStats,
+  Operation,
+} from 'backupstats';
+import { connectBackupStats } from 'backupstats/worker';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 describe('createRecordingStats', () => {
   it('records every call with its resolved labels, shared across the scoped tree', () => {
@@ -55,5 +63,26 @@ describe('no-op stats', () => {
     stats.restore.timedIncrement(1);
     stats.flush();
     await expect(stats.shutdown()).resolves.toBeUndefined();
+  });
+
+  it('hand out a link that workers connect to and record nothing through, checking its options as the real stats do', () => {
+    const real = createBackupStats();
+    onTestFinished(() => real.shutdown());
+    const refused = (stats: BackupStats): unknown => {
+      try {
+        stats.workerLink({ workers: 0 });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    const error = refused(createNoopBackupStats());
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toEqual(refused(real));
+    expect((error as Error).message).toContain('workerLink option workers is 0');
+    const stats = createNoopBackupStats();
+    const worker = connectBackupStats(stats.workerLink({ workers: 2 }));
+    expect(() => worker.backup.scope({ operation: 'Source:Read' }).timedIncrementBytes(10, 1)).not.toThrow();
+    worker.close();
   });
 });

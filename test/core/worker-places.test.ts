@@ -9,6 +9,7 @@ import { describe, expect, onTestFinished } from 'vitest';
 import { createCountingProvider } from '../support/counting-provider.js';
 import { it } from '../support/fixtures.js';
 import { createHarness, valuesByKey } from '../support/harness.js';
+import { EDGE_DURATIONS_MS, statsWithHistograms } from '../support/worker-stats.js';
 
 const ROOT = { component: '-', implementation: '-', operation: '-' };
 
@@ -125,4 +126,24 @@ describe('runs on the worker side', () => {
     const values = valuesByKey(await harness.collect());
     expect([...values.keys()].filter((key) => key.includes('.runs'))).toEqual([]);
   });
+});
+
+describe('histogram buckets of a link', () => {
+  for (const aggregation of ['explicit', 'exponential'] as const) {
+    it(`a connected worker puts every duration in the ${aggregation} buckets the main thread puts it in`, async () => {
+      const main = statsWithHistograms({}, aggregation);
+      const linked = statsWithHistograms({}, aggregation);
+      const worker = connect(linked.stats.workerLink());
+      for (const [i, ms] of EDGE_DURATIONS_MS.entries()) {
+        main.stats.backup.scope({ operation: `d-${i}` }).timedIncrement(ms);
+        worker.backup.scope({ operation: `d-${i}` }).timedIncrement(ms);
+      }
+      const [expected, actual] = [await main.collect(), await linked.collect()];
+      for (const i of EDGE_DURATIONS_MS.keys()) {
+        const point = actual.histogram({ operation: `d-${i}` });
+        expect(point?.count, `${EDGE_DURATIONS_MS[i]} ms`).toBe(1);
+        expect(point, `${EDGE_DURATIONS_MS[i]} ms`).toEqual(expected.histogram({ operation: `d-${i}` }));
+      }
+    });
+  }
 });

@@ -5,6 +5,14 @@ import { onTestFinished } from 'vitest';
 import { createHarness, histograms, valuesByKey } from './harness.js';
 import { runKey } from './series-key.js';
 
+/**
+ * Durations (ms) at the buckets' edges: zero, under 1 µs, on explicit boundaries (1 s, 2.5 ms), just past one, inside
+ * buckets, over 1 h. A worker finds their buckets with code of its own, which must agree with the main thread's.
+ */
+export const EDGE_DURATIONS_MS = [
+  0, 0.0004, 0.001, 0.01, 0.025, 0.3, 2.5, 2.5000001, 7, 999.9999, 1000, 1000.0000001, 4e6, 1e8,
+] as const;
+
 /** What one collection exported: counters by seriesKey, histograms by the labels' seriesKey. */
 export interface Exported {
   readonly values: Map<string, number>;
