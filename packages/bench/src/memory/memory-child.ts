@@ -8,11 +8,16 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('memory-child: run node with --expose-gc');
 const collectGarbage: () => void = gc;
 
-/** Heap in use after full collections; two passes let finalizers and weak references settle. */
+/**
+ * Memory in use after full collections (two passes let finalizers and weak references settle): the V8 heap and
+ * the ArrayBuffers' backing stores, which V8 keeps outside its heap for any typed array over 64 bytes, as a latency
+ * histogram's buckets are.
+ */
 function heapAfterGc(): number {
   collectGarbage();
   collectGarbage();
-  return process.memoryUsage().heapUsed;
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
 }
 
 const BATCH = 100_000;

@@ -138,20 +138,20 @@ export function checkTargets(results: RunResults): TargetCheck[] {
   const memory = results.memory;
   if (memory !== undefined) {
     checks.push({
-      benchmark: `heap growth, ${memory.records.records.toLocaleString('en-US')} records on ${memory.records.handles} handles`,
+      benchmark: `memory growth (heap and ArrayBuffers), ${memory.records.records.toLocaleString('en-US')} records on ${memory.records.handles} handles`,
       target: `≤ ${TARGETS.heapGrowthBytes / MiB} MiB`,
       measured: kib(memory.records.growthBytes),
       met: memory.records.growthBytes <= TARGETS.heapGrowthBytes,
     });
     checks.push({
-      benchmark: `heap, ${memory.scopes.scopeRequests.toLocaleString('en-US')} distinct scopes (maxScopes ${memory.scopes.maxScopes})`,
+      benchmark: `memory (heap and ArrayBuffers), ${memory.scopes.scopeRequests.toLocaleString('en-US')} distinct scopes (maxScopes ${memory.scopes.maxScopes})`,
       target: `bounded: ≤ ${TARGETS.heapPastBoundBytes / MiB} MiB more than at ${memory.scopes.maxScopes} scopes`,
       measured: `${kib(memory.scopes.growthPastBoundBytes)} more`,
       met: memory.scopes.growthPastBoundBytes <= TARGETS.heapPastBoundBytes,
     });
     const h = memory.scopesWithHistograms;
     checks.push({
-      benchmark: `heap with latency histograms, ${h.scopeRequests.toLocaleString('en-US')} distinct scopes (maxScopes ${h.maxScopes})`,
+      benchmark: `memory with latency histograms (heap and ArrayBuffers), ${h.scopeRequests.toLocaleString('en-US')} distinct scopes (maxScopes ${h.maxScopes})`,
       target: `bounded: ≤ ${TARGETS.heapPastBoundBytes / MiB} MiB more than at ${h.maxScopes} scopes`,
       measured: `${kib(h.growthToBoundBytes)} for the first ${h.maxScopes}, then ${kib(h.growthPastBoundBytes)} more`,
       met: h.growthPastBoundBytes <= TARGETS.heapPastBoundBytes,

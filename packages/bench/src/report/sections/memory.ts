@@ -8,10 +8,10 @@ export function memorySection(memory: MemoryResult): string[] {
   const h = memory.scopesWithHistograms;
   return [
     '',
-    '### 4. Memory (heap used after forced GC, fresh process)',
+    '### 4. Memory (heap used and ArrayBuffers after forced GC, fresh process)',
     '',
     table(
-      ['scenario', 'heap before', 'heap after', 'growth'],
+      ['scenario', 'in use before', 'in use after', 'growth'],
       [
         [
           `${m.records.toLocaleString('en-US')} records on ${m.handles} held handles`,
