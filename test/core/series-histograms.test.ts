@@ -1,21 +1,10 @@
 // Which series keep a latency histogram and what reaches it: every series and the overflow series when a producer
 // hands them to a reader, an operation not timed (weight 0) never, and none at all without a producer.
 import type { Histogram, MetricData } from '@opentelemetry/sdk-metrics';
-import { createBackupStats, createHistogramProducer, type Naming } from 'backupstats';
+import { createBackupStats } from 'backupstats';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createHarness } from '../support/harness.js';
-
-/** Stats whose histograms a producer hands to the harness' reader. */
-function statsWithHistograms(options: { naming?: Naming; maxScopes?: number } = {}) {
-  const producer = createHistogramProducer();
-  const harness = createHarness(undefined, undefined, [[producer]]);
-  const stats = createBackupStats({ meterProvider: harness.provider, histogramProducers: [producer], ...options });
-  onTestFinished(async () => {
-    await stats.shutdown();
-    await harness.shutdown();
-  });
-  return { stats, harness };
-}
+import { statsWithHistograms } from '../support/histogram-stats.js';
 
 async function histogramMetric(harness: ReturnType<typeof createHarness>, name: string): Promise<MetricData> {
   const exported = await harness.collect();

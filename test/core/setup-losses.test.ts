@@ -82,6 +82,16 @@ describe("a provider's shutdown that does not finish within the deadline", () =>
   });
 });
 
+/** OTLP over HTTP/JSON to `url`, where nothing answers, with a shutdown deadline of 200 ms. */
+function toNowhere(url: string): Record<string, string> {
+  return {
+    OTEL_METRICS_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_EXPORTER_OTLP_ENDPOINT: url,
+    OTEL_METRIC_EXPORT_TIMEOUT: '200',
+  };
+}
+
 describe('a final export that did not reach the backend', () => {
   it("is said through the diag logger in the exporter's own words, instead of the provider's lateness", async ({
     diagnostics,
@@ -89,14 +99,7 @@ describe('a final export that did not reach the backend', () => {
   }) => {
     const stderr = captureStderr(onTestFinished);
     const dead = await refusingCollector();
-    const stats = await startBackupStats({
-      env: {
-        OTEL_METRICS_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_EXPORTER_OTLP_ENDPOINT: dead.url,
-        OTEL_METRIC_EXPORT_TIMEOUT: '200',
-      },
-    });
+    const stats = await startBackupStats({ env: toNowhere(dead.url) });
     stats.backup.timedIncrement(1);
     await stats.shutdown();
     // Refused at once or still retrying at the deadline: which one depends on the exporter's retries, not on set-up.
@@ -115,14 +118,7 @@ describe('a final export that did not reach the backend', () => {
     withoutLogger();
     const stderr = captureStderr(onTestFinished);
     const dead = await refusingCollector();
-    const stats = await startBackupStats({
-      env: {
-        OTEL_METRICS_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_EXPORTER_OTLP_ENDPOINT: dead.url,
-        OTEL_METRIC_EXPORT_TIMEOUT: '200',
-      },
-    });
+    const stats = await startBackupStats({ env: toNowhere(dead.url) });
     stats.restore.timedIncrement(1);
     await stats.shutdown();
     expect(stderr.lines()).toEqual([

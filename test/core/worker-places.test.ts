@@ -9,7 +9,7 @@ import { describe, expect, onTestFinished } from 'vitest';
 import { createCountingProvider } from '../support/counting-provider.js';
 import { it } from '../support/fixtures.js';
 import { createHarness, valuesByKey } from '../support/harness.js';
-import { EDGE_DURATIONS_MS, statsWithHistograms } from '../support/worker-stats.js';
+import { EDGE_DURATIONS_MS, statsWithHistograms } from '../support/histogram-stats.js';
 
 const ROOT = { component: '-', implementation: '-', operation: '-' };
 

@@ -4,10 +4,11 @@
 // fires, naming the job the push gave (the service name), while the Pushgateway still holds the first run's success.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, vi } from 'vitest';
+import { describe, expect } from 'vitest';
 import { EXAMPLES_DIR } from '../../packages/examples/test-support/run-cli.js';
 import { it } from '../support/fixtures.js';
-import { type PromAlert, prometheusBinary, requireE2E } from '../support/prometheus.js';
+import { lastRunFailed, lastRunFailedFiring } from '../support/last-run-failed.js';
+import { prometheusBinary, requireE2E } from '../support/prometheus.js';
 import { sampleValue } from '../support/pushgateway/group-series.js';
 import { pushgatewayBinary } from '../support/pushgateway/server.js';
 
@@ -34,7 +35,6 @@ describe.skipIf((!prometheusBinary || !pushgatewayBinary) && !requireE2E)(
         });
       const backup = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
       const labels = { job: 'nightly-pushed', ...backup };
-      const failed = (alerts: PromAlert[]) => alerts.filter((a) => a.labels.alertname === 'BackupLastRunFailed');
 
       // Night 1 succeeds: the pushed series keep the push's job and instance, not the scrape job's.
       const first = job('success');
@@ -42,19 +42,12 @@ describe.skipIf((!prometheusBinary || !pushgatewayBinary) && !requireE2E)(
       const [success] = await prometheus.waitForSamples('backup_last_success_timestamp');
       expect(success?.metric).toMatchObject({ ...labels, instance: 'db-1' });
       await prometheus.waitForSamples('backupstats:backup_last_success:timestamp_seconds');
-      expect(failed(await prometheus.alerts())).toEqual([]);
+      expect(await lastRunFailed(prometheus)).toEqual([]);
 
       // Night 2, the same job and instance, fails.
       const second = job('failure');
       expect(await second.exited(), second.stderr()).toEqual({ code: 0, signal: null });
-      const fired = await vi.waitFor(
-        async () => {
-          const alerts = failed(await prometheus.alerts());
-          expect(alerts.map((a) => a.state)).toEqual(['firing']);
-          return alerts[0];
-        },
-        { timeout: 30_000, interval: 250 },
-      );
+      const fired = await lastRunFailedFiring(prometheus);
       expect(fired?.labels).toEqual({ alertname: 'BackupLastRunFailed', severity: 'warning', ...labels });
       expect(fired?.annotations.summary).toBe('The last backup of nightly-pushed failed');
       const samples = await gateway.samples();

@@ -7,12 +7,13 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NodeProcess } from '@backupstats/testkit/node-process';
-import { describe, expect, onTestFinished, vi } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { EXAMPLES_DIR, startCli } from '../../packages/examples/test-support/run-cli.js';
 import { waitForOutput } from '../support/child.js';
 import { it } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
-import { type PromAlert, prometheusBinary, requireE2E } from '../support/prometheus.js';
+import { lastRunFailed, lastRunFailedFiring } from '../support/last-run-failed.js';
+import { prometheusBinary, requireE2E } from '../support/prometheus.js';
 import { promtool, promtoolBinary } from '../support/promtool.js';
 
 const ALERTS_DIR = join(EXAMPLES_DIR, 'alerts');
@@ -137,25 +138,17 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the alerting rules in a real 
       await demo.exited;
     };
     const labels = { job: 'backupstats', component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
-    const failed = (alerts: PromAlert[]) => alerts.filter((a) => a.labels.alertname === 'BackupLastRunFailed');
 
     // A successful backup, scraped, while the rules are evaluated: no failure alert.
     const first = await serve(['backup', source, join(work, 'storage-1')]);
     await prometheus.waitForSamples('backupstats:backup_max_age:seconds');
     await prometheus.waitForSamples('backupstats:backup_last_success:timestamp_seconds');
-    expect(failed(await prometheus.alerts())).toEqual([]);
+    expect(await lastRunFailed(prometheus)).toEqual([]);
     await stop(first);
 
     // The next run, a new process on the same endpoint, fails: its source folder is gone.
     await serve(['backup', join(work, 'no-such-folder'), join(work, 'storage-2')]);
-    const fired = await vi.waitFor(
-      async () => {
-        const alerts = failed(await prometheus.alerts());
-        expect(alerts.map((a) => a.state)).toEqual(['firing']);
-        return alerts[0];
-      },
-      { timeout: 30_000, interval: 250 },
-    );
+    const fired = await lastRunFailedFiring(prometheus);
     expect(fired?.labels).toEqual({ alertname: 'BackupLastRunFailed', severity: 'warning', ...labels });
     expect(fired?.annotations.summary).toBe('The last backup of backupstats failed');
     const [failure] = await prometheus.query('backup_runs_total{outcome="failure"} > 0');

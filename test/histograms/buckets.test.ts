@@ -3,28 +3,12 @@
 // sampled timing multiplies what a duration adds.
 
 import type { ExponentialHistogram, Histogram, ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import {
-  createBackupStats,
-  createHistogramProducer,
-  DEFAULT_HISTOGRAM_BOUNDARIES,
-  type HistogramAggregation,
-} from 'backupstats';
+import { createBackupStats, createHistogramProducer, DEFAULT_HISTOGRAM_BOUNDARIES } from 'backupstats';
 import fc from 'fast-check';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { createHarness } from '../support/harness.js';
-
-/** Stats and a harness whose one reader has a histogram producer of `aggregation`. */
-function withProducer(aggregation: HistogramAggregation, options: Record<string, unknown> = {}) {
-  const producer = createHistogramProducer({ aggregation });
-  const harness = createHarness(undefined, undefined, [[producer]]);
-  const stats = createBackupStats({ meterProvider: harness.provider, histogramProducers: [producer], ...options });
-  onTestFinished(async () => {
-    await stats.shutdown();
-    await harness.shutdown();
-  });
-  return { stats, harness };
-}
+import { statsWithHistograms } from '../support/histogram-stats.js';
 
 /** The histogram points of `name`, by their operation label. */
 function pointsOf<T>(exported: ResourceMetrics, name: string): Map<string, T> {
@@ -55,7 +39,7 @@ describe('exponential buckets', () => {
         { numRuns: 1500, seed: 19 },
       )
       .filter(clearOfBoundary);
-    const { stats, harness } = withProducer('exponential', { maxScopes: 4000 });
+    const { stats, harness } = statsWithHistograms({ maxScopes: 4000 }, 'exponential');
     seconds.forEach((s, i) => {
       stats.backup.scope({ operation: String(i) }).timedIncrement(s * 1000);
     });
@@ -73,7 +57,7 @@ describe('exponential buckets', () => {
   });
 
   it('count, sum, min and max are exact; 0 goes to the zero count; a weight counts that many times', async () => {
-    const { stats, harness } = withProducer('exponential');
+    const { stats, harness } = statsWithHistograms({}, 'exponential');
     const op = stats.backup.scope({ operation: 'w' });
     op.timedIncrement(2.5);
     op.timedIncrement(0);
@@ -88,7 +72,7 @@ describe('exponential buckets', () => {
 
 describe('explicit buckets', () => {
   it('count every duration in the bucket of its le, the boundaries themselves included (le is ≤)', async () => {
-    const { stats, harness } = withProducer('explicit');
+    const { stats, harness } = statsWithHistograms({}, 'explicit');
     const values = [...DEFAULT_HISTOGRAM_BOUNDARIES, ...DEFAULT_HISTOGRAM_BOUNDARIES.map((b) => b * 1.0001), 1e-7, 1e5];
     values.forEach((s, i) => {
       stats.restore.scope({ operation: String(i) }).timedIncrement(s * 1000);
@@ -104,7 +88,7 @@ describe('explicit buckets', () => {
   });
 
   it('take the boundaries given as an option, and refuse boundaries that are not increasing seconds above 0', async () => {
-    const { stats, harness } = withProducer('explicit', { histogramBoundaries: [0.001, 0.01] });
+    const { stats, harness } = statsWithHistograms({ histogramBoundaries: [0.001, 0.01] }, 'explicit');
     stats.backup.scope({ operation: 'a' }).timedIncrement(5);
     const point = pointsOf<Histogram>(await harness.collect(), 'backup.operation.duration').get('a');
     expect(point?.buckets).toEqual({ boundaries: [0.001, 0.01], counts: [0, 1, 0] });
@@ -118,7 +102,7 @@ describe('explicit buckets', () => {
 
 describe('what the producer hands over', () => {
   it('nothing when histograms are off; the counters are exported all the same', async () => {
-    const { stats, harness } = withProducer('explicit', { histograms: false });
+    const { stats, harness } = statsWithHistograms({ histograms: false }, 'explicit');
     stats.backup.scope({ operation: 'x' }).timedIncrementBytes(5, 3);
     const exported = await harness.collect();
     const names = exported.scopeMetrics.flatMap((s) => s.metrics.map((m) => m.descriptor.name));

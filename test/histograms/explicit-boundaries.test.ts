@@ -6,7 +6,7 @@ import { DEFAULT_HISTOGRAM_BOUNDARIES } from 'backupstats';
 import { describe, expect } from 'vitest';
 import { nextDouble } from '../support/exact-buckets.js';
 import { it } from '../support/fixtures.js';
-import { statsWithHistograms } from '../support/worker-stats.js';
+import { statsWithHistograms } from '../support/histogram-stats.js';
 
 /** Records each duration in a series of its own and returns, for each, the explicit bucket its point counts it in. */
 async function bucketsOf(boundaries: readonly number[], durations: readonly number[]): Promise<number[]> {

@@ -6,7 +6,7 @@ import type { ExponentialHistogram } from '@opentelemetry/sdk-metrics';
 import { describe, expect } from 'vitest';
 import { nextDouble, topBelow } from '../support/exact-buckets.js';
 import { it } from '../support/fixtures.js';
-import { statsWithHistograms } from '../support/worker-stats.js';
+import { statsWithHistograms } from '../support/histogram-stats.js';
 
 /** The first and the last bucket kept: 1 µs, (2^-20, 2^(-159/8)] s, and 1 h, (2^(94/8), 2^(95/8)] s. */
 const FIRST = -160;

@@ -1,10 +1,6 @@
-// What sampled timing (`timeOneIn: N`) costs: an untimed item reads no clock, a timed one reads it for its start and
-// its end only. Counted exactly on vitest's fake `performance` clock (test/support/fake-clock.ts), with the timed
-// item of every block placed last.
-import { Readable } from 'node:stream';
 import { createRecordingStats, meterIterable, meterReadable } from 'backupstats';
 import { describe, expect, it, vi } from 'vitest';
-import { expectDurations, spend, useFakeClock } from '../support/fake-clock.js';
+import { expectDurations, spend, useFakeClock, waitingSource } from '../support/fake-clock.js';
 
 const clock = useFakeClock();
 
@@ -40,21 +36,7 @@ describe('timeOneIn: 4, the fourth item of each block timed', () => {
     timeLastOfFour();
     const stats = createRecordingStats();
     const waits = [1, 2, 3, 4, 5, 6, 7, 8];
-    let i = 0;
-    const source = new Readable({
-      read() {
-        const wait = waits[i];
-        i += 1;
-        if (wait === undefined) {
-          this.push(null);
-          return;
-        }
-        setImmediate(() => {
-          spend(wait);
-          this.push(Buffer.alloc(wait));
-        });
-      },
-    });
+    const source = waitingSource(waits, (_index, wait) => wait);
     clock().mockClear();
     meterReadable(source, stats, { timeOneIn: 4 });
     for await (const _chunk of source) {

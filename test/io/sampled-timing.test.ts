@@ -7,7 +7,7 @@ import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createRecordingStats, meterReadable, meterTransform, meterWritable } from 'backupstats';
 import { describe, expect, it, vi } from 'vitest';
-import { expectDurations, finished, spend, useFakeClock } from '../support/fake-clock.js';
+import { expectDurations, finished, spend, useFakeClock, waitingSource } from '../support/fake-clock.js';
 
 const clock = useFakeClock();
 
@@ -102,21 +102,7 @@ describe('timeOneIn on meterReadable and meterTransform', () => {
     fixPlace(1, 2);
     const stats = createRecordingStats();
     const waits = [1, 2, 4, 8, 16, 32, 64];
-    let i = 0;
-    const source = new Readable({
-      read() {
-        const wait = waits[i];
-        i += 1;
-        if (wait === undefined) {
-          this.push(null);
-          return;
-        }
-        setImmediate(() => {
-          spend(wait);
-          this.push(Buffer.alloc(i));
-        });
-      },
-    });
+    const source = waitingSource(waits, (index) => index + 1);
     meterReadable(source, stats, { timeOneIn: 2 });
     clock().mockClear();
     let received = 0;

@@ -1,7 +1,7 @@
 // The stream-timing tests' clock: vitest's fake `performance`, which moves only when a test "spends" time, so
 // that every recorded duration can be checked exactly. Tolerance: 1e-9 ms (floating-point rounding of the
 // clock's own sums).
-import { Transform, type TransformOptions, Writable } from 'node:stream';
+import { Readable, Transform, type TransformOptions, Writable } from 'node:stream';
 import type { RecordingStats } from 'backupstats';
 import { afterEach, beforeEach, expect, type MockInstance, onTestFinished, vi } from 'vitest';
 
@@ -102,6 +102,29 @@ export function selfPushing(
         this.push(chunk);
         if (data === null) callback(null, null);
         else callback();
+      });
+    },
+  });
+}
+
+/**
+ * A readable whose chunk k arrives `waits[k]` ms (spent on the fake clock) after Node asks for it, holding
+ * `size(k, waits[k])` bytes; the stream ends after the last one.
+ */
+export function waitingSource(waits: readonly number[], size: (index: number, wait: number) => number): Readable {
+  let i = 0;
+  return new Readable({
+    read() {
+      const index = i;
+      const wait = waits[index];
+      i += 1;
+      if (wait === undefined) {
+        this.push(null);
+        return;
+      }
+      setImmediate(() => {
+        spend(wait);
+        this.push(Buffer.alloc(size(index, wait)));
       });
     },
   });

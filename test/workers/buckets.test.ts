@@ -3,7 +3,7 @@
 // on the boundaries, past the edges of the exponential range and at zero included.
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { EDGE_DURATIONS_MS, statsWithHistograms } from '../support/worker-stats.js';
+import { EDGE_DURATIONS_MS, statsWithHistograms } from '../support/histogram-stats.js';
 import { startRecordingWorker } from '../support/workers.js';
 
 describe('histogram buckets of worker threads', () => {

@@ -6,7 +6,7 @@ import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { createHarness, valuesByKey } from '../support/harness.js';
-import { statsWithHistograms } from '../support/worker-stats.js';
+import { statsWithHistograms } from '../support/histogram-stats.js';
 import { startRecordingWorker } from '../support/workers.js';
 
 describe('connecting worker threads', () => {

@@ -3,7 +3,7 @@
 // goes to the next worker, which adds to the same numbers.
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { bucketsAddUp, statsWithHistograms } from '../support/worker-stats.js';
+import { bucketsAddUp, statsWithHistograms } from '../support/histogram-stats.js';
 import { startRecordingWorker } from '../support/workers.js';
 
 const labels = { operation: 'Compressor:Write' };

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { bucketsAddUp, statsWithHistograms } from '../support/worker-stats.js';
+import { bucketsAddUp, statsWithHistograms } from '../support/histogram-stats.js';
 import { type RecordingWorker, startRecordingWorker } from '../support/workers.js';
 
 const SCOPES = 3;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { statsWithHistograms } from '../support/worker-stats.js';
+import { statsWithHistograms } from '../support/histogram-stats.js';
 
 const filename = fileURLToPath(new URL('../fixtures/piscina-task.mjs', import.meta.url));
 const MAX_THREADS = 3;

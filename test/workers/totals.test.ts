@@ -3,7 +3,7 @@
 // what its buckets hold, and its sum is that count times the scope's one duration).
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { bucketsAddUp, statsWithHistograms } from '../support/worker-stats.js';
+import { bucketsAddUp, statsWithHistograms } from '../support/histogram-stats.js';
 import { startRecordingWorker } from '../support/workers.js';
 
 const WORKERS = 3;

@@ -1,4 +1,5 @@
-// Stats with a histogram producer on a real MeterProvider, and their export read as the worker tests need it.
+// Stats with a histogram producer on a real MeterProvider, and their export read by labels: what the histogram,
+// series and worker tests share.
 import type { ExponentialHistogram, Histogram } from '@opentelemetry/sdk-metrics';
 import { type BackupStatsOptions, createBackupStats, createHistogramProducer } from 'backupstats';
 import { onTestFinished } from 'vitest';
@@ -33,6 +34,7 @@ export function statsWithHistograms(
   });
   return {
     stats,
+    harness,
     async collect(): Promise<Exported> {
       const exported = await harness.collect();
       const byKey = histograms(exported);
