@@ -37,7 +37,15 @@ export default defineConfig({
       'test/io/**/*.test.ts',
       'test/runs/**/*.test.ts',
       'test/histograms/**/*.test.ts',
+      'test/worker-protocol/**/*.test.ts',
     ],
+    // The source the worker threads of test/worker-protocol load (test/support/workers.ts), so that they run the
+    // mutant this process runs.
+    env: {
+      BACKUPSTATS_SOURCE_CORE: source('index.ts'),
+      BACKUPSTATS_SOURCE_WORKER: source('worker/index.ts'),
+      BACKUPSTATS_SOURCE_VERSION: version,
+    },
     testTimeout: 5_000,
     hookTimeout: 10_000,
   },

@@ -1,5 +1,12 @@
-// Worker threads for the tests in test/workers/: each runs test/fixtures/recording-worker.mjs, which loads the
-// built library, connects to a link and does what it is told. Every thread is terminated when the test ends.
+// Worker threads for the tests in test/workers/ and test/worker-protocol/: each runs
+// test/fixtures/recording-worker.mjs, which connects to a link and does what it is told. Every thread is terminated
+// when the test ends.
+//
+// The thread loads the library the test loads. In the mutation run (vitest.mutation.config.ts) that is the source,
+// named by BACKUPSTATS_SOURCE_CORE / BACKUPSTATS_SOURCE_WORKER, and the thread loads it through tsx; StrykerJS's
+// vitest runner says which mutant is active in the test's global `__stryker__` only, and the source's mutant switches
+// also read it from the environment variable `__STRYKER_ACTIVE_MUTANT__`, so the thread gets it there: both sides of
+// the shared memory then run the same mutant. Everywhere else the thread loads the build, as the test does.
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { WorkerLink } from 'backupstats';
@@ -24,7 +31,9 @@ export type Task =
   | { kind: 'invalid'; count: number; labels?: object }
   | { kind: 'run'; labels?: object }
   | { kind: 'stream'; chunks: number; size: number; labels?: object }
-  | { kind: 'close' };
+  | { kind: 'close' }
+  | { kind: 'closeLater'; millis: number }
+  | { kind: 'exit' };
 
 /** A running recording worker. */
 export interface RecordingWorker {
@@ -39,7 +48,7 @@ export interface RecordingWorker {
 
 /** Starts a worker on `link` and waits until it has connected (rejects with the connection's error). */
 export async function startRecordingWorker(link: WorkerLink): Promise<RecordingWorker> {
-  const worker = new Worker(script, { workerData: { link } });
+  const worker = new Worker(script, { workerData: { link, source: librarySource() }, env: threadEnv() });
   onTestFinished(() => worker.terminate().then(() => undefined));
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
   // A thread that ended by an error has said so: the tests look at what it recorded, not at the error.
@@ -69,4 +78,17 @@ export async function startRecordingWorker(link: WorkerLink): Promise<RecordingW
         worker.postMessage(task);
       }),
   };
+}
+
+/** The library's source files when the test loads them (the mutation run), else undefined: the build. */
+function librarySource(): { core: string; worker: string; version: string } | undefined {
+  const { BACKUPSTATS_SOURCE_CORE: core, BACKUPSTATS_SOURCE_WORKER: worker, BACKUPSTATS_SOURCE_VERSION } = process.env;
+  if (core === undefined || worker === undefined) return undefined;
+  return { core, worker, version: BACKUPSTATS_SOURCE_VERSION ?? '' };
+}
+
+/** The thread's environment: the test's, with the mutant StrykerJS has made active in this process, if any. */
+function threadEnv(): NodeJS.ProcessEnv {
+  const active = (globalThis as { __stryker__?: { activeMutant?: unknown } }).__stryker__?.activeMutant;
+  return active === undefined ? { ...process.env } : { ...process.env, __STRYKER_ACTIVE_MUTANT__: String(active) };
 }

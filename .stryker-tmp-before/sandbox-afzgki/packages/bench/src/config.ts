@@ -1,0 +1,65 @@
+/** What one run of the benchmarks does, from the command line. */
+// @ts-nocheck
+
+export interface BenchConfig {
+  /** Brief runs of every benchmark, for CI: they prove nothing crashes, not how fast anything is. */
+  readonly quick: boolean;
+  /** Benchmarks to run, by name; all when empty. */
+  readonly only: readonly string[];
+  /** Bytes pushed through each pipeline run, in MiB, when `--pipeline-mib=N` overrides the default. */
+  readonly pipelineMiB?: number | undefined;
+  /** Interleaved rounds of the pipeline and demo benchmarks (both demos), when `--rounds=N` overrides the default. */
+  readonly rounds?: number | undefined;
+}
+
+/** The benchmark names `--only` accepts, in the order a full run executes them. */
+export const BENCHMARKS = [
+  'record',
+  'workers',
+  'pipeline',
+  'flush',
+  'memory',
+  'demo',
+  'demo-workers',
+  'demo-s3',
+  's3-request',
+  'pushgateway',
+] as const;
+
+const ACCEPTED = `--quick, --only=${BENCHMARKS.join(',')}, --pipeline-mib=N, --rounds=N`;
+
+function positiveInteger(arg: string, prefix: string): number {
+  const text = arg.slice(prefix.length);
+  const value = Number(text);
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`bench: ${prefix}${text} is not a whole number of 1 or more; accepted: ${ACCEPTED}`);
+  }
+  return value;
+}
+
+/** Parses the command line; throws on anything unknown, naming the argument and what is accepted. */
+export function parseArgs(argv: readonly string[]): BenchConfig {
+  let quick = false;
+  let only: string[] = [];
+  let pipelineMiB: number | undefined;
+  let rounds: number | undefined;
+  for (const arg of argv) {
+    if (arg === '--quick') quick = true;
+    else if (arg.startsWith('--pipeline-mib=')) pipelineMiB = positiveInteger(arg, '--pipeline-mib=');
+    else if (arg.startsWith('--rounds=')) rounds = positiveInteger(arg, '--rounds=');
+    else if (arg.startsWith('--only=')) {
+      only = arg
+        .slice('--only='.length)
+        .split(',')
+        .filter((name) => name !== '');
+      for (const name of only) {
+        if (!(BENCHMARKS as readonly string[]).includes(name)) {
+          throw new Error(`bench: --only names "${name}"; accepted: ${BENCHMARKS.join(', ')}`);
+        }
+      }
+    } else if (arg !== '--') {
+      throw new Error(`bench: unknown argument "${arg}"; accepted: ${ACCEPTED}`);
+    }
+  }
+  return { quick, only, pipelineMiB, rounds };
+}

@@ -1,0 +1,164 @@
+// @ts-nocheck
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchConfig } from '../config.js';
+import { runNode } from '../harness/node-run.js';
+import { type Summary, summarize } from '../harness/sample.js';
+import { type BenchS3, startBenchS3 } from '../s3/s3-server.js';
+
+/** Where the demo's backup goes: a folder, or a bucket on an S3 server (s3rver) on 127.0.0.1. */
+export type DemoStorage = 'folder' | 's3';
+
+/** The demo backup with metrics on and off, or why it could not run. */
+export type DemoResult =
+  | {
+      readonly status: 'measured';
+      readonly storage: DemoStorage;
+      readonly dataMiB: number;
+      readonly rounds: number;
+      readonly onMs: Summary;
+      readonly offMs: Summary;
+      /** Median of per-round (on / off - 1), percent. */
+      readonly overheadPercent: number;
+      readonly overheadMinPercent: number;
+      readonly overheadMaxPercent: number;
+      /** Median wall time of starting the tool and printing its help: the part of each run that is not backup. */
+      readonly startupMs: number;
+      /** Median of per-round CPU-time ratios (whole process, all threads) minus 1, percent. */
+      readonly cpuOverheadPercent: number;
+      /** As `overheadPercent`, with the median start-up time taken off both runs of each round. */
+      readonly backupOnlyOverheadPercent: number;
+      readonly backupOnlyOverheadMinPercent: number;
+      readonly backupOnlyOverheadMaxPercent: number;
+      readonly command: string;
+    }
+  | { readonly status: 'todo'; readonly reason: string };
+
+const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/', import.meta.url));
+const CLI = join(EXAMPLES_DIR, 'src', 'backup-tool', 'cli.ts');
+const REPORT_CPU = new URL('./report-cpu.mjs', import.meta.url).href;
+
+/** Output and exit of one run of the demo's command line. */
+interface CliRun {
+  readonly ms: number;
+  /** CPU time of the whole process (user + system, all threads), as the preloaded report-cpu.mjs printed it. */
+  readonly cpuMs: number;
+  readonly stdout: string;
+}
+
+/** Runs the demo's CLI through tsx, as `pnpm demo` does, and times the whole process. */
+async function runCli(
+  args: readonly string[],
+  metrics: boolean,
+  env: Readonly<Record<string, string>> = {},
+): Promise<CliRun> {
+  // On: the demo's default, metrics recorded and collected for its summary, exported nowhere else.
+  const run = await runNode(['--import', REPORT_CPU, '--import', 'tsx', CLI, ...args], {
+    cwd: EXAMPLES_DIR,
+    env: metrics ? env : { ...env, BACKUPSTATS_DISABLED: 'true' },
+  });
+  if (run.code !== 0) {
+    // The error line, not Node's trailer: the first line naming an error, else the last lines.
+    const lines = run.stderr.trim().split('\n');
+    const reason = lines.find((line) => /error/i.test(line)) ?? lines.slice(-3).join(' / ');
+    throw new Error(`demo ${args.join(' ')} exited with ${run.code ?? run.signal}: ${reason.trim()}`);
+  }
+  const cpuMs = Number(/^bench-cpu-ms (\S+)$/m.exec(run.stderr)?.[1] ?? Number.NaN);
+  return { ms: run.ms, cpuMs, stdout: run.stdout };
+}
+
+/**
+ * Times the demo's `backup <folder> <storage>` with metrics on and off (`BACKUPSTATS_DISABLED=true`), over the
+ * same generated data, alternating on and off in every round. The data comes from the demo's own generator
+ * (one full demo round trip with `--keep`), so it is the data set `pnpm demo` backs up. With `storage: 's3'`
+ * the backup goes to `s3://bench/run-N` on an s3rver this process runs on 127.0.0.1 (the same for on and off),
+ * emptied after each run.
+ */
+export async function runDemo(
+  config: BenchConfig,
+  log: (line: string) => void,
+  storage: DemoStorage = 'folder',
+  /** More arguments of the timed backups (`--workers 2`). */
+  extra: readonly string[] = [],
+): Promise<DemoResult> {
+  if (!existsSync(CLI)) return { status: 'todo', reason: `the demo's backup tool (${CLI}) is not there` };
+  const sizeMiB = config.quick ? 4 : 200;
+  const rounds = config.rounds ?? (config.quick ? 1 : storage === 's3' ? 8 : 6);
+  const scratch = await mkdtemp(join(tmpdir(), 'backupstats-bench-demo-'));
+  let kept: string | undefined;
+  let s3: BenchS3 | undefined;
+  try {
+    if (storage === 's3') s3 = await startBenchS3();
+    const setup = await runCli(['--quiet', '--keep', '--size', `${sizeMiB}MiB`], true);
+    kept = /^kept: (.+)$/m.exec(setup.stdout)?.[1]?.trim();
+    if (kept === undefined) throw new Error(`the demo printed no "kept: <folder>" line:\n${setup.stdout}`);
+    const source = join(kept, 'source');
+    if (!existsSync(source)) throw new Error(`the demo kept ${kept} without the source folder ${source}`);
+
+    const startup: number[] = [];
+    const on: number[] = [];
+    const off: number[] = [];
+    const onCpu: number[] = [];
+    const offCpu: number[] = [];
+    let index = 0;
+    const backupOnce = async (metrics: boolean): Promise<CliRun> => {
+      if (s3 !== undefined) {
+        const prefix = `run-${index++}`;
+        const run = await runCli(
+          ['--quiet', ...extra, 'backup', source, `s3://${s3.bucket}/${prefix}`],
+          metrics,
+          s3.env,
+        );
+        await s3.empty(`${prefix}/`);
+        return run;
+      }
+      const folder = join(scratch, `storage-${index++}`);
+      const run = await runCli(['--quiet', ...extra, 'backup', source, folder], metrics);
+      await rm(folder, { recursive: true, force: true });
+      return run;
+    };
+    // One unmeasured pass each: the page cache then holds the source for every timed run.
+    await backupOnce(true);
+    await backupOnce(false);
+    for (let round = 0; round < rounds; round++) {
+      // Alternate which goes first, so neither always follows the other.
+      const order = round % 2 === 0 ? [true, false] : [false, true];
+      for (const metrics of order) {
+        const run = await backupOnce(metrics);
+        (metrics ? on : off).push(run.ms);
+        (metrics ? onCpu : offCpu).push(run.cpuMs);
+      }
+      startup.push((await runCli(['--help'], true)).ms);
+      log(
+        `  demo (${storage}) round ${round + 1}/${rounds}: on ${on.at(-1)?.toFixed(0)} ms, off ${off.at(-1)?.toFixed(0)} ms`,
+      );
+    }
+    const overheads = summarize(on.map((ms, i) => (ms / (off[i] as number) - 1) * 100));
+    const startupMs = summarize(startup).median;
+    const backupOnly = summarize(on.map((ms, i) => ((ms - startupMs) / ((off[i] as number) - startupMs) - 1) * 100));
+    return {
+      status: 'measured',
+      storage,
+      dataMiB: sizeMiB,
+      rounds,
+      onMs: summarize(on),
+      offMs: summarize(off),
+      overheadPercent: overheads.median,
+      overheadMinPercent: overheads.min,
+      overheadMaxPercent: overheads.max,
+      cpuOverheadPercent: summarize(onCpu.map((ms, i) => (ms / (offCpu[i] as number) - 1) * 100)).median,
+      startupMs,
+      backupOnlyOverheadPercent: backupOnly.median,
+      backupOnlyOverheadMinPercent: backupOnly.min,
+      backupOnlyOverheadMaxPercent: backupOnly.max,
+      command: `tsx packages/examples/src/backup-tool/cli.ts --quiet backup <sample data> ${storage === 's3' ? 's3://bench/run-N' : '<storage>'}`,
+    };
+  } finally {
+    await s3?.stop();
+    await rm(scratch, { recursive: true, force: true });
+    if (kept !== undefined) await rm(kept, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,107 @@
+// @ts-nocheck
+// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,pushgateway] [--pipeline-mib=N] [--rounds=N]`
+// Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr),
+// writes bench-results/<date>.json, and after a full run the results section of docs/performance.md.
+// Exits non-zero only when a benchmark crashed: timings never fail a run.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type BENCHMARKS, type BenchConfig, parseArgs } from './config.js';
+import { runDemo } from './demo/demo.js';
+import { runFlushCost } from './flush/flush-cost.js';
+import { runMemory } from './memory/memory.js';
+import { runPipeline } from './pipeline/pipeline.js';
+import { runPushgatewayPush } from './pushgateway/pushgateway-push.js';
+import { runRecordCost } from './record/record-cost.js';
+import { renderJson } from './report/json.js';
+import { describeMachine } from './report/machine.js';
+import { renderMarkdown } from './report/markdown.js';
+import type { RunResults } from './report/results.js';
+import { runS3Request } from './s3/s3-request.js';
+import { runWorkers } from './workers/workers.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const DOC = `${ROOT}docs/performance.md`;
+const BEGIN = '<!-- bench:results:begin -->';
+const END = '<!-- bench:results:end -->';
+
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+async function main(config: BenchConfig): Promise<RunResults> {
+  const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const selected = (name: string): boolean => config.only.length === 0 || config.only.includes(name);
+  const errors: Record<string, string> = {};
+  const run = async <T>(name: (typeof BENCHMARKS)[number], bench: () => Promise<T>): Promise<T | undefined> => {
+    if (!selected(name)) return undefined;
+    log(`bench: ${name}…`);
+    const start = performance.now();
+    try {
+      const result = await bench();
+      log(`bench: ${name} done in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+      return result;
+    } catch (error) {
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      log(`bench: ${name} CRASHED: ${message}`);
+      errors[name] = error instanceof Error ? error.message : String(error);
+      return undefined;
+    }
+  };
+  const record = await run('record', () => runRecordCost(config));
+  const workers = await run('workers', () => runWorkers(config));
+  const pipeline = await run('pipeline', () => runPipeline(config, log));
+  const flush = await run('flush', () => runFlushCost(config));
+  const memory = await run('memory', () => runMemory(config));
+  const demo = await run('demo', () => runDemo(config, log));
+  const demoWorkers = await run('demo-workers', () => runDemo(config, log, 'folder', ['--workers', '2']));
+  const demoS3 = await run('demo-s3', () => runDemo(config, log, 's3'));
+  const s3Request = await run('s3-request', () => runS3Request(config));
+  const pushgateway = await run('pushgateway', () => runPushgatewayPush(config));
+  return {
+    machine: describeMachine(),
+    date,
+    quick: config.quick,
+    record,
+    workers,
+    pipeline,
+    flush,
+    memory,
+    demo,
+    demoWorkers,
+    demoS3,
+    s3Request,
+    pushgateway,
+    errors,
+  };
+}
+
+function writeDoc(markdown: string): void {
+  const doc = readFileSync(DOC, 'utf8');
+  const begin = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  if (begin < 0 || end < begin) throw new Error(`${DOC} lacks the markers ${BEGIN} … ${END}`);
+  writeFileSync(DOC, `${doc.slice(0, begin + BEGIN.length)}\n${markdown}${doc.slice(end)}`);
+  // The tables as the workspace's formatter lays them out, so that `pnpm lint` passes on the page as written.
+  const formatted = spawnSync(`${ROOT}node_modules/.bin/biome`, ['format', '--write', DOC], { encoding: 'utf8' });
+  if (formatted.status !== 0) log(`bench: biome could not format ${DOC}: ${formatted.stderr || formatted.error}`);
+  log(`bench: wrote the results into ${DOC}`);
+}
+
+const config = parseArgs(process.argv.slice(2));
+const results = await main(config);
+const markdown = renderMarkdown(results);
+process.stdout.write(markdown);
+
+mkdirSync(`${ROOT}bench-results`, { recursive: true });
+const json = `${ROOT}bench-results/${results.date.replaceAll(':', '-')}${config.quick ? '-quick' : ''}.json`;
+writeFileSync(json, `${JSON.stringify(renderJson(results), null, 2)}\n`);
+log(`bench: wrote ${json}`);
+const full =
+  !config.quick && config.only.length === 0 && config.pipelineMiB === undefined && config.rounds === undefined;
+if (full && Object.keys(results.errors).length === 0) writeDoc(markdown);
+
+if (Object.keys(results.errors).length > 0) {
+  log(`bench: ${Object.keys(results.errors).join(', ')} crashed`);
+  process.exitCode = 1;
+}

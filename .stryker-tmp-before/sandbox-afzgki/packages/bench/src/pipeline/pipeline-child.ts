@@ -1,0 +1,37 @@
+// @ts-nocheck
+// One pipeline mode in a process of its own, started by pipeline.ts with --expose-gc and kept for the whole
+// benchmark. Every mode gets its own V8 instance: the metered wrappers' call sites then see only the handle
+// class of their mode, as in an application, instead of the four classes of a shared process (which would
+// make them megamorphic and slow every metered mode down).
+import { isPipelineMode } from './pipeline-modes.js';
+import { expectedDigest, runOnce, sampleData, setUpMode } from './pipeline-run.js';
+
+/** A request from the parent: push `total` bytes in `chunk`-byte chunks once. */
+interface RunRequest {
+  readonly chunk: number;
+  readonly total: number;
+}
+
+const mode = process.argv[2];
+if (!isPipelineMode(mode)) throw new Error(`pipeline-child: unknown mode ${JSON.stringify(mode)}`);
+const send = process.send?.bind(process);
+if (send === undefined) throw new Error('pipeline-child: start it with child_process.fork');
+
+const data = sampleData();
+const setup = setUpMode(mode);
+const digests = new Map<string, string>();
+
+process.on('message', (message: RunRequest) => {
+  const key = `${message.chunk}/${message.total}`;
+  let expected = digests.get(key);
+  if (expected === undefined) {
+    expected = expectedDigest(data, message.chunk, message.total);
+    digests.set(key, expected);
+  }
+  runOnce(setup, data, message.chunk, message.total, expected).then(
+    (timing) => send({ ok: true, timing }),
+    (error: unknown) =>
+      send({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+  );
+});
+send({ ready: true });

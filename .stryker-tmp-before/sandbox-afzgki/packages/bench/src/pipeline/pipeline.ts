@@ -1,0 +1,220 @@
+// @ts-nocheck
+import { fileURLToPath } from 'node:url';
+import { startNode } from '@backupstats/testkit/node-process';
+import type { BenchConfig } from '../config.js';
+import { type Summary, spreadPercent, summarize } from '../harness/sample.js';
+import { type CpuPin, pinToOneCpu } from './cpu-pin.js';
+import { PIPELINE_MODES, type PipelineMode } from './pipeline-modes.js';
+import type { Timing } from './pipeline-run.js';
+
+/** One mode at one chunk size: wall time over the rounds and its overhead over the unmetered pipeline. */
+export interface PipelineRow {
+  readonly chunkBytes: number;
+  readonly mode: PipelineMode;
+  readonly totalBytes: number;
+  readonly wallMs: Summary;
+  /** (max - min) / median of the wall times, percent. */
+  readonly spreadPercent: number;
+  /** Median of the per-round ratios (this mode's time / the same round's unmetered time) minus 1, percent. */
+  readonly overheadPercent: number;
+  /** Lowest and highest per-round overhead, percent. */
+  readonly overheadMinPercent: number;
+  readonly overheadMaxPercent: number;
+  /** Median of the per-round ratios to the same round's `wrappers on noopStats` run minus 1, percent: what recording adds to timing. */
+  readonly overNoopPercent: number;
+  /** CPU time (user + system) of the mode's process over the rounds. */
+  readonly cpuMs: Summary;
+  /** Median of the per-round CPU-time ratios minus 1, percent: a cross-check less sensitive to descheduling. */
+  readonly cpuOverheadPercent: number;
+  readonly throughputMiBs: number;
+}
+
+/** At one chunk size: what the default mode's meters cost per chunk, and how close its timing estimate came. */
+export interface TimingBudgetRow {
+  readonly chunkBytes: number;
+  /** Median over the rounds of (default CPU time − unmetered CPU time) / chunks, ns: the three stages' metering. */
+  readonly meteringNsPerChunk: number;
+  /** The same in clock reads' worth ({@link PipelineResult.clockReadNs} each). */
+  readonly meteringClockReads: number;
+  /** Median over the rounds of the time the three stages' meters recorded, s: default, and exact timing. */
+  readonly defaultSeconds: number;
+  readonly exactSeconds: number;
+  /** defaultSeconds / exactSeconds − 1, percent. */
+  readonly estimateOffPercent: number;
+}
+
+/** Results of the pipeline benchmark. */
+export interface PipelineResult {
+  /** What one `performance.now()` costs here, ns (the cheapest of several batches of a million reads). */
+  readonly clockReadNs: number;
+  readonly budget: readonly TimingBudgetRow[];
+  readonly rounds: number;
+  /** The CPU every mode process was pinned to, or undefined when they ran unpinned. */
+  readonly pinnedCpu: number | undefined;
+  readonly totalBytes: number;
+  readonly rows: readonly PipelineRow[];
+}
+
+const MiB = 1024 * 1024;
+const CHILD = fileURLToPath(new URL('./pipeline-child.ts', import.meta.url));
+const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+type Reply =
+  | { readonly ready: true }
+  | { readonly ok: true; readonly timing: Timing }
+  | { readonly ok: false; readonly error: string };
+
+/** A long-lived process running one mode; runs are requested one at a time. */
+interface ModeProcess {
+  run(chunk: number, total: number): Promise<Timing>;
+  close(): void;
+}
+
+async function startMode(mode: PipelineMode, pin: CpuPin): Promise<ModeProcess> {
+  const { child } = startNode(['--expose-gc', '--import', 'tsx', CHILD, mode], {
+    cwd: PACKAGE_DIR,
+    stdout: 'inherit',
+    stderr: 'inherit',
+    ipc: true,
+    wrapper: pin.wrapper,
+  });
+  let pending: { resolve: (reply: Reply) => void; reject: (error: Error) => void } | undefined;
+  const next = (): Promise<Reply> =>
+    new Promise((resolve, reject) => {
+      pending = { resolve, reject };
+    });
+  child.on('message', (reply: Reply) => {
+    const waiting = pending;
+    pending = undefined;
+    waiting?.resolve(reply);
+  });
+  child.on('exit', (code, signal) => {
+    const waiting = pending;
+    pending = undefined;
+    waiting?.reject(new Error(`pipeline process for "${mode}" exited with ${code ?? signal}`));
+  });
+  const ready = await next();
+  if (!('ready' in ready)) throw new Error(`pipeline process for "${mode}" did not start`);
+  return {
+    async run(chunk, total) {
+      const reply = next();
+      child.send({ chunk, total });
+      const answer = await reply;
+      if ('ready' in answer) throw new Error(`pipeline process for "${mode}" answered out of turn`);
+      if (!answer.ok) throw new Error(`pipeline (${mode}) failed: ${answer.error}`);
+      return answer.timing;
+    },
+    close() {
+      child.removeAllListeners('exit');
+      child.kill();
+    },
+  };
+}
+
+/**
+ * Pushes `total` bytes through source → transform → destination (sha1) at each chunk size in each mode, each
+ * mode in a process of its own, every one pinned to the same CPU where `taskset` exists ({@link pinToOneCpu}), the
+ * modes interleaved within every round and their order rotated from round to round (A B C D E, B C D E A, …), so
+ * that the CPU, drift in the machine's load and the place in a round weigh on them alike.
+ */
+export async function runPipeline(config: BenchConfig, log: (line: string) => void): Promise<PipelineResult> {
+  const total = (config.pipelineMiB ?? (config.quick ? 8 : 1024)) * MiB;
+  const rounds = config.rounds ?? (config.quick ? 1 : 2 * PIPELINE_MODES.length);
+  const chunks = [64 * 1024, 16 * 1024, 4 * 1024];
+  const processes = new Map<PipelineMode, ModeProcess>();
+  const pin = pinToOneCpu();
+  log(
+    pin.cpu === undefined
+      ? '  pipeline: mode processes unpinned (no taskset)'
+      : `  pipeline: every mode process pinned to CPU ${pin.cpu}`,
+  );
+  try {
+    for (const mode of PIPELINE_MODES) processes.set(mode, await startMode(mode, pin));
+    const proc = (mode: PipelineMode): ModeProcess => processes.get(mode) as ModeProcess;
+
+    const rows: PipelineRow[] = [];
+    const budget: TimingBudgetRow[] = [];
+    const clockReadNs = measureClockRead();
+    for (const chunk of chunks) {
+      // One unmeasured pass per mode, so every mode's code is optimized before the first timed round.
+      for (const mode of PIPELINE_MODES) await proc(mode).run(chunk, Math.min(total, 64 * MiB));
+      const times = new Map<PipelineMode, Timing[]>(PIPELINE_MODES.map((m) => [m, []]));
+      for (let round = 0; round < rounds; round++) {
+        const line: string[] = [];
+        // Rotated each round (A B C D E, B C D E A, …): every mode takes every place in a round equally often,
+        // because a run's place measurably weighs on it (about 3 % at 64 KiB here, whichever mode holds it).
+        const shift = round % PIPELINE_MODES.length;
+        const order = [...PIPELINE_MODES.slice(shift), ...PIPELINE_MODES.slice(0, shift)];
+        for (const mode of order) {
+          const timing = await proc(mode).run(chunk, total);
+          times.get(mode)?.push(timing);
+          line.push(`${mode} ${timing.wallMs.toFixed(0)} ms`);
+        }
+        log(`  pipeline ${chunk / 1024} KiB round ${round + 1}/${rounds}: ${line.join(', ')}`);
+      }
+      const base = times.get('unmetered') as Timing[];
+      const noop = times.get('wrappers on noopStats') as Timing[];
+      budget.push(budgetRow(chunk, total, clockReadNs, base, times));
+      for (const mode of PIPELINE_MODES) {
+        const runs = times.get(mode) as Timing[];
+        const overheads = summarize(runs.map((t, i) => (t.wallMs / (base[i] as Timing).wallMs - 1) * 100));
+        const cpuOverheads = summarize(runs.map((t, i) => (t.cpuMs / (base[i] as Timing).cpuMs - 1) * 100));
+        const wall = summarize(runs.map((t) => t.wallMs));
+        rows.push({
+          chunkBytes: chunk,
+          mode,
+          totalBytes: total,
+          wallMs: wall,
+          spreadPercent: spreadPercent(wall),
+          overheadPercent: overheads.median,
+          overheadMinPercent: overheads.min,
+          overheadMaxPercent: overheads.max,
+          overNoopPercent: summarize(runs.map((t, i) => (t.wallMs / (noop[i] as Timing).wallMs - 1) * 100)).median,
+          cpuMs: summarize(runs.map((t) => t.cpuMs)),
+          cpuOverheadPercent: cpuOverheads.median,
+          throughputMiBs: total / MiB / (wall.median / 1000),
+        });
+      }
+    }
+    return { clockReadNs, budget, rounds, pinnedCpu: pin.cpu, totalBytes: total, rows };
+  } finally {
+    for (const p of processes.values()) p.close();
+  }
+}
+
+/** What one `performance.now()` costs, ns: the cheapest of five batches of a million reads. */
+function measureClockRead(): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let batch = 0; batch < 5; batch++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < 1_000_000; i++) performance.now();
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1_000_000);
+  }
+  return best;
+}
+
+/** The default mode's metering cost per chunk and its timing estimate against exact timing, at one chunk size. */
+function budgetRow(
+  chunk: number,
+  total: number,
+  clockReadNs: number,
+  base: readonly Timing[],
+  times: ReadonlyMap<PipelineMode, Timing[]>,
+): TimingBudgetRow {
+  const chunks = total / chunk;
+  const byDefault = times.get('backupstats default') as Timing[];
+  const exact = times.get('backupstats exact timing') as Timing[];
+  const meteringNsPerChunk = summarize(
+    byDefault.map((t, i) => ((t.cpuMs - (base[i] as Timing).cpuMs) * 1e6) / chunks),
+  ).median;
+  const defaultSeconds = summarize(byDefault.map((t) => t.recordedSeconds ?? 0)).median;
+  const exactSeconds = summarize(exact.map((t) => t.recordedSeconds ?? 0)).median;
+  return {
+    chunkBytes: chunk,
+    meteringNsPerChunk,
+    meteringClockReads: meteringNsPerChunk / clockReadNs,
+    defaultSeconds,
+    exactSeconds,
+    estimateOffPercent: (defaultSeconds / exactSeconds - 1) * 100,
+  };
+}

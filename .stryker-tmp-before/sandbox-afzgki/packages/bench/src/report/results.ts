@@ -1,0 +1,33 @@
+// @ts-nocheck
+import type { DemoResult } from '../demo/demo.js';
+import type { FlushResult } from '../flush/flush-cost.js';
+import type { MemoryResult } from '../memory/memory.js';
+import type { PipelineResult } from '../pipeline/pipeline.js';
+import type { PushgatewayResult } from '../pushgateway/pushgateway-push.js';
+import type { RecordCostResult } from '../record/record-cost.js';
+import type { S3RequestResult } from '../s3/s3-request.js';
+import type { WorkersResult } from '../workers/workers.js';
+import type { Machine } from './machine.js';
+
+/** Everything one run measured; a benchmark that crashed has an error message instead of a result. */
+export interface RunResults {
+  readonly machine: Machine;
+  /** ISO 8601 start of the run, UTC. */
+  readonly date: string;
+  readonly quick: boolean;
+  readonly record?: RecordCostResult | undefined;
+  readonly workers?: WorkersResult | undefined;
+  readonly pipeline?: PipelineResult | undefined;
+  readonly flush?: FlushResult | undefined;
+  readonly memory?: MemoryResult | undefined;
+  readonly demo?: DemoResult | undefined;
+  /** The same demo backup with `--workers 2`: compression and checksums in worker threads. */
+  readonly demoWorkers?: DemoResult | undefined;
+  /** The same demo backup into S3 (s3rver on 127.0.0.1). */
+  readonly demoS3?: DemoResult | undefined;
+  readonly s3Request?: S3RequestResult | undefined;
+  /** Pushes of one job to the Pushgateway (or a sink), by number of scopes. */
+  readonly pushgateway?: PushgatewayResult | undefined;
+  /** Benchmark name → why it crashed. */
+  readonly errors: Readonly<Record<string, string>>;
+}

@@ -1,0 +1,250 @@
+#!/usr/bin/env node
+// @ts-nocheck
+// The backup tool of the examples: backs up a folder into S3 (by default an S3 server it starts on 127.0.0.1) or a
+// storage folder, restores it and verifies it, metering every stage with backupstats, then prints what the
+// OpenTelemetry pipeline exported.
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { shutdownOnExit } from 'backupstats/setup';
+import { parseToolArgs, type ToolArgs, USAGE } from './cli/args.js';
+import { failed as fail } from './cli/failed.js';
+import { formatBytes } from './cli/format.js';
+import { createProgress, type Progress, silentProgress } from './cli/progress.js';
+import { formatRuns, runRows } from './cli/run-summary.js';
+import { formatSummary, summaryRows } from './cli/scope-summary.js';
+import { listenForSignals, type Signals } from './cli/signals.js';
+import { backup } from './engine/backup.js';
+import { type CompressPool, createCompressPool } from './engine/compress-pool.js';
+import { restore } from './engine/restore.js';
+import { ExitCode, ToolError } from './errors.js';
+import { generateSampleData } from './files/sample-data.js';
+import { listTree } from './files/tree.js';
+import {
+  describeStorage,
+  removeStorage,
+  type StorageLocation,
+  storageBelow,
+  storageLocation,
+  withBackupTarget,
+  withRestoreSource,
+} from './storage/storage-location.js';
+import { startTelemetry, type Telemetry } from './telemetry/start-telemetry.js';
+
+const say = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+/** What a run needs besides its arguments. */
+interface Context {
+  readonly args: ToolArgs;
+  readonly telemetry: Telemetry;
+  readonly progress: Progress;
+  /** Folders to remove at the end (unless --keep). */
+  readonly temporary: string[];
+  /** Set in --loop mode: true once a signal asked to stop. */
+  readonly stopRequested: () => boolean;
+  /** With --workers N: the worker threads that compress and hash, recording through a link of the stats. */
+  readonly pool: CompressPool | undefined;
+}
+
+async function main(): Promise<number> {
+  let args: ToolArgs;
+  try {
+    args = parseToolArgs(process.argv.slice(2), process.env);
+  } catch (error) {
+    return fail(error);
+  }
+  if (args.help) {
+    say(USAGE);
+    return ExitCode.Ok;
+  }
+
+  let telemetry: Telemetry;
+  try {
+    telemetry = await startTelemetry(process.env, args.serve);
+  } catch (error) {
+    // A bad OTEL_* / BACKUPSTATS_* variable: the message names it and what it accepts.
+    return fail(new ToolError((error as Error).message, ExitCode.Usage, { cause: error }));
+  }
+  const temporary: string[] = [];
+  // A one-shot run: SIGTERM / SIGINT still flush and export what was measured, remove the temporary folders, then
+  // end the process. The removal is synchronous and comes last: the run is still writing into the folders, and
+  // from there to the end of the process no I/O callback of the run can see them gone or create them again.
+  // --loop and --serve end on a signal by design, so they take the signals themselves and shut down below.
+  const signals: Signals | undefined = args.loop || args.serve ? listenForSignals() : undefined;
+  const atSignal = {
+    shutdown: async () => {
+      await telemetry.stats.shutdown();
+      if (!args.keep) for (const dir of temporary) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    },
+    shutdownTimeoutMillis: telemetry.stats.shutdownTimeoutMillis + 10_000,
+  };
+  const removeExitHook = signals === undefined ? shutdownOnExit(atSignal) : () => {};
+  let stop = false;
+  void signals?.next().then(() => {
+    stop = true;
+  });
+  if (telemetry.prometheusUrl !== undefined) say(`metrics: Prometheus endpoint ${telemetry.prometheusUrl}`);
+
+  const context: Context = {
+    args,
+    telemetry,
+    progress: args.quiet ? silentProgress : createProgress(),
+    temporary,
+    stopRequested: () => stop,
+    pool:
+      args.workers > 0
+        ? createCompressPool(args.workers, telemetry.stats.workerLink({ workers: args.workers }))
+        : undefined,
+  };
+  let code: number = ExitCode.Ok;
+  try {
+    await run(context);
+  } catch (error) {
+    code = fail(error);
+  }
+  await context.pool?.close();
+
+  // Printed on failure too: the measurements of what did happen are exported all the same.
+  const collected = await telemetry.collect();
+  const scopes = summaryRows(collected);
+  const runs = runRows(collected);
+  say('\nWhat the OpenTelemetry pipeline exported (per scope; throughput = bytes / time spent in that operation):');
+  process.stdout.write(formatSummary(scopes));
+  say('\nRuns, by outcome:');
+  process.stdout.write(formatRuns(runs));
+  if (args.summaryJson !== undefined)
+    await writeFile(args.summaryJson, `${JSON.stringify({ scopes, runs }, null, 1)}\n`);
+  if (!args.keep) await Promise.all(temporary.map((dir) => rm(dir, { recursive: true, force: true })));
+
+  if (args.serve && telemetry.prometheusUrl !== undefined) {
+    say(`serving ${telemetry.prometheusUrl} until Ctrl-C (SIGINT) or SIGTERM`);
+    // The endpoint does not hold the event loop open (set-up unrefs it, so that jobs can end): this timer does.
+    const keepAlive = setInterval(() => {}, 1 << 30);
+    // A signal that came during a one-shot run already asked to end.
+    if (!stop || args.loop) await signals?.next();
+    clearInterval(keepAlive);
+  }
+  signals?.close();
+  removeExitHook();
+  await telemetry.stats.shutdown();
+  return code;
+}
+
+async function run(context: Context): Promise<void> {
+  const { args } = context;
+  const stats = context.telemetry.stats;
+  const common = {
+    concurrency: args.concurrency,
+    progress: context.progress,
+    compression: args.compression,
+    level: args.level,
+    pool: context.pool,
+  };
+  const command = args.command;
+  if (command.kind === 'backup') {
+    const where = storageLocation(command.storage, 'backup <storage>', process.env);
+    const result = await withBackupTarget(where, stats.backup, (target) =>
+      backup({ ...common, source: command.source, target, stats: stats.backup }),
+    );
+    say(
+      `backup: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} -> ${formatBytes(result.storedBytes)} stored (${args.compression}) in ${describeStorage(where)}`,
+    );
+    reportSkipped(result.skipped);
+    return;
+  }
+  if (command.kind === 'restore') {
+    const where = storageLocation(command.storage, 'restore <storage>', process.env);
+    const result = await withRestoreSource(where, stats.restore, (source) =>
+      restore({ ...common, source, target: command.target, stats: stats.restore }),
+    );
+    say(
+      `restore: ${result.manifest.files.length} files, ${formatBytes(result.bytes)} into ${command.target}; every size and sha256 matches the manifest`,
+    );
+    return;
+  }
+
+  const work = await mkdtemp(join(tmpdir(), 'backupstats-demo-'));
+  context.temporary.push(work);
+  let source = command.source;
+  if (source === undefined) {
+    source = join(work, 'source');
+    say(`generating sample data: ${formatBytes(args.sizeBytes)} in ${source}`);
+    const sample = await generateSampleData(source, args.sizeBytes, args.files);
+    say(`generated ${sample.files} files, ${formatBytes(sample.bytes)}`);
+  }
+  // Without --storage, the round trip goes to a bucket on an S3 server started here, its objects under `work`.
+  const embedded =
+    args.storage === undefined
+      ? await (await import('./storage/s3-server.js')).startEmbeddedS3(join(work, 's3'))
+      : undefined;
+  try {
+    const storage: StorageLocation =
+      embedded === undefined
+        ? storageLocation(args.storage as string, '--storage', process.env)
+        : { kind: 's3', location: { bucket: embedded.bucket, prefix: 'backup/' }, connection: embedded.connection };
+    if (embedded !== undefined) say(`S3 server (s3rver) on ${embedded.connection.endpoint}, bucket ${embedded.bucket}`);
+    if (!args.loop) {
+      await roundTrip(context, source, storage, resolve(args.restoreTo ?? join(work, 'restored')));
+      if (args.keep) say(`kept: ${work}`);
+      return;
+    }
+    say('looping: backup, restore, verify, again, until Ctrl-C (SIGINT) or SIGTERM');
+    let cycles = 0;
+    while (!context.stopRequested()) {
+      const cycle = storageBelow(storage, `cycle-${cycles}`);
+      const target = join(work, `restored-${cycles}`);
+      await roundTrip(context, source, cycle, target);
+      await Promise.all([removeStorage(cycle), rm(target, { recursive: true, force: true })]);
+      cycles += 1;
+      say(`cycles: ${cycles}`);
+    }
+  } finally {
+    await embedded?.close();
+  }
+}
+
+/** Backs `source` up into `storage`, restores it into `target`, and verifies the restored tree. */
+async function roundTrip(context: Context, source: string, storage: StorageLocation, target: string): Promise<void> {
+  const { args, telemetry } = context;
+  const { backup: backupStats, restore: restoreStats } = telemetry.stats;
+  const common = { concurrency: args.concurrency, progress: context.progress };
+  const saved = await withBackupTarget(storage, backupStats, (into) =>
+    backup({
+      ...common,
+      source,
+      target: into,
+      compression: args.compression,
+      level: args.level,
+      stats: backupStats,
+      pool: context.pool,
+    }),
+  );
+  say(
+    `backup: ${saved.manifest.files.length} files, ${formatBytes(saved.bytes)} -> ${formatBytes(saved.storedBytes)} stored (${args.compression}) in ${describeStorage(storage)}`,
+  );
+  reportSkipped(saved.skipped);
+  const restored = await withRestoreSource(storage, restoreStats, (from) =>
+    restore({ ...common, source: from, target, stats: restoreStats }),
+  );
+  // Each file's size and sha256 were checked while it was written; the tree must also hold nothing else.
+  const tree = await listTree(target);
+  if (tree.files.length !== restored.manifest.files.length || tree.bytes !== restored.bytes) {
+    throw new ToolError(
+      `verification failed: ${target} holds ${tree.files.length} files, ${tree.bytes} bytes; the manifest lists ${restored.manifest.files.length} files, ${restored.bytes} bytes`,
+      ExitCode.Corrupted,
+    );
+  }
+  say(
+    `restore: ${tree.files.length} files, ${formatBytes(tree.bytes)} into ${target}; verified: every size and sha256 matches the source`,
+  );
+}
+
+function reportSkipped(skipped: readonly string[]): void {
+  if (skipped.length > 0)
+    process.stderr.write(`skipped ${skipped.length} entries that are not regular files, e.g. ${skipped[0]}\n`);
+}
+
+process.exitCode = await main();

@@ -1,0 +1,92 @@
+// @ts-nocheck
+// Runs the example backup tool as a child process, as a user would, for the tests in /test/example-*.test.ts.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type NodeProcess, startNode } from '@backupstats/testkit/node-process';
+import type { RunRow } from '../src/backup-tool/cli/run-summary.js';
+import type { SummaryRow } from '../src/backup-tool/cli/scope-summary.js';
+
+/** The examples package (tsx resolves from there). */
+export const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The tool's entry point. */
+export const CLI = join(EXAMPLES_DIR, 'src', 'backup-tool', 'cli.ts');
+
+/** How a run of the tool ended. */
+export interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Options of {@link runCli}. */
+export interface RunOptions {
+  /** Extra environment on top of the cleaned one (no OTEL_*, BACKUPSTATS_* or FIXTURE_* variable unless given here). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Run as this user and group (root can drop to `nobody`, so that file permissions apply). */
+  readonly uid?: number;
+  readonly gid?: number;
+  /** A command and its arguments to run the tool under (for example `unshare`). */
+  readonly wrapper?: readonly string[];
+  /** The Node.js binary to run the tool with (default: the one running the tests). */
+  readonly node?: string;
+  readonly timeoutMs?: number;
+}
+
+/** Starts the tool through tsx, with the cleaned environment plus `env`, and returns it, for runs that stay up (`--serve`). */
+export function startCli(args: readonly string[], options: RunOptions = {}): NodeProcess {
+  const { env, uid, gid, wrapper, node } = options;
+  return startNode(['--import', 'tsx', CLI, ...args], { cwd: EXAMPLES_DIR, env, uid, gid, wrapper, node });
+}
+
+/** Runs the tool to its end and returns its exit status and output; SIGKILLs it and throws after `timeoutMs`. */
+export async function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
+  const run = startCli(args, options);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void run.kill();
+  }, timeoutMs);
+  const { code, signal } = await run.exited.finally(() => clearTimeout(timer));
+  if (timedOut) throw new Error(`the tool did not end within ${timeoutMs} ms:\n${run.stdout()}\n${run.stderr()}`);
+  return { code, signal, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+/** The rows of the tool's `--summary-json`: the tool's own types. */
+export type { RunRow, SummaryRow };
+
+/** Reads the scope rows of a `--summary-json` file. */
+export async function readSummary(path: string): Promise<SummaryRow[]> {
+  return (JSON.parse(await readFile(path, 'utf8')) as { scopes: SummaryRow[] }).scopes;
+}
+
+/** Reads the run rows of a `--summary-json` file: the runs counted, by scope, outcome and reason. */
+export async function readRuns(path: string): Promise<RunRow[]> {
+  return (JSON.parse(await readFile(path, 'utf8')) as { runs: RunRow[] }).runs;
+}
+
+/** The row of one scope, or zeros when the pipeline exported nothing for it. */
+export function row(rows: readonly SummaryRow[], family: string, component: string, operation: string): SummaryRow {
+  const found = rows.find((r) => r.family === family && r.component === component && r.operation === operation);
+  return (
+    found ?? {
+      family: family as SummaryRow['family'],
+      component,
+      implementation: '-',
+      operation,
+      operations: 0,
+      bytes: 0,
+      seconds: 0,
+    }
+  );
+}
+
+/** sha256 of a file, hex. */
+export async function sha256File(path: string): Promise<string> {
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
+}

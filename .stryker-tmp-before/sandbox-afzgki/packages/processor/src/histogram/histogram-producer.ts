@@ -1,0 +1,138 @@
+// @ts-nocheck
+import { type Attributes, ValueType } from '@opentelemetry/api';
+import { optionsOf } from '../diagnostics/arguments.js';
+import { listChoices, notAccepted, showValue } from '../diagnostics/error-messages.js';
+import { METER_NAME, VERSION } from '../version.js';
+import { explicitPoint, exponentialPoint, hrTimeOf } from './histogram-points.js';
+import type { LocalHistogram } from './local-histogram.js';
+import {
+  CUMULATIVE,
+  EXPONENTIAL_HISTOGRAM,
+  HISTOGRAM,
+  type HistogramCollection,
+  type HistogramMetricData,
+} from './metric-data.js';
+
+/** How a producer hands the histograms over: explicit buckets (Prometheus, OTLP's default), or base-2 exponential. */
+export type HistogramAggregation = 'explicit' | 'exponential';
+
+/** The aggregations {@link createHistogramProducer} accepts. */
+export const HISTOGRAM_AGGREGATIONS: readonly HistogramAggregation[] = Object.freeze(['explicit', 'exponential']);
+
+/** Options of {@link createHistogramProducer}. */
+export interface HistogramProducerOptions {
+  /** `explicit` (default): explicit buckets, every `le` count exact. `exponential`: base-2 buckets at scale 3 (OTLP). */
+  readonly aggregation?: HistogramAggregation | undefined;
+}
+
+/**
+ * An OpenTelemetry `MetricProducer` that hands a MetricReader the latency histograms of the stats that were given
+ * it (`createBackupStats({ histogramProducers: [producer] })`), aggregated in process: pass it in the reader's
+ * `metricProducers`. Cumulative temporality whatever the reader prefers (a producer cannot see it).
+ */
+export interface HistogramProducer {
+  readonly aggregation: HistogramAggregation;
+  /** Called by the reader at each collection. */
+  collect(options?: { timeoutMillis?: number }): Promise<HistogramCollection>;
+}
+
+/** What a producer needs of one family of one stats instance. */
+export interface HistogramFamily {
+  /** The histogram instrument: name, unit (`s`) and description. */
+  readonly name: string;
+  readonly description: string;
+  /** Calls `each` with every series that has a histogram. */
+  forEachHistogram(each: (attributes: Attributes, histogram: LocalHistogram) => void): void;
+}
+
+/** The stats instances attached to each producer; internal, so that only the core attaches. */
+const sources = new WeakMap<HistogramProducer, Set<readonly HistogramFamily[]>>();
+
+/** Makes `producer` hand over the histograms of `families` (one stats instance) from its next collection on. */
+export function attachHistograms(producer: HistogramProducer, families: readonly HistogramFamily[]): void {
+  const attached = sources.get(producer);
+  if (attached === undefined) {
+    throw notAccepted(
+      'option histogramProducers',
+      'a value that createHistogramProducer() did not make',
+      'producers made by createHistogramProducer()',
+    );
+  }
+  attached.add(families);
+}
+
+/**
+ * Creates a MetricProducer for the latency histograms of backupstats, to pass in a MetricReader's `metricProducers`
+ * and in `createBackupStats({ histogramProducers })` (`startBackupStats` does both for the readers it builds).
+ *
+ * @throws TypeError when `options.aggregation` is not `explicit` or `exponential`.
+ */
+export function createHistogramProducer(options?: HistogramProducerOptions): HistogramProducer {
+  const given = optionsOf('createHistogramProducer', options, "{ aggregation: 'exponential' }");
+  const aggregation = given.aggregation ?? 'explicit';
+  if (!HISTOGRAM_AGGREGATIONS.includes(aggregation)) {
+    throw notAccepted(
+      'createHistogramProducer option aggregation',
+      showValue(aggregation),
+      listChoices(HISTOGRAM_AGGREGATIONS),
+    );
+  }
+  const attached = new Set<readonly HistogramFamily[]>();
+  const producer: HistogramProducer = {
+    aggregation,
+    collect: () => Promise.resolve(collect(aggregation, attached)),
+  };
+  sources.set(producer, attached);
+  return producer;
+}
+
+/**
+ * Every attached family's histograms, built in one synchronous pass, so no record lands half-way; series of one
+ * instrument name (two stats instances on one producer) go into one metric, as one instrument.
+ */
+function collect(
+  aggregation: HistogramAggregation,
+  attached: ReadonlySet<readonly HistogramFamily[]>,
+): HistogramCollection {
+  const endTime = hrTimeOf(Date.now());
+  const byName = new Map<string, HistogramMetricData>();
+  for (const families of attached) {
+    for (const family of families) {
+      family.forEachHistogram((attributes, histogram) => {
+        if (histogram.count === 0) return;
+        let metric = byName.get(family.name);
+        if (metric === undefined) {
+          const descriptor = {
+            name: family.name,
+            description: family.description,
+            unit: 's',
+            valueType: ValueType.DOUBLE,
+          };
+          metric =
+            aggregation === 'explicit'
+              ? { descriptor, aggregationTemporality: CUMULATIVE, dataPointType: HISTOGRAM, dataPoints: [] }
+              : {
+                  descriptor,
+                  aggregationTemporality: CUMULATIVE,
+                  dataPointType: EXPONENTIAL_HISTOGRAM,
+                  dataPoints: [],
+                };
+          byName.set(family.name, metric);
+        }
+        if (metric.dataPointType === HISTOGRAM) metric.dataPoints.push(explicitPoint(attributes, histogram, endTime));
+        else metric.dataPoints.push(exponentialPoint(attributes, histogram, endTime));
+      });
+    }
+  }
+  const metrics = [...byName.values()];
+  return {
+    resourceMetrics: {
+      resource: EMPTY_RESOURCE,
+      scopeMetrics: metrics.length === 0 ? [] : [{ scope: { name: METER_NAME, version: VERSION }, metrics }],
+    },
+    errors: [],
+  };
+}
+
+/** A MetricReader keeps its provider's resource and ignores a producer's: this one stands in. */
+const EMPTY_RESOURCE = Object.freeze({ attributes: {} });

@@ -1,0 +1,86 @@
+// @ts-nocheck
+import { Writable } from 'node:stream';
+import { optionsOf, requireStats } from '../diagnostics/arguments.js';
+import { describeValue, notAccepted } from '../diagnostics/error-messages.js';
+import type { Stats } from '../stats.js';
+import { byteLengthOf } from './byte-length.js';
+import { OperationMeter } from './operation-meter.js';
+import { markMetered } from './stream-checks.js';
+import { type MeterOptions, OPTIONS_EXAMPLE, timeOneInOf } from './timing-sample.js';
+import { writableStateOf } from './writable-drain.js';
+
+type WriteCallback = (error?: Error | null) => void;
+type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
+
+/**
+ * Meters a Writable in place and returns it: every write the stream carries out is recorded on `stats` as
+ * one operation with its bytes and its duration, from the moment Node starts the write to its callback.
+ * Node starts a write when it hands the data to `_write`, or, for data that waited in the buffer, when the
+ * previous write's callback runs: Node then calls `_write` for it before any other code runs, so one clock
+ * read ends the previous write and starts this one, and the durations of back-to-back writes add up to the
+ * time the stream was busy. A batched `_writev` (fs streams have one) is one operation carrying the bytes of
+ * all its chunks, as it is one system call. A failed write records nothing, nor does a second callback for
+ * the same write (Node reports that one as an error).
+ *
+ * No stream is added: the same object comes back, so data, errors, backpressure (`highWaterMark`, `drain`)
+ * and `destroy()` are the stream's own. Works inside `stream.pipeline`. Per write it costs one record and
+ * two clock reads, or one for a write started by the previous write's callback; no closure or object is made
+ * per write (Node runs one write at a time per stream). The clock is `performance.now()` of the global
+ * `performance` object as it is when the stream is metered. With `options.timeOneIn` set to N, one write in N
+ * (on average) is timed and stands for the others ({@link MeterOptions.timeOneIn}).
+ *
+ * @throws TypeError when `stream` is not a `stream.Writable` (`http.ClientRequest` and `ServerResponse` are
+ * typed as one but never call `_write` / `_writev`, so metering them in place would record nothing), or when
+ * `options.timeOneIn` is not an integer from 1 to 65536.
+ */
+export function meterWritable<T extends Writable>(stream: T, stats: Stats, options?: MeterOptions): T {
+  // Writable's own instanceof check looks for the writable state that _write / _writev run from.
+  if (!(stream instanceof Writable)) throw notWritable(stream);
+  requireStats('meterWritable', stats);
+  const every = timeOneInOf(optionsOf('meterWritable', options, OPTIONS_EXAMPLE), 'meterWritable');
+  markMetered('meterWritable', stream, 'write');
+  const meter = new OperationMeter(stats, writableStateOf(stream), every);
+  const done: WriteCallback = (error) => meter.settle(error, undefined);
+
+  const write = stream._write;
+  // The default _write hands the chunk to _writev, which is metered below: metering both would count twice.
+  if (write !== Writable.prototype._write) {
+    stream._write = function meteredWrite(
+      this: Writable,
+      chunk: unknown,
+      encoding: BufferEncoding,
+      cb: WriteCallback,
+    ): void {
+      meter.begin(byteLengthOf(chunk, encoding), cb);
+      write.call(this, chunk, encoding, done);
+      meter.sync = false;
+    };
+  }
+  const writev = stream._writev;
+  if (typeof writev === 'function') {
+    stream._writev = function meteredWritev(this: Writable, chunks: WritevChunks, cb: WriteCallback): void {
+      let total = 0;
+      for (let i = 0; i < chunks.length; i++) {
+        const entry = chunks[i] as WritevChunks[number];
+        total += byteLengthOf(entry.chunk, entry.encoding);
+      }
+      meter.begin(total, cb);
+      writev.call(this, chunks, done);
+      meter.sync = false;
+    };
+  }
+  return stream;
+}
+
+function notWritable(stream: unknown): TypeError {
+  const name = (stream as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  return notAccepted(
+    'meterWritable stream',
+    name === 'ClientRequest' ? 'an http.ClientRequest' : describeValue(stream),
+    'a stream.Writable; to meter an upload, meter the data on its way in instead: pipe it through ' +
+      'meterTransform(new PassThrough(), stats), or meter the source with meterReadable; for S3 uploads with the ' +
+      "AWS SDK, use meterS3Client from 'backupstats/s3'",
+    'it is not a stream.Writable and never calls _write / _writev, so metering it in place would record nothing; ' +
+      'http.ClientRequest and ServerResponse are such streams',
+  );
+}

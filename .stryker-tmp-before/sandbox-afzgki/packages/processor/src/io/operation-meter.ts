@@ -1,0 +1,101 @@
+// @ts-nocheck
+import { noop } from '../doubles/noop-stats.js';
+import type { Stats } from '../stats.js';
+import { TimingSample } from './timing-sample.js';
+import { drainsNextWrite, type WritableStateView } from './writable-drain.js';
+
+/** Node's callback for a write (`error` only) or a transformed chunk (`error`, `data`). */
+export type OperationCallback = (error?: Error | null, data?: unknown) => void;
+
+/**
+ * The operation in flight on the writing side of a stream: a write of `meterWritable` or a chunk of
+ * `meterTransform`. One per stream (Node runs one at a time), and one class for both meters, so the call
+ * sites stay monomorphic in a pipeline of both; every field starts as a value of its final type, so a
+ * timestamp is stored in place rather than boxed anew on every operation.
+ */
+export class OperationMeter extends TimingSample {
+  /** When the operation in flight started (ms, the clock's own origin); after a timed end, that end. */
+  start = 0;
+  bytes = 0;
+  /** An operation is in flight and its callback has not run yet. */
+  pending = false;
+  /** The operation in flight has not returned from `_write` / `_transform` yet: a callback now is synchronous. */
+  sync = false;
+  /** `start` was stamped by the previous operation's callback, which is draining the buffer into this one. */
+  drained = false;
+  /** The operation in flight is timed. */
+  timedNow = false;
+
+  /** Node's callback for the operation in flight. */
+  callback: OperationCallback = noop;
+
+  constructor(
+    readonly stats: Stats,
+    readonly state: WritableStateView | undefined,
+    every: number,
+  ) {
+    super(every, performance);
+  }
+
+  begin(bytes: number, callback: OperationCallback): void {
+    this.bytes = bytes;
+    // A Writable hands the same callback to every write: skip the store and its write barrier.
+    if (this.callback !== callback) this.callback = callback;
+    this.pending = true;
+    this.sync = true;
+    if (this.untimed > 0) {
+      this.untimed -= 1;
+      this.timedNow = false;
+      return;
+    }
+    this.timedNow = true;
+    if (this.drained) this.drained = false;
+    else this.start = this.clock.now();
+  }
+
+  /**
+   * Records the operation in flight, once and only if it succeeded (a second callback records nothing), and
+   * tells whether the next operation may start at this one's end: it is timed, and this callback is not
+   * synchronous. A synchronous callback is left out to spare the state reads in synchronous pipelines: Node is
+   * then inside `clearBuffer` already, or nothing was buffered when the operation began.
+   */
+  end(ok: boolean): boolean {
+    if (!this.pending) return false;
+    this.pending = false;
+    if (!ok) return false;
+    if (!this.timedNow) {
+      this.stats.timedIncrementBytes(this.bytes, 0, 0);
+      return false;
+    }
+    const now = this.clock.now();
+    const duration = now - this.start;
+    this.stats.timedIncrementBytes(this.bytes, duration, this.weight);
+    // Only read by the next operation when it is started by this callback (`drained`); otherwise it reads its own.
+    this.start = now;
+    this.timed(duration);
+    return this.untimed === 0 && !this.sync;
+  }
+
+  /**
+   * Ends the operation in flight and calls Node's callback for it. When that callback starts the next buffered
+   * operation at once (see `drainsNextWrite`), that operation starts at this one's end, with no clock read of
+   * its own. Node pushes `data` handed to a transform's callback before it takes the next chunk, and that push
+   * can run the next stages: only a callback without data lets the next operation start at this one's end.
+   */
+  settle(error: Error | null | undefined, data: unknown): void {
+    // Read before calling back: the callback may start the next operation synchronously.
+    const next = this.callback;
+    if (
+      this.end(error === undefined || error === null) &&
+      (data === undefined || data === null) &&
+      drainsNextWrite(this.state)
+    ) {
+      this.drained = true;
+      next(error, data);
+      // Consumed by the operation Node started, or left over if it started none.
+      this.drained = false;
+      return;
+    }
+    next(error, data);
+  }
+}

@@ -1,0 +1,27 @@
+// @ts-nocheck
+// The vocabulary every naming preset is written in, apart from the presets themselves, so that the counters'
+// and the runs' namings can share it without importing each other.
+import type { ValueType } from '@opentelemetry/api';
+
+/** Which metric names and units to emit: OpenTelemetry style, or the names Vitess exports. */
+export type Naming = 'otel' | 'vitess';
+
+/** The naming presets {@link Naming} accepts. */
+export const NAMINGS: readonly Naming[] = Object.freeze(['otel', 'vitess'] as const);
+
+/** The two measurement families. */
+export type Family = 'backup' | 'restore';
+
+/** Both families, in the order every pair of them is kept in (registries, self-metric attributes). */
+export const FAMILIES: readonly [Family, Family] = Object.freeze(['backup', 'restore'] as const) as readonly [
+  Family,
+  Family,
+];
+
+/** What an OpenTelemetry counter of one family is called, in which unit, and how to fill it. */
+export interface CounterSpec {
+  readonly name: string;
+  readonly unit: string;
+  readonly description: string;
+  readonly valueType: ValueType;
+}

@@ -1,0 +1,25 @@
+// @ts-nocheck
+import { PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
+import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { openPushgatewayExporter } from './pushgateway-exporter.js';
+import { checkPushgatewayOptions, type PushgatewayExporterOptions } from './pushgateway-options.js';
+
+export type { PushgatewayExporterOptions } from './pushgateway-options.js';
+
+/**
+ * A PushMetricExporter that pushes to a Prometheus Pushgateway, for a `PeriodicExportingMetricReader` of your own
+ * (a MeterProvider you build, or the NodeSDK's `metricReaders`): every export, and the final one at shutdown, is a
+ * POST of the metrics in Prometheus's text format (exporter-prometheus's `PrometheusSerializer`, no timestamps) to
+ * `/metrics/job/<job>/instance/<instance>[/<label>/<value>…]`.
+ *
+ * POST replaces, within the group, only the metric names it carries, and a metric without data points is not
+ * pushed: a new process of the same job and instance leaves the previous one's last success in place until it has
+ * one of its own. A refused push (4xx) is said through diag, quoting the answer; the job goes on. Leave the reader's
+ * `maxExportBatchSize` unset: a metric split over two pushes would keep only the second half.
+ *
+ * @throws TypeError naming the option, its value (never a secret) and what is accepted.
+ */
+export function createPushgatewayExporter(options?: PushgatewayExporterOptions): PushMetricExporter {
+  // No prefix, and no timestamps: the Pushgateway refuses pushed samples that have one.
+  return openPushgatewayExporter(checkPushgatewayOptions(options), new PrometheusSerializer(undefined, false));
+}

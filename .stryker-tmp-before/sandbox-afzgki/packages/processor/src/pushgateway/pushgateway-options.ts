@@ -1,0 +1,112 @@
+// @ts-nocheck
+import { optionsOf } from '../diagnostics/arguments.js';
+import { unknownOptions } from '../diagnostics/diagnostics.js';
+import { notAccepted, notAcceptedArgument, quote } from '../diagnostics/error-messages.js';
+import { integerText, isIntegerIn, TIMER_MILLIS } from '../diagnostics/integer-rule.js';
+import { redactUrl } from '../setup/env/otlp-settings.js';
+import { HEADER_RULE } from '../setup/env/pairs.js';
+import { KEY_LABELS, LABEL_NAME, LABEL_NAME_TEXT } from './grouping-key.js';
+import type { PushgatewayConfig } from './pushgateway-exporter.js';
+import { DEFAULT_PUSHGATEWAY_URL, PUSHGATEWAY_URL_TEXT, parsePushgatewayUrl } from './pushgateway-url.js';
+
+/** Options of {@link createPushgatewayExporter}. */
+export interface PushgatewayExporterOptions {
+  /** The Pushgateway's base URL. Default `http://localhost:9091`; `user:password@` in it is sent as basic authentication. */
+  readonly url?: string | undefined;
+  /** The grouping key's `job`. Default: the resource's `service.name` (`OTEL_SERVICE_NAME`). */
+  readonly job?: string | undefined;
+  /** The grouping key's `instance`. Default: the resource's `service.instance.id`, else the host name. */
+  readonly instance?: string | undefined;
+  /** More labels of the grouping key, after job and instance: Prometheus label names, any text as values. */
+  readonly grouping?: Readonly<Record<string, string>> | undefined;
+  /** HTTP headers of every push, such as `authorization`. Their values are never shown in a message. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Milliseconds one push may take, answer included; default 10000. Keep it within the reader's
+   * `exportTimeoutMillis`, so that no push outlives the export that started it.
+   */
+  readonly timeoutMillis?: number | undefined;
+}
+
+const FN = 'createPushgatewayExporter';
+const KNOWN = ['url', 'job', 'instance', 'grouping', 'headers', 'timeoutMillis'];
+const DEFAULT_TIMEOUT_MILLIS = 10_000;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The options checked, each refused with a TypeError naming it, what it is and what is accepted. */
+export function checkPushgatewayOptions(given: PushgatewayExporterOptions | undefined): PushgatewayConfig {
+  const options = optionsOf(FN, given, '{ url: "http://pushgateway:9091" }');
+  unknownOptions(FN, options, KNOWN);
+  const text = options.url ?? DEFAULT_PUSHGATEWAY_URL;
+  const parsed = typeof text === 'string' ? parsePushgatewayUrl(text) : undefined;
+  if (parsed === undefined) {
+    const shown = typeof text === 'string' ? quote(redactUrl(text)) : `a value of type ${typeof text}`;
+    throw notAccepted(`${FN} option url`, shown, PUSHGATEWAY_URL_TEXT);
+  }
+  const headers = checkHeaders(options.headers);
+  if (parsed.authorization !== undefined) {
+    if ('authorization' in headers) {
+      throw notAccepted(
+        `${FN} options url and headers`,
+        '<redacted>',
+        'credentials in the URL or an authorization header, not both',
+        'both say how to authenticate',
+      );
+    }
+    headers.authorization = parsed.authorization;
+  }
+  const timeoutMillis = options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS;
+  if (!isIntegerIn(timeoutMillis, TIMER_MILLIS)) {
+    throw notAcceptedArgument(FN, 'option timeoutMillis', timeoutMillis, integerText(TIMER_MILLIS));
+  }
+  return {
+    url: parsed.url,
+    headers,
+    timeoutMillis,
+    job: checkValue('job', options.job),
+    instance: checkValue('instance', options.instance),
+    labels: checkGrouping(options.grouping),
+  };
+}
+
+function checkValue(name: string, value: unknown): string | undefined {
+  if (value === undefined || (typeof value === 'string' && value !== '')) return value;
+  throw notAcceptedArgument(FN, `option ${name}`, value, 'a non-empty string');
+}
+
+function checkGrouping(grouping: unknown): Record<string, string> {
+  const accepted = `an object of ${LABEL_NAME_TEXT} other than job and instance, to strings`;
+  if (grouping === undefined) return {};
+  if (!isRecord(grouping)) throw notAcceptedArgument(FN, 'option grouping', grouping, accepted);
+  for (const [name, value] of Object.entries(grouping)) {
+    if (!LABEL_NAME.test(name) || KEY_LABELS.includes(name)) {
+      throw notAccepted(`${FN} option grouping`, 'an object', accepted, `it has the label name ${quote(name)}`);
+    }
+    if (typeof value !== 'string') {
+      throw notAcceptedArgument(FN, `option grouping.${name}`, value, 'a string');
+    }
+  }
+  return { ...(grouping as Record<string, string>) };
+}
+
+/** Header names in lower case; values are never shown, as they may be secrets. */
+function checkHeaders(headers: unknown): Record<string, string> {
+  const accepted = `an object of ${HEADER_RULE.keyText} to values of printable ASCII`;
+  if (headers === undefined) return {};
+  if (!isRecord(headers)) throw notAcceptedArgument(FN, 'option headers', headers, accepted);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_RULE.key.test(name) || typeof value !== 'string' || !HEADER_RULE.value.test(value)) {
+      throw notAccepted(
+        `${FN} option headers`,
+        '<redacted>',
+        accepted,
+        'one of them is not; the text is not shown because it may hold secrets',
+      );
+    }
+    out[name.toLowerCase()] = value;
+  }
+  return out;
+}

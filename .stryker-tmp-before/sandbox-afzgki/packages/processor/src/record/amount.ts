@@ -1,0 +1,19 @@
+/**
+ * The largest pending sum a handle holds, in bytes or milliseconds: 2^53 - 1, about 8 PiB or 285,000 years,
+ * beyond which a double no longer counts in ones and a long enough sum would reach Infinity. No real
+ * workload gets near it within one flush interval; a record that would carry the sum past it is a bogus
+ * value and is dropped and counted like one, rather than flushed early, so that recording never calls into
+ * OpenTelemetry (which costs a microsecond, may throw, and may not even be there yet). Handles compare the
+ * sums inline: with the test below, that is as many comparisons as checking each value alone.
+ */
+// @ts-nocheck
+
+export const MAX_PENDING = Number.MAX_SAFE_INTEGER;
+
+/**
+ * True for a number of zero or more. The `typeof` test keeps strings from turning `+` into concatenation and
+ * bigints from throwing; NaN fails the comparison, and infinities fail the pending sum's bound.
+ */
+export function isAmount(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0;
+}

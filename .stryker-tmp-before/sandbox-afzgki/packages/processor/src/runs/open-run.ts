@@ -1,0 +1,28 @@
+// @ts-nocheck
+import type { Run } from '../run.js';
+import type { RunFailureReason } from './run-failure.js';
+import type { RunSeries } from './run-series.js';
+
+/** What ends an {@link OpenRun}: the run book of its family. */
+export interface RunEnd {
+  succeed(run: OpenRun, bytes: number | undefined): void;
+  fail(run: OpenRun, reason: RunFailureReason | undefined): void;
+}
+
+/** A run in progress: where it records, and when it started (the one clock read of its start). */
+export class OpenRun implements Run {
+  readonly startedAt = performance.now();
+
+  constructor(
+    private readonly book: RunEnd,
+    readonly series: RunSeries,
+  ) {}
+
+  succeed(bytes?: number): void {
+    this.book.succeed(this, bytes);
+  }
+
+  fail(reason?: RunFailureReason): void {
+    this.book.fail(this, reason);
+  }
+}

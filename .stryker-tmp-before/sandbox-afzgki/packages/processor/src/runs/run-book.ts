@@ -1,0 +1,116 @@
+// @ts-nocheck
+import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
+import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import type { FirstError } from '../diagnostics/first-error.js';
+import { noopRun } from '../doubles/noop-stats.js';
+import type { Family } from '../naming/naming-types.js';
+import type { RunSpec } from '../naming/run-naming.js';
+import { isAmount, MAX_PENDING } from '../record/amount.js';
+import { drainQueue } from '../registry/flush-queue.js';
+import type { Run } from '../run.js';
+import { OpenRun, type RunEnd } from './open-run.js';
+import { RunFailure, type RunFailureReason, recordedReasonIndex } from './run-failure.js';
+import { createRunInstruments, type RunInstruments } from './run-instruments.js';
+import { RunSeries } from './run-series.js';
+
+/**
+ * The runs of one family: the run series of every handle a run was started from, the runs in progress, and the
+ * series whose ended runs wait for the next flush. Ending a run only adds to numbers its series owns; flushes add
+ * them to the instruments, as for the other measurements. At shutdown, the runs still in progress end as
+ * {@link RunFailure.Interrupted} failures before the last flush, so the final export carries them.
+ */
+export class RunBook implements RunEnd {
+  /** Keyed by the handle's attributes object, which is unique per handle (and shared by every overflow handle). */
+  private readonly series = new Map<Attributes, RunSeries>();
+  private readonly open = new Set<OpenRun>();
+  private readonly queue: RunSeries[] = [];
+  private instruments: RunInstruments | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly family: Family,
+    private readonly spec: RunSpec,
+    private readonly countInvalid: () => void,
+    private readonly diagnostics: Diagnostics,
+  ) {}
+
+  /** Starts a run on the series of the handle with these attributes. */
+  start(attributes: Attributes): Run {
+    if (this.closed) {
+      this.diagnostics.recordedAfterShutdown(this.family);
+      return noopRun;
+    }
+    let series = this.series.get(attributes);
+    if (series === undefined) {
+      series = new RunSeries(attributes, this.spec.reasonKey);
+      this.series.set(attributes, series);
+      // Queued at once, so that its series exist at 0 from the next flush on, before any run ends.
+      this.enqueue(series);
+    }
+    const run = new OpenRun(this, series);
+    this.open.add(run);
+    return run;
+  }
+
+  succeed(run: OpenRun, bytes: number | undefined): void {
+    if (!this.open.delete(run)) return;
+    const seconds = (performance.now() - run.startedAt) / 1000;
+    let kept: number | undefined;
+    if (bytes !== undefined) {
+      if (isAmount(bytes) && bytes <= MAX_PENDING) kept = Math.trunc(bytes);
+      else this.countInvalid();
+    }
+    run.series.succeeded(seconds, Date.now() / 1000, kept);
+    this.enqueue(run.series);
+  }
+
+  fail(run: OpenRun, reason: RunFailureReason | undefined): void {
+    if (!this.open.delete(run)) return;
+    const seconds = (performance.now() - run.startedAt) / 1000;
+    const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
+    run.series.failed(index, seconds, Date.now() / 1000);
+    this.enqueue(run.series);
+  }
+
+  /** Runs ended and not yet added to the instruments. */
+  get pendingRuns(): number {
+    let count = 0;
+    for (const series of this.queue) count += series.pendingCount;
+    return count;
+  }
+
+  /**
+   * Creates the instruments on `meter`. The gauges' callback stays registered after shutdown: the final export,
+   * which the provider makes after the stats are shut down, must still carry the last success.
+   */
+  bind(meter: Meter): void {
+    const instruments = createRunInstruments(meter, this.spec);
+    this.instruments = instruments;
+    meter.addBatchObservableCallback(
+      (result: BatchObservableResult) => {
+        for (const series of this.series.values()) series.observe(result, instruments);
+      },
+      [instruments.lastSuccessTime, instruments.lastFailureTime, instruments.lastSuccessBytes],
+    );
+  }
+
+  /**
+   * Adds every ended run to the instruments. A series whose instrument throws keeps what is left for the next
+   * flush, its error kept in `errors`; the others are flushed all the same.
+   */
+  flush(errors: FirstError): void {
+    const instruments = this.instruments;
+    if (instruments === undefined) return;
+    drainQueue(this.queue, instruments, errors);
+  }
+
+  /** Ends every run in progress as interrupted; runs started or ended from now on are ignored. */
+  close(): void {
+    for (const run of [...this.open]) this.fail(run, RunFailure.Interrupted);
+    this.closed = true;
+  }
+
+  private enqueue(series: RunSeries): void {
+    if (series.markQueued()) this.queue.push(series);
+  }
+}

@@ -1,0 +1,58 @@
+// @ts-nocheck
+import { optionsOf, requireFunction, requireStats } from '../diagnostics/arguments.js';
+import type { Stats } from '../stats.js';
+import type { RunFailureReason } from './run-failure.js';
+
+/** Options of {@link trackRun}. */
+export interface TrackRunOptions<T> {
+  /** The bytes the run backed up or restored: a number, or a function that reads them from the result. */
+  readonly bytes?: number | ((result: T) => number) | undefined;
+  /**
+   * Tells why the run failed from what it threw, as one of {@link RunFailure}. Left out, or returning
+   * `undefined`, a failure is {@link RunFailure.Other}; if it throws, too.
+   */
+  readonly reason?: ((error: unknown) => RunFailureReason | undefined) | undefined;
+}
+
+/**
+ * Runs `work` as one backup or restore run started from `stats` (see {@link Stats.startRun}): resolves to its
+ * result after recording a success with its bytes, or rejects with its error (a synchronous throw included) after
+ * recording a failure with the reason `options.reason` gives.
+ *
+ * @throws TypeError at the call, before `work` runs, when an argument is not what it accepts.
+ */
+export function trackRun<T>(stats: Stats, work: () => PromiseLike<T> | T, options?: TrackRunOptions<T>): Promise<T> {
+  requireStats('trackRun', stats);
+  requireFunction('trackRun', 'work', work);
+  const given = optionsOf('trackRun', options, '{ bytes: (result) => result.bytes }');
+  if (given.reason !== undefined) requireFunction('trackRun', 'option reason', given.reason);
+  return tracked(stats, work, given);
+}
+
+async function tracked<T>(stats: Stats, work: () => PromiseLike<T> | T, options: TrackRunOptions<T>): Promise<T> {
+  const run = stats.startRun();
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    run.fail(reasonOf(options, error));
+    throw error;
+  }
+  const bytes = options.bytes;
+  let moved: number | undefined;
+  try {
+    moved = typeof bytes === 'function' ? bytes(result) : bytes;
+  } finally {
+    // A throwing `bytes` still ends the run: as a success without bytes (and trackRun rejects with its error).
+    run.succeed(moved);
+  }
+  return result;
+}
+
+function reasonOf<T>(options: TrackRunOptions<T>, error: unknown): RunFailureReason | undefined {
+  try {
+    return options.reason?.(error);
+  } catch {
+    return undefined;
+  }
+}

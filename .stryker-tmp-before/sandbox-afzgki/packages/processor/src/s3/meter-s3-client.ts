@@ -1,0 +1,96 @@
+// @ts-nocheck
+import type { S3Client } from '@aws-sdk/client-s3';
+import { notAcceptedArgument } from '../diagnostics/error-messages.js';
+import { Component, Implementation, Operation } from '../labels.js';
+import type { Stats } from '../stats.js';
+import { attemptMiddleware } from './attempt-middleware.js';
+import type { MiddlewareStackLike } from './middleware.js';
+import { objectMiddleware } from './object-middleware.js';
+import { S3Operation } from './operations.js';
+
+/** Any client of `@aws-sdk/client-s3` (`S3Client`, the aggregated `S3`, or the one an `Upload` is given). */
+export type MeterableS3Client = Pick<S3Client, 'middlewareStack'>;
+
+const ATTEMPT = 'backupstatsS3AttemptMiddleware';
+const OBJECT = 'backupstatsS3ObjectMiddleware';
+const TAG = 'BACKUPSTATS';
+
+/**
+ * Meters every request an AWS SDK v3 S3 client sends, through its middleware stack, on `stats` scoped to
+ * `BackupStorage` / `S3` (labels already set on `stats` win):
+ * - each HTTP request attempt, retries included, is one `AWS:Request:Send` with its duration and the declared
+ *   bytes of its request and response bodies; a failed attempt is also one `AWS:Request:Failed`, or
+ *   `AWS:Request:Throttled` when the service throttled it (see {@link S3Operation});
+ * - commands that move objects are object-level operations: `Destination:Open` / `Write` / `Close` for
+ *   `CreateMultipartUpload` / `UploadPart` and `PutObject` / `CompleteMultipartUpload` (so each part of a
+ *   `@aws-sdk/lib-storage` `Upload` is a write), and `Source:Open` / `Read` / `Close` for `GetObject` and the
+ *   chunks and release of its body.
+ *
+ * Give each family its own client (`stats.backup` for the one that uploads, `stats.restore` for the one that
+ * downloads); clients are cheap and can share an HTTP agent.
+ *
+ * @returns a function that removes the middlewares again (calls after the first do nothing).
+ * @throws TypeError when `client` has no middleware stack, `stats` is not a {@link Stats}, or the client is
+ * metered already.
+ */
+export function meterS3Client(client: MeterableS3Client, stats: Stats): () => void {
+  const stack = (client as { middlewareStack?: Partial<MiddlewareStackLike> } | null | undefined)?.middlewareStack;
+  if (typeof stack?.add !== 'function' || typeof stack.remove !== 'function' || typeof stack.identify !== 'function') {
+    throw notAcceptedArgument(
+      'meterS3Client',
+      'client',
+      client,
+      'an S3Client of @aws-sdk/client-s3 (any AWS SDK v3 client with a middlewareStack)',
+      'it has no middlewareStack',
+    );
+  }
+  if (typeof (stats as Partial<Stats> | null | undefined)?.scope !== 'function') {
+    throw notAcceptedArgument(
+      'meterS3Client',
+      'stats',
+      stats,
+      'a Stats, such as backupStats.backup or backupStats.restore',
+    );
+  }
+  const metered = stack as MiddlewareStackLike;
+  if (metered.identify().some((entry) => entry.startsWith(ATTEMPT))) {
+    throw notAcceptedArgument(
+      'meterS3Client',
+      'client',
+      client,
+      'a client not metered yet (call the function the first meterS3Client returned before metering it again)',
+      'it is metered already',
+    );
+  }
+
+  const storage = stats.scope({ component: Component.BackupStorage, implementation: Implementation.S3 });
+  const on = (operation: string): Stats => storage.scope({ operation });
+  metered.add(
+    attemptMiddleware({
+      send: on(S3Operation.RequestSend),
+      failed: on(S3Operation.RequestFailed),
+      throttled: on(S3Operation.RequestThrottled),
+    }),
+    // Low priority in finalizeRequest: inside the retry loop and after signing, so one call per attempt.
+    { step: 'finalizeRequest', priority: 'low', name: ATTEMPT, tags: [TAG] },
+  );
+  metered.add(
+    objectMiddleware({
+      destinationOpen: on(Operation.DestinationOpen),
+      destinationWrite: on(Operation.DestinationWrite),
+      destinationClose: on(Operation.DestinationClose),
+      sourceOpen: on(Operation.SourceOpen),
+      sourceRead: on(Operation.SourceRead),
+      sourceClose: on(Operation.SourceClose),
+    }),
+    // High priority in initialize: around everything else, so a command's time includes its retries.
+    { step: 'initialize', priority: 'high', name: OBJECT, tags: [TAG] },
+  );
+  let removed = false;
+  return () => {
+    if (removed) return;
+    removed = true;
+    metered.remove(ATTEMPT);
+    metered.remove(OBJECT);
+  };
+}

@@ -1,0 +1,65 @@
+// @ts-nocheck
+import { type BackupStatsOptions, CORE_OPTIONS, type ValueSource, type VariableOption } from '../../options.js';
+import { type Env, parseInteger, readBoolean, readString, shown } from './env.js';
+
+/** Whether set-up is turned off: the `disabled` option, else `BACKUPSTATS_DISABLED`, else `OTEL_SDK_DISABLED`. */
+export function readDisabled(env: Env, option: boolean | undefined): boolean {
+  if (option !== undefined) return option;
+  // Both are read so that a bad value in either is reported even when the other one decides.
+  const own = readBoolean(env, 'BACKUPSTATS_DISABLED');
+  const sdk = readBoolean(env, 'OTEL_SDK_DISABLED');
+  return own ?? sdk ?? false;
+}
+
+/** The core's options, from code or else from the `BACKUPSTATS_*` variables, and which variable set which. */
+export interface StatsVariables {
+  /** Unchecked: `resolveOptions` checks them. */
+  readonly options: BackupStatsOptions;
+  /** For `resolveOptions`, so that a value it rejects is blamed on its variable, shown as written. */
+  readonly sources: Partial<Record<VariableOption, ValueSource>>;
+}
+
+/** Each option's variable, and how its text becomes the option's value (`raw` is the text untrimmed). */
+const VARIABLES: ReadonlyArray<{
+  option: VariableOption;
+  variable: string;
+  parse(text: string, raw: string): unknown;
+}> = [
+  { option: 'flushIntervalMillis', variable: 'BACKUPSTATS_FLUSH_INTERVAL_MS', parse: parseInteger },
+  // Compared in lower case, as OpenTelemetry's enum values are.
+  { option: 'naming', variable: 'BACKUPSTATS_NAMING', parse: (text) => text.toLowerCase() },
+  // Kept verbatim: a prefix is text in front of names, and the core checks the names it makes.
+  { option: 'metricPrefix', variable: 'BACKUPSTATS_METRIC_PREFIX', parse: (_text, raw) => raw },
+  { option: 'maxScopes', variable: 'BACKUPSTATS_MAX_SCOPES', parse: parseInteger },
+  // true / false in any case; any other text is kept, for resolveOptions to refuse naming the variable.
+  { option: 'histograms', variable: 'BACKUPSTATS_HISTOGRAMS', parse: parseBoolean },
+  // Comma-separated seconds; a piece that is not a decimal number becomes NaN, which resolveOptions refuses.
+  {
+    option: 'histogramBoundaries',
+    variable: 'BACKUPSTATS_HISTOGRAM_BOUNDARIES',
+    parse: (text) =>
+      text.split(',').map((piece) => (/^\s*\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(piece) ? Number(piece) : Number.NaN)),
+  },
+];
+
+function parseBoolean(text: string): unknown {
+  const lower = text.toLowerCase();
+  return lower === 'true' ? true : lower === 'false' ? false : text;
+}
+
+/**
+ * The core's options given in code, with the `BACKUPSTATS_*` variables read for those left undefined. It only
+ * turns the variables' text into values; the core's `resolveOptions` checks all of them once.
+ */
+export function readStatsVariables(env: Env, given: BackupStatsOptions): StatsVariables {
+  const options: Record<string, unknown> = {};
+  for (const option of CORE_OPTIONS) options[option] = given[option];
+  const sources: Partial<Record<VariableOption, ValueSource>> = {};
+  for (const { option, variable, parse } of VARIABLES) {
+    const text = readString(env, variable);
+    if (given[option] !== undefined || text === undefined) continue;
+    options[option] = parse(text, env[variable] ?? '');
+    sources[option] = { subject: variable, shown: shown(env, variable) };
+  }
+  return { options: options as BackupStatsOptions, sources };
+}

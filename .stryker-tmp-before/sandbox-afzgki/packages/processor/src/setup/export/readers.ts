@@ -1,0 +1,131 @@
+// @ts-nocheck
+import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import {
+  createHistogramProducer,
+  type HistogramAggregation,
+  type HistogramProducer,
+} from '../../histogram/histogram-producer.js';
+import { groupingKeyOf, groupingPath } from '../../pushgateway/grouping-key.js';
+import { openPushgatewayExporter } from '../../pushgateway/pushgateway-exporter.js';
+import type { ExportSettings } from '../env/export-settings.js';
+import { type DeliveryWatch, watchDelivery } from './delivery.js';
+import { missingPeer, type SdkLine } from './load-peer.js';
+import { loadOtlpExporter, type OtlpExporterFactory } from './otlp-exporters.js';
+import { createPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.js';
+
+type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
+type PrometheusModule = typeof import('@opentelemetry/exporter-prometheus');
+
+/** The readers of the MeterProvider that set-up builds, and how to start and stop the ones that listen. */
+export interface Readers {
+  readonly readers: MetricReader[];
+  /** One per reader: the latency histograms in the aggregation its exporter carries, for the stats to attach to. */
+  readonly producers: readonly HistogramProducer[];
+  /** One per push exporter, to say at shutdown what did not reach its backend. */
+  readonly deliveries: readonly DeliveryWatch[];
+  /**
+   * Resolves once every endpoint listens (the Prometheus one), or rejects with a clear error such as
+   * EADDRINUSE. Called after the MeterProvider exists, so that a failure can shut everything down.
+   */
+  listen(): Promise<void>;
+  /** Closes the endpoints, giving scrapes being answered at most `graceMillis`. */
+  close(graceMillis: number): Promise<void>;
+}
+
+/**
+ * Loads the exporter packages the settings ask for, all of them first, so that a missing package fails before
+ * anything is built; then builds one reader per exporter. `line` is the installed SDK's, for the install hint of
+ * a missing exporter; `resourceAttributes` are the provider's, which give the Pushgateway its job and instance.
+ */
+export async function buildReaders(
+  settings: ExportSettings,
+  sdk: SdkMetrics,
+  line: SdkLine,
+  resourceAttributes: Readonly<Record<string, unknown>>,
+): Promise<Readers> {
+  let otlp: OtlpExporterFactory | undefined;
+  let prometheusModule: PrometheusModule | undefined;
+  for (const name of settings.exporters) {
+    if (name === 'otlp' && settings.otlp !== undefined)
+      otlp = await loadOtlpExporter(settings.otlp, settings.exportersSource, line);
+    // The Pushgateway exporter writes the text format with exporter-prometheus's serializer.
+    if ((name === 'prometheus' || name === 'pushgateway') && prometheusModule === undefined) {
+      const onMissing = missingPeer('@opentelemetry/exporter-prometheus', settings.exportersSource, line);
+      prometheusModule = await import('@opentelemetry/exporter-prometheus').catch(onMissing);
+    }
+  }
+
+  const readers: MetricReader[] = [];
+  const producers: HistogramProducer[] = [];
+  const deliveries: DeliveryWatch[] = [];
+  let endpoint: PrometheusEndpoint | undefined;
+  /** A producer of the histograms for one reader, in the aggregation its exporter carries. */
+  const histograms = (aggregation: HistogramAggregation): HistogramProducer[] => {
+    const producer = createHistogramProducer({ aggregation });
+    producers.push(producer);
+    return [producer];
+  };
+  const periodic = (exporter: PushMetricExporter, label: string, aggregation: HistogramAggregation): MetricReader => {
+    const watch = watchDelivery(exporter, label);
+    deliveries.push(watch);
+    return new sdk.PeriodicExportingMetricReader({
+      exporter: watch.exporter,
+      exportIntervalMillis: settings.intervalMillis,
+      exportTimeoutMillis: settings.timeoutMillis,
+      metricProducers: histograms(aggregation),
+    });
+  };
+  for (const name of settings.exporters) {
+    if (name === 'console') readers.push(periodic(new sdk.ConsoleMetricExporter(), 'console exporter', 'explicit'));
+    if (name === 'otlp' && otlp !== undefined) {
+      readers.push(periodic(otlp.create(), otlp.label, settings.otlp?.histogramAggregation ?? 'explicit'));
+    }
+    const push = settings.pushgateway;
+    if (name === 'pushgateway' && push !== undefined && prometheusModule !== undefined) {
+      // Job and instance are resolved here, from the resource, so that messages name the group.
+      const key = groupingKeyOf(resourceAttributes, { labels: push.labels });
+      const config = { ...push, ...key, timeoutMillis: settings.timeoutMillis };
+      // No prefix, and no timestamps: the Pushgateway refuses pushed samples that have one.
+      const exporter = openPushgatewayExporter(config, new prometheusModule.PrometheusSerializer(undefined, false));
+      const url = `${push.url.origin}${push.url.pathname.replace(/\/+$/, '')}${groupingPath(key)}`;
+      // exporter-prometheus writes explicit-bucket histograms only.
+      readers.push(periodic(exporter, `Pushgateway exporter (POST ${url})`, 'explicit'));
+    }
+    const where = settings.prometheus;
+    if (name === 'prometheus' && where !== undefined && prometheusModule !== undefined) {
+      // The exporter's own server never starts: set-up serves its scrapes (see createPrometheusEndpoint). Host
+      // and port are still passed so that exporter 0.2xx does not read OTEL_EXPORTER_PROMETHEUS_* from
+      // process.env.
+      // exporter-prometheus writes explicit-bucket histograms only (an exponential one would come out empty).
+      const exporter = new prometheusModule.PrometheusExporter({
+        host: where.host,
+        port: where.port,
+        preventServerStart: true,
+        metricProducers: histograms('explicit'),
+      });
+      endpoint = createPrometheusEndpoint(exporter, where.host, where.port);
+      readers.push(exporter);
+    }
+  }
+
+  return {
+    readers,
+    producers,
+    deliveries,
+    async listen() {
+      try {
+        await endpoint?.listen();
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(
+          `backupstats: the Prometheus exporter could not listen on ${settings.prometheus?.host}:${settings.prometheus?.port} ` +
+            `(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT): ${reason}`,
+          { cause: error },
+        );
+      }
+    },
+    async close(graceMillis) {
+      await endpoint?.close(graceMillis);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// @ts-nocheck
+import type { MeterProvider } from '@opentelemetry/api';
+import type { MetricReader } from '@opentelemetry/sdk-metrics';
+import { optionsOf } from '../diagnostics/arguments.js';
+import { unknownOptions } from '../diagnostics/diagnostics.js';
+import { notAcceptedArgument } from '../diagnostics/error-messages.js';
+import { type BackupStatsOptions, CORE_OPTIONS } from '../options.js';
+import type { Env } from './env/env.js';
+
+/** Options of {@link startBackupStats}. Options given here win over the environment. */
+export interface StartBackupStatsOptions extends BackupStatsOptions {
+  /** The variables to read. Default `process.env`. */
+  readonly env?: Env | undefined;
+  /** `true` returns stats that record nothing and builds no provider. Wins over `BACKUPSTATS_DISABLED` and `OTEL_SDK_DISABLED`. */
+  readonly disabled?: boolean | undefined;
+  /**
+   * An existing MeterProvider: the stats are created on it and nothing else is built or owned; the exporter and
+   * resource variables are then the provider owner's business and are not read. With the OpenTelemetry NodeSDK,
+   * which has no `meterProvider` property, `metrics.getMeterProvider()` after `sdk.start()`. Leave the option out
+   * (rather than set it to `undefined`, which is rejected) to build a provider from the environment.
+   */
+  readonly meterProvider?: MeterProvider;
+  /**
+   * Readers added to the provider built from the environment, next to the exporters it asks for: for example an
+   * in-memory reader that a job collects at its end to print a summary of what was exported. Rejected together
+   * with `meterProvider` (add them to that provider).
+   */
+  readonly readers?: readonly MetricReader[] | undefined;
+  /**
+   * `true`: never write to stderr by itself. When no diag logger is set (neither by the application nor through
+   * `OTEL_LOG_LEVEL`), set-up says a final export that did not reach its backend on stderr, so that the owner of a
+   * job learns that nothing was exported; this silences it. Default: `BACKUPSTATS_QUIET`, else `false`.
+   */
+  readonly quiet?: boolean | undefined;
+}
+
+const START_OPTIONS: readonly string[] = [...CORE_OPTIONS, 'env', 'disabled', 'readers', 'quiet'];
+
+const isObject = (value: unknown): value is object =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A MetricReader of any SDK line, by what the MeterProvider calls on it. */
+const isReader = (value: unknown): boolean =>
+  isObject(value) &&
+  typeof (value as Partial<MetricReader>).collect === 'function' &&
+  typeof (value as Partial<MetricReader>).setMetricProducer === 'function';
+
+/**
+ * The options of {@link startBackupStats} with the set-up's own checked (the core's are checked with the
+ * variables that may set them): a TypeError naming the option for a value it cannot take, and a diag warning for
+ * an option it does not know.
+ */
+export function checkStartOptions(given: StartBackupStatsOptions | undefined): StartBackupStatsOptions {
+  const options = optionsOf('startBackupStats', given, "{ env: process.env, naming: 'vitess' }");
+  const { env, disabled, readers } = options;
+  if (env !== undefined && !isObject(env)) {
+    throw notAcceptedArgument('option', 'env', env, 'an object of environment variables, such as process.env');
+  }
+  if (disabled !== undefined && typeof disabled !== 'boolean') {
+    throw notAcceptedArgument('option', 'disabled', disabled, 'true or false');
+  }
+  if (readers !== undefined) {
+    const accepted = 'an array of MetricReaders (from @opentelemetry/sdk-metrics or an exporter package)';
+    if (!Array.isArray(readers)) throw notAcceptedArgument('option', 'readers', readers, accepted);
+    readers.forEach((reader, i) => {
+      if (!isReader(reader)) throw notAcceptedArgument('option', `readers[${i}]`, reader, accepted);
+    });
+  }
+  unknownOptions('startBackupStats', options, START_OPTIONS);
+  return options;
+}

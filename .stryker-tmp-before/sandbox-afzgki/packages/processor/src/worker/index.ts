@@ -1,0 +1,3 @@
+// @ts-nocheck
+export { connectBackupStats, type WorkerBackupStats } from './connect.js';
+export type { WorkerLink, WorkerLinkOptions } from './link-types.js';

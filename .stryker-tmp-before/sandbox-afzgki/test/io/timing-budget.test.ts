@@ -1,0 +1,118 @@
+// @ts-nocheck
+// Timing by budget, the stream meters' default: operations long next to the clock are all timed; shorter ones one
+// in N, N adapting so that the clock's reads take about 1 % of the time measured, and the summed time stays an
+// unbiased estimate of the exact one. On a clock whose every read costs 50 ns, with seeded random draws.
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createRecordingStats, meterIterable, meterWritable, type RecordingStats } from 'backupstats';
+import { describe, expect, it } from 'vitest';
+import { type CostlyClock, costlyClock } from '../support/fake-clock.js';
+
+const READ_COST = 0.00005;
+
+/** Writes one chunk per duration into a metered sink whose i-th write takes `durations[i]` ms. */
+async function writeAll(clock: CostlyClock, durations: readonly number[], timeOneIn?: number): Promise<RecordingStats> {
+  const stats = createRecordingStats();
+  let i = 0;
+  const sink = new Writable({
+    write(_chunk, _encoding, callback) {
+      clock.spend(durations[i] as number);
+      i += 1;
+      callback();
+    },
+  });
+  meterWritable(sink, stats, timeOneIn === undefined ? {} : { timeOneIn });
+  await pipeline(
+    Readable.from(
+      durations.map(() => Buffer.alloc(1)),
+      { objectMode: false },
+    ),
+    sink,
+  );
+  return stats;
+}
+
+/** Durations around `mean` ms, uniformly from half to one and a half of it, drawn from the seeded generator. */
+function around(mean: number, n: number): number[] {
+  return Array.from({ length: n }, () => mean * (0.5 + Math.random()));
+}
+
+describe('timing by budget (the default)', () => {
+  it('times every operation that is long next to the clock, exactly, with weight 1', async () => {
+    const clock = costlyClock(READ_COST, 1);
+    const durations = around(1, 200);
+    const stats = await writeAll(clock, durations);
+    expect(stats.calls.map((c) => c.weight)).toEqual(durations.map(() => 1));
+    // Each duration as the write took it, plus the cost of the read that ended it.
+    stats.calls.forEach((call, i) => {
+      expect(call.durationMillis).toBeCloseTo((durations[i] as number) + READ_COST, 9);
+    });
+  });
+
+  it('times short operations one in N, N keeping the clock near 1 % of the time measured', async () => {
+    const clock = costlyClock(READ_COST, 2);
+    const n = 20_000;
+    // 1 µs on average: two reads (100 ns) on every one would be 10 %.
+    const durations = around(0.001, n);
+    const before = clock.reads();
+    const stats = await writeAll(clock, durations);
+    const readsMillis = (clock.reads() - before) * READ_COST;
+    const measured = durations.reduce((a, b) => a + b, 0);
+    expect(stats.calls).toHaveLength(n);
+    expect(readsMillis / measured).toBeGreaterThan(0.005);
+    expect(readsMillis / measured).toBeLessThan(0.015);
+    const timed = stats.calls.filter((c) => c.weight > 0);
+    // N is about ceil(0.01 ms / 1.05 µs) = 10.
+    expect(timed.length).toBeGreaterThan(n / 12);
+    expect(timed.length).toBeLessThan(n / 8);
+  });
+
+  it('sums within 3 % of exact timing over 20,000 operations, counts and bytes exact', async () => {
+    const durations = (() => {
+      costlyClock(READ_COST, 3);
+      return around(0.001, 20_000);
+    })();
+    const exact = await writeAll(costlyClock(READ_COST, 4), durations, 1);
+    const budget = await writeAll(costlyClock(READ_COST, 5), durations);
+    expect(budget.totals().count).toBe(exact.totals().count);
+    expect(budget.totals().bytes).toBe(exact.totals().bytes);
+    const ratio = budget.totals().durationMillis / exact.totals().durationMillis;
+    expect(Math.abs(ratio - 1)).toBeLessThan(0.03);
+  });
+
+  it('has no bias: over 1000 seeds, the mean of the sampled sums is within four standard errors of the exact sum', async () => {
+    costlyClock(READ_COST, 6);
+    // A heavy tail: one operation in ten takes twenty times as long.
+    const durations = Array.from({ length: 300 }, (_, i) => (i % 10 === 3 ? 0.02 : 0.001));
+    const exact = (await writeAll(costlyClock(READ_COST, 7), durations, 1)).totals().durationMillis;
+    const sums: number[] = [];
+    for (let seed = 1000; seed < 2000; seed++) {
+      sums.push((await writeAll(costlyClock(READ_COST, seed), durations)).totals().durationMillis);
+    }
+    const mean = sums.reduce((a, b) => a + b, 0) / sums.length;
+    const variance = sums.reduce((a, b) => a + (b - mean) ** 2, 0) / (sums.length - 1);
+    const standardError = Math.sqrt(variance / sums.length);
+    // The test has power: one standard error is under 2 % of the sum.
+    expect(standardError / exact).toBeLessThan(0.02);
+    expect(Math.abs(mean - exact)).toBeLessThan(4 * standardError);
+  });
+
+  it('meterIterable samples by budget too, and counts every item with its bytes', async () => {
+    const clock = costlyClock(READ_COST, 8);
+    const n = 5000;
+    async function* items(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < n; i++) {
+        clock.spend(0.001);
+        yield Buffer.alloc(2);
+      }
+    }
+    const stats = createRecordingStats();
+    for await (const _item of meterIterable(items(), stats)) {
+      // the consumer takes no time of its own
+    }
+    expect(stats.totals()).toMatchObject({ count: n, bytes: 2 * n });
+    const timed = stats.calls.filter((c) => c.weight > 0).length;
+    expect(timed).toBeGreaterThan(n / 12);
+    expect(timed).toBeLessThan(n / 8);
+  });
+});

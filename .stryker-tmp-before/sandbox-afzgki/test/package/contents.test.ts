@@ -1,0 +1,77 @@
+// @ts-nocheck
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createHarness } from '../support/harness.js';
+
+// What `npm publish` would ship: the files of the tarball and the metadata npm shows, as `npm pack` sees them.
+const require = createRequire(import.meta.url);
+const packageJsonPath = require.resolve('backupstats/package.json');
+const packageDir = dirname(packageJsonPath);
+const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
+  version: string;
+  license: string;
+  repository: { type: string; url: string; directory: string };
+  homepage: string;
+  bugs: { url: string };
+};
+
+function packedFiles(): string[] {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: packageDir,
+    encoding: 'utf8',
+  });
+  const [packed] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
+  return (packed?.files ?? []).map((file) => file.path).sort();
+}
+
+describe('the packed tarball', () => {
+  it('holds the README, the LICENSE, package.json and the built entry points, and no sources or tests', () => {
+    const files = packedFiles();
+    for (const file of ['README.md', 'LICENSE', 'package.json']) expect(files).toContain(file);
+    for (const entry of ['index', 'setup/index', 's3/index', 'pushgateway/index', 'worker/index']) {
+      for (const ext of ['js', 'cjs', 'd.ts', 'd.cts']) expect(files).toContain(`dist/${entry}.${ext}`);
+    }
+    expect(
+      files.filter((file) => !file.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(file)),
+    ).toEqual([]);
+    expect(readFileSync(join(packageDir, 'LICENSE'), 'utf8')).toContain(
+      'Apache License\n                           Version 2.0, January 2004',
+    );
+    expect(pkg.license).toBe('Apache-2.0');
+  });
+
+  it('says where the code, the home page and the issues are', () => {
+    expect(pkg.repository).toEqual({
+      type: 'git',
+      url: 'git+https://github.com/backupstats/backupstats.git',
+      directory: 'packages/processor',
+    });
+    expect(pkg.homepage).toMatch(/^https:\/\/github\.com\/backupstats\/backupstats\b/);
+    expect(pkg.bugs.url).toBe('https://github.com/backupstats/backupstats/issues');
+  });
+});
+
+describe('VERSION', () => {
+  it("is package.json's version in the ESM and the CommonJS build", async () => {
+    const esm = await import('backupstats');
+    const cjs = require('backupstats') as typeof esm;
+    expect(esm.VERSION).toBe(pkg.version);
+    expect(cjs.VERSION).toBe(pkg.version);
+  });
+
+  it('is the instrumentation scope version of the exported metrics', async () => {
+    const { createBackupStats, METER_NAME } = await import('backupstats');
+    const harness = createHarness();
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    stats.backup.timedIncrement(1);
+    const exported = await harness.collect();
+    await stats.shutdown();
+    await harness.shutdown();
+    const scopes = exported.scopeMetrics.map((s) => s.scope);
+    expect(scopes).toContainEqual(expect.objectContaining({ name: METER_NAME, version: pkg.version }));
+  });
+});

@@ -1,0 +1,178 @@
+// @ts-nocheck
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The built package, as users get it: the core must load with @opentelemetry/api alone, and the set-up entry
+// must not load any SDK or exporter package before the environment asks for it.
+const require = createRequire(import.meta.url);
+const packageJsonPath = require.resolve('backupstats/package.json');
+const packageDir = dirname(packageJsonPath);
+const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
+  exports: Record<string, unknown>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+};
+
+const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+
+/**
+ * Modules a built file loads when it is loaded (static import / require), and those it imports on demand,
+ * with those of the shared chunks it loads (relative imports of code, followed).
+ */
+function imports(file: string, seen = new Set<string>()): { eager: Set<string>; lazy: Set<string> } {
+  const eager = new Set<string>();
+  const lazy = new Set<string>();
+  if (seen.has(file)) return { eager, lazy };
+  seen.add(file);
+  const code = readFileSync(join(packageDir, file), 'utf8');
+  for (const m of code.matchAll(/^\s*(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']/gm)) eager.add(m[1] as string);
+  for (const m of code.matchAll(/^\s*import\s*["']([^"']+)["']/gm)) eager.add(m[1] as string);
+  for (const m of code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) eager.add(m[1] as string);
+  for (const m of code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) lazy.add(m[1] as string);
+  // Type declarations name their chunks too, but only code is followed.
+  const declarations = /\.d\.c?ts$/.test(file);
+  for (const name of [...eager]) {
+    if (declarations || !name.startsWith('.')) continue;
+    const chunk = imports(join(dirname(file), name), seen);
+    for (const inner of chunk.eager) eager.add(inner);
+    for (const inner of chunk.lazy) lazy.add(inner);
+  }
+  return { eager, lazy };
+}
+
+const external = (names: Set<string>) =>
+  [...names].filter((name) => !builtins.has(name) && !name.startsWith('.')).sort();
+
+describe('package layout', () => {
+  it.each(['dist/index.js', 'dist/index.cjs'])(
+    'the core (%s) and the chunks it loads import no package but @opentelemetry/api',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(
+        [...eager].some((name) => name.includes('chunk')),
+        'the core is in a chunk shared with the other entries',
+      ).toBe(true);
+      expect(external(eager)).toEqual(['@opentelemetry/api']);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['ESM', 'import'],
+    ['CommonJS', 'require'],
+  ])('the entry points share one copy of the core (%s)', async (_, how) => {
+    const load = async (entry: string) => (how === 'import' ? await import(entry) : require(entry));
+    const core = (await load('backupstats')) as typeof import('backupstats');
+    const setup = (await load('backupstats/setup')) as typeof import('backupstats/setup');
+    const disabled = await setup.startBackupStats({ disabled: true });
+    expect(disabled.backup).toBe(core.noopStats);
+    expect(disabled.restore).toBe(core.noopStats);
+  });
+
+  it.each(['dist/setup/index.js', 'dist/setup/index.cjs'])(
+    'the set-up entry (%s) loads the SDK and every exporter only on demand',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual(['@opentelemetry/api']);
+      expect(external(lazy)).toEqual([
+        '@grpc/grpc-js',
+        '@opentelemetry/exporter-metrics-otlp-grpc',
+        '@opentelemetry/exporter-metrics-otlp-http',
+        '@opentelemetry/exporter-metrics-otlp-proto',
+        '@opentelemetry/exporter-prometheus',
+        '@opentelemetry/resources',
+        '@opentelemetry/sdk-metrics',
+      ]);
+      // Each of them is an optional peer dependency, so that users install only what they use.
+      for (const name of external(lazy)) {
+        expect(pkg.peerDependencies[name], name).toBeDefined();
+        expect(pkg.peerDependenciesMeta[name]?.optional, name).toBe(true);
+      }
+    },
+  );
+
+  it.each(['dist/s3/index.js', 'dist/s3/index.cjs'])(
+    'the S3 entry (%s) loads no package: the AWS SDK is only in its types',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual([]);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
+
+  it.each(['dist/s3/index.d.ts', 'dist/s3/index.d.cts'])(
+    "the S3 entry's types (%s) name @aws-sdk/client-s3, an optional peer",
+    (file) => {
+      const { eager } = imports(file);
+      expect(external(eager).filter((name) => !name.startsWith('.'))).toEqual(['@aws-sdk/client-s3']);
+      expect(pkg.peerDependencies['@aws-sdk/client-s3']).toBeDefined();
+      expect(pkg.peerDependenciesMeta['@aws-sdk/client-s3']?.optional).toBe(true);
+    },
+  );
+
+  it.each(['dist/worker/index.js', 'dist/worker/index.cjs'])(
+    'the worker entry (%s) and the chunks it loads import no package but @opentelemetry/api',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual(['@opentelemetry/api']);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
+
+  it('"backupstats/worker" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./worker']).toEqual({
+      import: { types: './dist/worker/index.d.ts', default: './dist/worker/index.js' },
+      require: { types: './dist/worker/index.d.cts', default: './dist/worker/index.cjs' },
+    });
+    const esm = await import('backupstats/worker');
+    const cjs = require('backupstats/worker') as typeof esm;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['connectBackupStats']);
+  });
+
+  it('"backupstats/s3" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./s3']).toEqual({
+      import: { types: './dist/s3/index.d.ts', default: './dist/s3/index.js' },
+      require: { types: './dist/s3/index.d.cts', default: './dist/s3/index.cjs' },
+    });
+    const esm = await import('backupstats/s3');
+    const cjs = require('backupstats/s3') as typeof esm;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['S3Operation', 'meterS3Client']);
+  });
+
+  it.each(['dist/pushgateway/index.js', 'dist/pushgateway/index.cjs'])(
+    'the Pushgateway entry (%s) loads exporter-prometheus (for its serializer), an optional peer, and the API',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual(['@opentelemetry/api', '@opentelemetry/exporter-prometheus']);
+      expect(external(lazy)).toEqual([]);
+      expect(pkg.peerDependenciesMeta['@opentelemetry/exporter-prometheus']?.optional).toBe(true);
+    },
+  );
+
+  it('"backupstats/pushgateway" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./pushgateway']).toEqual({
+      import: { types: './dist/pushgateway/index.d.ts', default: './dist/pushgateway/index.js' },
+      require: { types: './dist/pushgateway/index.d.cts', default: './dist/pushgateway/index.cjs' },
+    });
+    const esm = await import('backupstats/pushgateway');
+    const cjs = require('backupstats/pushgateway') as typeof esm;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['createPushgatewayExporter']);
+    expect(existsSync(join(packageDir, 'dist/pushgateway/index.d.ts'))).toBe(true);
+  });
+
+  it('"backupstats/setup" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./setup']).toEqual({
+      import: { types: './dist/setup/index.d.ts', default: './dist/setup/index.js' },
+      require: { types: './dist/setup/index.d.cts', default: './dist/setup/index.cjs' },
+    });
+    const esm = await import('backupstats/setup');
+    const cjs = require('backupstats/setup') as typeof esm;
+    for (const api of [esm, cjs]) {
+      expect(Object.keys(api).sort()).toEqual(['exitAfterShutdown', 'shutdownOnExit', 'startBackupStats']);
+    }
+    expect(existsSync(join(packageDir, 'dist/setup/index.d.ts'))).toBe(true);
+    expect(existsSync(join(packageDir, 'dist/setup/index.d.cts'))).toBe(true);
+  });
+});

@@ -1,0 +1,126 @@
+// @ts-nocheck
+// An install with only some of the optional peers, on each line (SDK 2.x on Node 20 and 22, SDK 3.x on Node 22):
+// the package works as far as the installed packages go, and a missing one is named with the variable that asks
+// for it and the npm install line of the installed SDK's line.
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startNode } from '@backupstats/testkit/node-process';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { requireE2E } from '../support/prometheus.js';
+import { haveNode22, node22 } from '../support/sdk3-install.js';
+
+const require = createRequire(import.meta.url);
+const packageJsonPath = require.resolve('backupstats/package.json');
+const packageDir = dirname(packageJsonPath);
+
+/** The OpenTelemetry packages of a line: the workspace's (2.x) or packages/compat-sdk3's (3.x). */
+const lines = [
+  {
+    name: 'SDK 2.x on Node 20',
+    node: process.execPath,
+    modules: join(import.meta.dirname, '..', '..', 'node_modules'),
+    sdk: 2,
+    nodeLine: 2,
+  },
+  {
+    name: 'SDK 2.x on Node 22',
+    node: node22,
+    modules: join(import.meta.dirname, '..', '..', 'node_modules'),
+    sdk: 2,
+    nodeLine: 3,
+  },
+  {
+    name: 'SDK 3.x on Node 22',
+    node: node22,
+    modules: join(import.meta.dirname, '..', '..', 'packages', 'compat-sdk3', 'node_modules'),
+    sdk: 3,
+    nodeLine: 3,
+  },
+] as const;
+
+describe('an install with only some of the optional peers', () => {
+  it.skipIf(!haveNode22 && !requireE2E).each(lines)(
+    '$name: works as far as the installed packages go, and names the variable and the npm install line of the line for a missing one',
+    async ({ node, modules: source, sdk, nodeLine }) => {
+      // A real node_modules with a copy of the built package and links to the OpenTelemetry packages given.
+      const dir = mkdtempSync(join(tmpdir(), 'backupstats-peers-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      const modules = join(dir, 'node_modules');
+      mkdirSync(join(modules, '@opentelemetry'), { recursive: true });
+      cpSync(packageJsonPath, join(modules, 'backupstats', 'package.json'));
+      cpSync(join(packageDir, 'dist'), join(modules, 'backupstats', 'dist'), { recursive: true });
+      const link = (name: string) => symlinkSync(realpathSync(join(source, name)), join(modules, name), 'dir');
+      writeFileSync(
+        join(dir, 'run.mjs'),
+        `import { createBackupStats } from 'backupstats';
+import { startBackupStats } from 'backupstats/setup';
+// Loads without any AWS package: the S3 entry only calls the middleware stack of the client it is given.
+import { meterS3Client } from 'backupstats/s3';
+if (typeof meterS3Client !== 'function') throw new Error('backupstats/s3 did not load');
+createBackupStats().shutdown();
+for (const env of JSON.parse(process.argv[2])) {
+  try {
+    const stats = await startBackupStats({ env });
+    await stats.shutdown();
+    console.log(JSON.stringify('started'));
+  } catch (error) {
+    console.log(JSON.stringify(error.message));
+  }
+}`,
+      );
+      const run = async (envs: Array<Record<string, string>>): Promise<string[]> => {
+        const child = startNode(['run.mjs', JSON.stringify(envs)], { node, cwd: dir });
+        onTestFinished(() => child.kill());
+        expect(await child.exited, child.stderr()).toEqual({ code: 0, signal: null });
+        return child
+          .stdout()
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as string);
+      };
+      const exporters = sdk === 3 ? '>=0.300 <0.400' : '>=0.200 <0.300';
+
+      link('@opentelemetry/api');
+      const [disabled, noSdk] = await run([{ OTEL_SDK_DISABLED: 'true' }, { OTEL_METRICS_EXPORTER: 'console' }]);
+      expect(disabled).toBe('started');
+      expect(noSdk).toContain('startBackupStats needs the package @opentelemetry/sdk-metrics, which is not installed');
+      // Without an SDK, the line that fits the running Node.js.
+      expect(noSdk).toContain(
+        `install it with: npm install @opentelemetry/sdk-metrics@^${nodeLine} (SDK ${nodeLine}.x, `,
+      );
+
+      link('@opentelemetry/sdk-metrics');
+      link('@opentelemetry/resources');
+      const [consoleOnly, prometheus, otlpDefault, grpc, pushgateway] = await run([
+        { OTEL_METRICS_EXPORTER: 'none' },
+        { OTEL_METRICS_EXPORTER: 'prometheus' },
+        {},
+        { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'grpc' },
+        { OTEL_METRICS_EXPORTER: 'console,pushgateway' },
+      ]);
+      expect(consoleOnly).toBe('started');
+      // With an SDK, the exporters of its line, whatever the Node.js (npm's newest exporter may be of the other one).
+      expect(prometheus).toContain(
+        'OTEL_METRICS_EXPORTER="prometheus" needs the package @opentelemetry/exporter-prometheus',
+      );
+      expect(prometheus).toContain(
+        `install it with: npm install "@opentelemetry/exporter-prometheus@${exporters}" (the 0.${sdk}xx exporters go with the installed SDK ${sdk}.x)`,
+      );
+      expect(otlpDefault).toContain(
+        'OTEL_METRICS_EXPORTER (unset, so "otlp") with OTEL_EXPORTER_OTLP_PROTOCOL (unset, so "http/protobuf") needs the package @opentelemetry/exporter-metrics-otlp-proto',
+      );
+      expect(otlpDefault).toContain(`npm install "@opentelemetry/exporter-metrics-otlp-proto@${exporters}"`);
+      expect(grpc).toContain(
+        'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL="grpc" needs the package @opentelemetry/exporter-metrics-otlp-grpc',
+      );
+      expect(grpc).toContain(`npm install "@opentelemetry/exporter-metrics-otlp-grpc@${exporters}"`);
+      // The Pushgateway exporter writes the text format with exporter-prometheus's serializer.
+      expect(pushgateway).toContain(
+        'OTEL_METRICS_EXPORTER="console,pushgateway" needs the package @opentelemetry/exporter-prometheus',
+      );
+      expect(pushgateway).toContain(`npm install "@opentelemetry/exporter-prometheus@${exporters}"`);
+    },
+  );
+});

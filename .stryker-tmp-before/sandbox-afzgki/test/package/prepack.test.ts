@@ -1,0 +1,32 @@
+// @ts-nocheck
+// `npm pack` (and so `npm publish`) builds the package first: packing a checkout that was never built must not
+// give a package without its code (issue 23, item 21). A copy of the package without dist/ is packed for real.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, onTestFinished } from 'vitest';
+
+const packageDir = fileURLToPath(new URL('../../packages/processor/', import.meta.url));
+
+describe('npm pack of a checkout that was never built', () => {
+  it('builds first, so the tarball holds the entry points', () => {
+    // Inside the package, so that tsup and the types resolve from its node_modules; .run-* is git-ignored.
+    const copy = mkdtempSync(join(packageDir, '.run-prepack-'));
+    onTestFinished(() => rmSync(copy, { recursive: true, force: true }));
+    for (const entry of ['src', 'package.json', 'tsup.config.ts', 'README.md', 'LICENSE']) {
+      cpSync(join(packageDir, entry), join(copy, entry), { recursive: true });
+    }
+    const tsconfig = JSON.parse(readFileSync(join(packageDir, 'tsconfig.json'), 'utf8')) as { extends: string };
+    writeFileSync(join(copy, 'tsconfig.json'), JSON.stringify({ ...tsconfig, extends: `../${tsconfig.extends}` }));
+    expect(existsSync(join(copy, 'dist'))).toBe(false);
+
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: copy, encoding: 'utf8' });
+    // The build's own output comes first, with colour codes that hold '[' under CI: the JSON is the line '[' on.
+    const [packed] = JSON.parse(out.slice(out.search(/^\[$/m))) as Array<{ files: Array<{ path: string }> }>;
+    const files = (packed?.files ?? []).map((file) => file.path);
+    for (const entry of ['index', 'setup/index', 's3/index', 'pushgateway/index', 'worker/index']) {
+      for (const ext of ['js', 'cjs', 'd.ts']) expect(files).toContain(`dist/${entry}.${ext}`);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,123 @@
+// @ts-nocheck
+import { createBackupStats, type Stats } from 'backupstats';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { valuesByKey } from '../support/harness.js';
+
+const BAD_VALUES: readonly unknown[] = [
+  -1,
+  -0.001,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+  '5',
+  '',
+  undefined,
+  null,
+  {},
+  [],
+  true,
+  10n,
+  Symbol('x'),
+  new Number(5),
+];
+
+describe.each([0, 1000])('invalid measurements (flushIntervalMillis %i)', (flushIntervalMillis) => {
+  it('are dropped, counted, reported once, and leave the totals untouched', async ({ harness, diagnostics }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
+    const handle = stats.backup.scope({ operation: 'Source:Read' });
+    handle.timedIncrementBytes(10, 1);
+    // The public types forbid these; plain JavaScript callers and computed values can still pass them.
+    const untyped = handle as unknown as {
+      timedIncrement(d: unknown): void;
+      timedIncrementBytes(b: unknown, d: unknown): void;
+    };
+    for (const bad of BAD_VALUES) {
+      untyped.timedIncrementBytes(bad, 1);
+      untyped.timedIncrementBytes(1, bad);
+      untyped.timedIncrement(bad);
+    }
+    (stats.restore as Stats).timedIncrement(Number.NaN);
+    handle.timedIncrementBytes(5, 2);
+
+    const values = valuesByKey(await harness.collect());
+    expect(values.get('backup.operations{-,-,Source:Read}')).toBe(2);
+    expect(values.get('backup.bytes{-,-,Source:Read}')).toBe(15);
+    expect(values.get('backup.time{-,-,Source:Read}')).toBeCloseTo(0.003, 12);
+    expect(values.get('backupstats.invalid_measurements{backup}')).toBe(BAD_VALUES.length * 3);
+    expect(values.get('backupstats.invalid_measurements{restore}')).toBe(1);
+    expect(diagnostics.messages.filter((m) => m.includes('invalid'))).toHaveLength(1);
+    await stats.shutdown();
+  });
+});
+
+describe.each([1000, 0])('values at the edges (flushIntervalMillis %i)', (flushIntervalMillis) => {
+  it('accepts zero and exactly Number.MAX_SAFE_INTEGER bytes and milliseconds, without corrupting other series', async ({
+    harness,
+    diagnostics,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
+    const max = Number.MAX_SAFE_INTEGER;
+    stats.backup.scope({ operation: 'zero' }).timedIncrementBytes(0, 0);
+    stats.backup.scope({ operation: 'timed' }).timedIncrement(max);
+    stats.backup.scope({ operation: 'moved' }).timedIncrementBytes(max, max);
+    const values = valuesByKey(await harness.collect());
+    expect(values.get('backup.operations{-,-,zero}')).toBe(1);
+    expect(values.get('backup.operations{-,-,timed}')).toBe(1);
+    expect(values.get('backup.time{-,-,timed}')).toBe(max / 1000);
+    expect(values.get('backup.operations{-,-,moved}')).toBe(1);
+    expect(values.get('backup.bytes{-,-,moved}')).toBe(max);
+    expect(values.get('backup.time{-,-,moved}')).toBe(max / 1000);
+    expect(values.get('backupstats.invalid_measurements{backup}')).toBe(0);
+    expect(diagnostics.messages).toEqual([]);
+    await stats.shutdown();
+  });
+});
+
+describe.each([1000, 0])('pending sums (flushIntervalMillis %i)', (flushIntervalMillis) => {
+  it('never overflow: values each finite but past the largest safe amount are dropped and counted', async ({
+    harness,
+    diagnostics,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
+    const handle = stats.backup.scope({ operation: 'O' });
+    handle.timedIncrement(1e308);
+    handle.timedIncrement(1e308);
+    stats.flush();
+    handle.timedIncrement(5);
+    stats.flush();
+    const values = valuesByKey(await harness.collect());
+    expect(values.get('backup.operations{-,-,O}')).toBe(1);
+    expect(values.get('backup.time{-,-,O}')).toBeCloseTo(0.005, 12);
+    expect(values.get('backupstats.invalid_measurements{backup}')).toBe(2);
+    expect(diagnostics.messages.filter((m) => m.includes('invalid'))).toHaveLength(1);
+    await stats.shutdown();
+  });
+
+  it('a record that would carry its pending sum past Number.MAX_SAFE_INTEGER is dropped and counted', async ({
+    harness,
+    diagnostics,
+  }) => {
+    const stats = createBackupStats({
+      meterProvider: harness.provider,
+      flushIntervalMillis: flushIntervalMillis === 0 ? 0 : 2 ** 30,
+    });
+    const handle = stats.restore.scope({ operation: 'O' });
+    const big = Number.MAX_SAFE_INTEGER - 10;
+    handle.timedIncrementBytes(big, 1);
+    handle.timedIncrementBytes(11, 1); // pending would be MAX_SAFE_INTEGER + 1 (unthrottled: nothing pending)
+    handle.timedIncrementBytes(10, 1); // pending exactly MAX_SAFE_INTEGER
+    stats.flush();
+    handle.timedIncrementBytes(11, 1); // a new pending sum
+    handle.timedIncrement(Number.MAX_SAFE_INTEGER);
+    handle.timedIncrement(1); // duration sum past the bound
+    const values = valuesByKey(await harness.collect());
+    const dropped = flushIntervalMillis === 0 ? 0 : 2;
+    expect(values.get('restore.operations{-,-,O}')).toBe(6 - dropped);
+    expect(values.get('restore.bytes{-,-,O}')).toBe(big + (flushIntervalMillis === 0 ? 32 : 21));
+    expect(Number.isFinite(values.get('restore.time{-,-,O}'))).toBe(true);
+    expect(values.get('backupstats.invalid_measurements{restore}')).toBe(dropped);
+    expect(diagnostics.messages.filter((m) => m.includes('invalid'))).toHaveLength(dropped > 0 ? 1 : 0);
+    await stats.shutdown();
+  });
+});

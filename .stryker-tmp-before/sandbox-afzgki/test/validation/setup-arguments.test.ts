@@ -1,0 +1,94 @@
+// @ts-nocheck
+// The set-up entry point refuses wrong arguments at the call, in the library's one error form, and says once
+// through diag that an option it does not know is ignored (issue 23, item 10).
+import { Writable } from 'node:stream';
+import { createBackupStats } from 'backupstats';
+import { exitAfterShutdown, shutdownOnExit, startBackupStats } from 'backupstats/setup';
+import { describe, expect, vi } from 'vitest';
+import { it } from '../support/fixtures.js';
+
+const NONE = { OTEL_METRICS_EXPORTER: 'none' };
+
+describe('startBackupStats', () => {
+  it.each([
+    ['a number', 5, '5'],
+    ['null', null, 'null'],
+    ['an array', [], 'an instance of Array'],
+  ])('refuses options that are %s', async (_case, options, shown) => {
+    await expect(startBackupStats(options as never)).rejects.toThrow(
+      new RegExp(`^backupstats: startBackupStats options is ${shown.replace(/[()]/g, '\\$&')}; accepted: an object`),
+    );
+  });
+
+  it.each([
+    ['env as text', { env: 'x' }, 'option env is "x"; accepted: an object of environment variables'],
+    ['disabled as text', { disabled: 'false', env: NONE }, 'option disabled is "false"; accepted: true or false'],
+    ['readers as text', { readers: 'x', env: NONE }, 'option readers is "x"; accepted: an array of MetricReaders'],
+    [
+      'a reader that is not one',
+      { readers: [new Writable()], env: NONE },
+      'option readers[0] is an instance of Writable; accepted: an array of MetricReaders',
+    ],
+  ])('refuses %s, naming the option and what it accepts', async (_case, options, message) => {
+    await expect(startBackupStats(options as never)).rejects.toThrow(
+      new RegExp(`^backupstats: ${message.replace(/[().[\]]/g, '\\$&')}`),
+    );
+  });
+
+  it('says once, through diag, that an option it does not know is ignored', async ({ diagnostics }) => {
+    const stats = await startBackupStats({ env: NONE, flushInterval: 10, nameing: 'vitess' } as never);
+    await stats.shutdown();
+    const said = diagnostics.messages.filter((m) => m.includes('does not know'));
+    expect(said).toEqual([
+      'backupstats: startBackupStats does not know the options "flushInterval" and "nameing"; they are ignored (known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers, env, disabled, readers, quiet)',
+    ]);
+  });
+});
+
+describe('createBackupStats', () => {
+  it('says once that an option it does not know is ignored', async ({ diagnostics }) => {
+    const stats = createBackupStats({ flushIntervalMs: 5 } as never);
+    await stats.shutdown();
+    expect(diagnostics.messages.filter((m) => m.includes('does not know'))).toEqual([
+      'backupstats: createBackupStats does not know the option "flushIntervalMs"; it is ignored (known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers)',
+    ]);
+  });
+});
+
+describe('the end of the process', () => {
+  it.each([
+    ['undefined', undefined, 'undefined'],
+    ['an object without shutdown()', {}, 'an object'],
+  ])('shutdownOnExit(%s) is refused', (_case, target, shown) => {
+    expect(() => shutdownOnExit(target as never)).toThrow(
+      new TypeError(
+        `backupstats: shutdownOnExit target is ${shown}; accepted: something with a shutdown() that returns a promise, such as the stats of startBackupStats()`,
+      ),
+    );
+  });
+
+  it('a signal list given as one string is refused, not read letter by letter', () => {
+    expect(() => shutdownOnExit({ shutdown: async () => {} }, { signals: 'SIGTERM' as never })).toThrow(
+      /^backupstats: shutdownOnExit option signals is "SIGTERM"; accepted: an array of signal names such as \["SIGTERM", "SIGINT"\]/,
+    );
+  });
+
+  it.each([
+    ['NaN', Number.NaN],
+    ['a fraction', 1.5],
+    ['text', '1'],
+    ['out of range', 256],
+  ])('exitAfterShutdown with an exit code that is %s is refused before anything is shut down', async (_case, code) => {
+    const shutdown = vi.fn(async () => {});
+    const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    try {
+      await expect(exitAfterShutdown({ shutdown }, code as never)).rejects.toThrow(
+        /^backupstats: exitAfterShutdown code is .*; accepted: an integer from 0 to 255 \(the exit code\), or nothing for process\.exitCode/,
+      );
+      expect(shutdown).not.toHaveBeenCalled();
+      expect(exit).not.toHaveBeenCalled();
+    } finally {
+      exit.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+// A worker records as the main thread does: the same records made on the main thread of one stats instance and
+// through a link of another give the same export, counters and histograms alike; split between a series' main
+// thread and its workers, with collections between them, they give what the main thread alone gives. The durations
+// are sums of powers of two, so that every sum is exact whatever order it is added in.
+
+import type { Stats } from 'backupstats';
+import { connectBackupStats } from 'backupstats/worker';
+import { describe, expect, onTestFinished } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { type Exported, statsWithHistograms } from '../support/histogram-stats.js';
+
+type Record = (stats: Stats) => void;
+
+const bad: unknown[] = [-1, Number.NaN, Number.POSITIVE_INFINITY, '5', undefined, null, 1n];
+
+/** One record per bad value, made by `record`. */
+const eachBad = (record: (stats: Stats, value: number) => void): Record[] =>
+  bad.map((value) => (stats) => record(stats, value as number));
+
+/** Records of every kind on a few series: valid, of weight 0 and fractional weights, invalid, past the bound. */
+const RECORDS: Record[] = [
+  (s) => s.timedIncrement(0),
+  (s) => s.timedIncrement(0.5, 3),
+  (s) => s.timedIncrement(4, 0),
+  (s) => s.scope({ operation: 'Read' }).timedIncrementBytes(1024, 2.25),
+  (s) => s.scope({ operation: 'Read' }).timedIncrementBytes(0, 0.125, 0.5),
+  (s) => s.scope({ operation: 'Read' }).timedIncrementBytes(1, 1e-6),
+  (s) => s.scope({ operation: 'Read' }).timedIncrementBytes(3, 3_600_000),
+  (s) => s.scope({ component: 'C' }).scope({ operation: 'Write' }).timedIncrement(1000),
+  (s) => s.scope({ component: 'C' }).scope({ operation: 'Write' }).timedIncrement(2.5),
+  ...eachBad((s, value) => s.scope({ operation: 'Bad' }).timedIncrementBytes(value, 1)),
+  ...eachBad((s, value) => s.scope({ operation: 'Bad' }).timedIncrementBytes(1, value)),
+  ...eachBad((s, value) => s.scope({ operation: 'Bad' }).timedIncrement(1, value)),
+  ...eachBad((s, value) => s.timedIncrement(value)),
+  // Sums at their bound: the first two records reach it, the third would pass it and is refused; so is a duration
+  // whose weighted sum passes it.
+  (s) => s.scope({ operation: 'Big' }).timedIncrementBytes(Number.MAX_SAFE_INTEGER - 1, 1),
+  (s) => s.scope({ operation: 'Big' }).timedIncrementBytes(1, 1),
+  (s) => s.scope({ operation: 'Big' }).timedIncrementBytes(1, 1),
+  (s) => s.scope({ operation: 'Long' }).timedIncrement(2 ** 52, 2),
+  (s) => s.scope({ operation: 'Long' }).timedIncrement(1, 1),
+];
+
+const SERIES = [{}, { operation: 'Read' }, { component: 'C', operation: 'Write' }, { operation: 'Big' }];
+
+/** Stats with histograms and, for the second, a worker connected to them on this thread. */
+function pair(aggregation: 'explicit' | 'exponential') {
+  const main = statsWithHistograms({}, aggregation);
+  const linked = statsWithHistograms({}, aggregation);
+  const worker = connectBackupStats(linked.stats.workerLink());
+  onTestFinished(() => worker.close());
+  return { main, linked, worker };
+}
+
+function expectSame(actual: Exported, expected: Exported): void {
+  expect(actual.values).toEqual(expected.values);
+  for (const labels of SERIES) expect(actual.histogram(labels)).toEqual(expected.histogram(labels));
+}
+
+describe('a worker records as the main thread does', () => {
+  for (const aggregation of ['explicit', 'exponential'] as const) {
+    it(`every kind of record gives the same counters and ${aggregation} histograms`, async () => {
+      const { main, linked, worker } = pair(aggregation);
+      for (const record of RECORDS) {
+        record(main.stats.backup);
+        record(worker.backup);
+        record(main.stats.restore);
+        record(worker.restore);
+      }
+      const [expected, actual] = [await main.collect(), await linked.collect()];
+      // Every bad value is refused but an undefined weight, which is the default; and two past the bound.
+      expect(expected.values.get('backupstats.invalid_measurements{backup}')).toBe(bad.length * 4 - 1 + 2);
+      expect(expected.values.get('backup.bytes{-,-,Big}')).toBe(Number.MAX_SAFE_INTEGER);
+      expect(expected.histogram({ operation: 'Read' })?.count).toBe(4);
+      expectSame(actual, expected);
+    });
+
+    it(`records split between a series' main thread and its worker across collections fold into one ${aggregation} histogram`, async () => {
+      const { main, linked, worker } = pair(aggregation);
+      // Rounds of [main thread, worker] durations of one series: each round's smallest and largest fall on
+      // either side, or on both, or on none.
+      const rounds: [number[], number[]][] = [
+        [[4], [2, 16]],
+        [[1], [8]],
+        [[], [0.25, 64]],
+        [[32, 0.125], []],
+        [[0], [0, 0.5]],
+        [[], []],
+        [[2], [2]],
+      ];
+      const read = { operation: 'Read' };
+      for (const [own, theirs] of rounds) {
+        for (const ms of [...own, ...theirs]) main.stats.backup.scope(read).timedIncrementBytes(ms * 2, ms);
+        for (const ms of own) linked.stats.backup.scope(read).timedIncrementBytes(ms * 2, ms);
+        for (const ms of theirs) worker.backup.scope(read).timedIncrementBytes(ms * 2, ms);
+        for (const ms of theirs) worker.restore.timedIncrement(ms, 2);
+        for (const ms of theirs) main.stats.restore.timedIncrement(ms, 2);
+        expectSame(await linked.collect(), await main.collect());
+      }
+      expect((await linked.collect()).histogram(read)).toMatchObject({ count: 14, min: 0, max: 0.064 });
+    });
+  }
+});

@@ -1,0 +1,109 @@
+// What only another thread can show: a worker gone without a word (terminate()), a live worker's place in another
+// thread, records racing the main thread's reads. The threads load the library the test loads: its source in the
+// mutation run, with the same mutant active (test/support/workers.ts), the build elsewhere.
+import { connectBackupStats, type WorkerBackupStats } from 'backupstats/worker';
+import { describe, expect, onTestFinished } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { bucketsAddUp, statsWithHistograms } from '../support/histogram-stats.js';
+import { startRecordingWorker } from '../support/workers.js';
+
+const labels = { operation: 'Source:Read' };
+const key = '{-,-,Source:Read}';
+const REFUSED =
+  'backupstats: connectBackupStats link is a link whose 1 place(s) are all taken by live workers; accepted: a link with a free place: stats.workerLink({ workers: N }) for N workers recording at once, or a link per worker';
+
+/** The main thread's own connection to `link`, let go when the test ends. */
+function connect(link: Parameters<typeof connectBackupStats>[0]): WorkerBackupStats {
+  const worker = connectBackupStats(link);
+  onTestFinished(() => worker.close());
+  return worker;
+}
+
+// A thread loads the source through tsx in a second or two on a busy machine; the refusals wait 1 s each.
+const SLOW = { timeout: 30_000 };
+
+describe('places held by worker threads', SLOW, () => {
+  it("a terminated worker's place is taken over by the next worker, which goes on with its numbers", async () => {
+    const { stats, collect } = statsWithHistograms();
+    const link = stats.workerLink();
+    const first = await startRecordingWorker(link);
+    await first.run({ kind: 'loop', count: 30, ms: 2, bytes: 5, labels });
+    await first.worker.terminate();
+    const next = connect(link);
+    next.backup.scope(labels).timedIncrementBytes(5, 2);
+    const exported = await collect();
+    expect(exported.values.get(`backup.operations${key}`)).toBe(31);
+    expect(exported.values.get(`backup.bytes${key}`)).toBe(155);
+    expect(exported.histogram(labels)).toMatchObject({ count: 31, min: 0.002, max: 0.002 });
+    expect(exported.histogram(labels)?.sum).toBeCloseTo(0.062, 12);
+  });
+
+  it('a live worker keeps its place against every probe; one that gives it back while another looks is replaced', async () => {
+    const { stats, collect } = statsWithHistograms();
+    const link = stats.workerLink();
+    const first = await startRecordingWorker(link);
+    await first.run({ kind: 'loop', count: 3, ms: 1, labels });
+    expect(() => connectBackupStats(link)).toThrow(REFUSED);
+    // Asked again after the first worker answered the probes: still alive.
+    await first.run({ kind: 'loop', count: 1, ms: 1, labels });
+    expect(() => connectBackupStats(link)).toThrow(REFUSED);
+    // It gives the place back 50 ms from now: a worker connecting now looks again until then.
+    await first.run({ kind: 'closeLater', millis: 50 });
+    const next = connect(link);
+    next.backup.scope(labels).timedIncrement(1);
+    expect((await collect()).values.get(`backup.operations${key}`)).toBe(5);
+  });
+
+  it('a place still being released: the closed owner answers no probe for the worker that took it after', async () => {
+    const { stats, collect } = statsWithHistograms();
+    const link = stats.workerLink();
+    const closed = connectBackupStats(link);
+    closed.backup.scope(labels).timedIncrement(1);
+    closed.close();
+    // The closed owner's beacon waiters are woken by close(); their answers run while this test waits here.
+    const thread = await startRecordingWorker(link);
+    await thread.run({ kind: 'loop', count: 2, ms: 1, labels });
+    await thread.worker.terminate();
+    // The thread is gone: nothing answers for its place, which the next worker takes over.
+    const next = connect(link);
+    next.backup.scope(labels).timedIncrement(1);
+    expect((await collect()).values.get(`backup.operations${key}`)).toBe(4);
+  });
+
+  it('a worker that ends by process.exit() gives its place back', async () => {
+    const { stats, collect } = statsWithHistograms();
+    const link = stats.workerLink();
+    const thread = await startRecordingWorker(link);
+    await thread.run({ kind: 'loop', count: 2, ms: 1, labels });
+    thread.send({ kind: 'exit' });
+    expect(await thread.exited).toBe(0);
+    connect(link).backup.scope(labels).timedIncrement(1);
+    expect((await collect()).values.get(`backup.operations${key}`)).toBe(3);
+  });
+});
+
+describe('records racing reads', SLOW, () => {
+  it('every collection made while a worker records holds whole histogram records; the last one holds them all', async () => {
+    const { stats, collect } = statsWithHistograms();
+    const link = stats.workerLink();
+    const thread = await startRecordingWorker(link);
+    const progress = new SharedArrayBuffer(4);
+    thread.send({ kind: 'forever', progress, ms: 1.5, bytes: 7, weight: 2, labels });
+    await new Promise((resolve) => thread.worker.once('message', resolve));
+    for (let i = 0; i < 30; i++) {
+      const point = (await collect()).histogram(labels);
+      if (point === undefined) continue;
+      expect(point && bucketsAddUp(point)).toBe(true);
+      expect(point.sum).toBeCloseTo((point.count * 1.5) / 1000, 6);
+      expect(point).toMatchObject({ min: 0.0015, max: 0.0015 });
+    }
+    await thread.worker.terminate();
+    const exported = await collect();
+    const operations = exported.values.get(`backup.operations${key}`) as number;
+    const counted = Atomics.load(new Int32Array(progress), 0);
+    expect(operations - counted).toBeGreaterThanOrEqual(0);
+    expect(operations - counted).toBeLessThanOrEqual(1);
+    expect(exported.values.get(`backup.bytes${key}`)).toBe(operations * 7);
+    expect(exported.histogram(labels)?.count).toBe(operations * 2);
+  });
+});
