@@ -24,6 +24,8 @@ function realLink(histograms: boolean, maxScopes = 4): WorkerLink {
 
 describe('connectBackupStats refuses what is not a link', () => {
   const link = (): WorkerLink => realLink(true);
+  /** Memory of a place's size that is not shared. */
+  const unshared = (): ArrayBuffer => new ArrayBuffer((link().places[0] as SharedArrayBuffer).byteLength);
   const cases: [string, () => unknown, string][] = [
     ['undefined', () => undefined, 'undefined'],
     ['null', () => null, 'null'],
@@ -34,8 +36,12 @@ describe('connectBackupStats refuses what is not a link', () => {
     ['another mark', () => ({ ...link(), backupstatsWorkerLink: 2 }), 'an object'],
     ['a control that is not shared', () => ({ ...link(), control: new ArrayBuffer(4) }), 'an object'],
     ['places that are no array', () => ({ ...link(), places: link().places[0] }), 'an object'],
-    ['a place that is not shared', () => ({ ...link(), places: [new ArrayBuffer(8)] }), 'an object'],
-    ['a place of the wrong size', () => ({ ...link(), places: realLink(true, 5).places }), 'an object'],
+    ['a place that is not shared', () => ({ ...link(), places: [...link().places, unshared()] }), 'an object'],
+    [
+      'a place of the wrong size',
+      () => ({ ...link(), places: [...link().places, ...realLink(true, 5).places] }),
+      'an object',
+    ],
     ['a place sized for no histograms', () => ({ ...link(), places: realLink(false).places }), 'an object'],
     ['maxScopes missing', () => ({ ...link(), maxScopes: undefined }), 'an object'],
     ['maxScopes below 2', () => ({ ...link(), maxScopes: 1 }), 'an object'],

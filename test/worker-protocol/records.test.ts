@@ -100,4 +100,34 @@ describe('a worker records as the main thread does', () => {
       expect((await linked.collect()).histogram(read)).toMatchObject({ count: 14, min: 0, max: 0.064 });
     });
   }
+
+  it("counts each family's invalid measurements once, whichever collection reads them", async () => {
+    const { main, linked, worker } = pair('explicit');
+    for (const round of [1, 2, 0, 3]) {
+      for (let i = 0; i < round; i++) {
+        worker.restore.timedIncrement(-1);
+        main.stats.restore.timedIncrement(-1);
+        linked.stats.backup.timedIncrement(-1);
+        main.stats.backup.timedIncrement(-1);
+      }
+      expectSame(await linked.collect(), await main.collect());
+    }
+    expect((await linked.collect()).values.get('backupstats.invalid_measurements{restore}')).toBe(6);
+  });
+
+  it('says what the main thread says of bad records and labels, once each', ({ diagnostics }) => {
+    const { main, worker } = pair('explicit');
+    const mistakes = (stats: Stats): void => {
+      for (let i = 0; i < 2; i++) {
+        stats.scope({ bogus: 'x' } as never).timedIncrement(-1);
+        stats.scope({ operation: 7 } as never).timedIncrement(1, Number.NaN);
+      }
+    };
+    mistakes(main.stats.backup);
+    const said = [...diagnostics.messages];
+    expect(said).toHaveLength(3);
+    mistakes(worker.backup);
+    mistakes(worker.restore);
+    expect(diagnostics.messages).toEqual([...said, ...said]);
+  });
 });

@@ -7,7 +7,7 @@ import { connectBackupStats, type WorkerBackupStats } from 'backupstats/worker';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
-import { valuesByKey } from '../support/harness.js';
+import { histograms, valuesByKey } from '../support/harness.js';
 import { statsWithHistograms } from '../support/histogram-stats.js';
 
 /** The worker side of `link`, on this thread, let go when the test ends. */
@@ -136,5 +136,14 @@ describe('histograms of new slots', () => {
     expect(exported.histogram({ operation: 's-0' })).toMatchObject({ count: 2, min: 0.007, max: 0.014 });
     expect(exported.histogram({ operation: 's-1' })).toMatchObject({ count: 2, min: 0.0005, max: 0.001 });
     expect(exported.histogram({ operation: 's-2' })).toMatchObject({ count: 2, min: 0.003, max: 0.006 });
+  });
+
+  it("the overflow series' histogram too, from the worker's first scope past the bound", async () => {
+    const { stats, harness } = statsWithHistograms();
+    const worker = connect(stats.workerLink({ maxScopes: 2 }));
+    worker.backup.scope({ operation: 'past' }).timedIncrement(3);
+    worker.backup.scope({ operation: 'further' }).timedIncrement(5);
+    const overflow = histograms(await harness.collect()).get('backup.operation.duration{otel.metric.overflow=true}');
+    expect(overflow).toMatchObject({ count: 2, min: 0.003, max: 0.005 });
   });
 });
