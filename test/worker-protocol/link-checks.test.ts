@@ -32,6 +32,7 @@ describe('connectBackupStats refuses what is not a link', () => {
     ['a number', () => 1, '1'],
     ['a string', () => 'link', '"link"'],
     ['an array', () => [], 'an instance of Array'],
+    ['a function carrying a link', () => Object.assign(() => {}, link()), 'a function'],
     ['no mark', () => ({ ...link(), backupstatsWorkerLink: undefined }), 'an object'],
     ['another mark', () => ({ ...link(), backupstatsWorkerLink: 2 }), 'an object'],
     ['a control that is not shared', () => ({ ...link(), control: new ArrayBuffer(4) }), 'an object'],

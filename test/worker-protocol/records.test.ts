@@ -33,15 +33,23 @@ const RECORDS: Record[] = [
   ...eachBad((s, value) => s.scope({ operation: 'Bad' }).timedIncrement(1, value)),
   ...eachBad((s, value) => s.timedIncrement(value)),
   // Sums at their bound: the first two records reach it, the third would pass it and is refused; so is a duration
-  // whose weighted sum passes it.
+  // whose weighted sum passes it, and the last of the durations that reach it.
   (s) => s.scope({ operation: 'Big' }).timedIncrementBytes(Number.MAX_SAFE_INTEGER - 1, 1),
   (s) => s.scope({ operation: 'Big' }).timedIncrementBytes(1, 1),
   (s) => s.scope({ operation: 'Big' }).timedIncrementBytes(1, 1),
   (s) => s.scope({ operation: 'Long' }).timedIncrement(2 ** 52, 2),
-  (s) => s.scope({ operation: 'Long' }).timedIncrement(1, 1),
+  (s) => s.scope({ operation: 'Long' }).timedIncrement(Number.MAX_SAFE_INTEGER - 1),
+  (s) => s.scope({ operation: 'Long' }).timedIncrement(1),
+  (s) => s.scope({ operation: 'Long' }).timedIncrement(1),
 ];
 
-const SERIES = [{}, { operation: 'Read' }, { component: 'C', operation: 'Write' }, { operation: 'Big' }];
+const SERIES = [
+  {},
+  { operation: 'Read' },
+  { component: 'C', operation: 'Write' },
+  { operation: 'Big' },
+  { operation: 'Long' },
+];
 
 /** Stats with histograms and, for the second, a worker connected to them on this thread. */
 function pair(aggregation: 'explicit' | 'exponential') {
@@ -69,8 +77,9 @@ describe('a worker records as the main thread does', () => {
       }
       const [expected, actual] = [await main.collect(), await linked.collect()];
       // Every bad value is refused but an undefined weight, which is the default; and two past the bound.
-      expect(expected.values.get('backupstats.invalid_measurements{backup}')).toBe(bad.length * 4 - 1 + 2);
+      expect(expected.values.get('backupstats.invalid_measurements{backup}')).toBe(bad.length * 4 - 1 + 3);
       expect(expected.values.get('backup.bytes{-,-,Big}')).toBe(Number.MAX_SAFE_INTEGER);
+      expect(expected.values.get('backup.operations{-,-,Long}')).toBe(2);
       expect(expected.histogram({ operation: 'Read' })?.count).toBe(4);
       expectSame(actual, expected);
     });
@@ -81,7 +90,7 @@ describe('a worker records as the main thread does', () => {
       // either side, or on both, or on none.
       const rounds: [number[], number[]][] = [
         [[4], [2, 16]],
-        [[1], [8]],
+        [[1, 128], [8]],
         [[], [0.25, 64]],
         [[32, 0.125], []],
         [[0], [0, 0.5]],
@@ -97,7 +106,7 @@ describe('a worker records as the main thread does', () => {
         for (const ms of theirs) main.stats.restore.timedIncrement(ms, 2);
         expectSame(await linked.collect(), await main.collect());
       }
-      expect((await linked.collect()).histogram(read)).toMatchObject({ count: 14, min: 0, max: 0.064 });
+      expect((await linked.collect()).histogram(read)).toMatchObject({ count: 15, min: 0, max: 0.128 });
     });
   }
 

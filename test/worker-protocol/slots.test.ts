@@ -70,6 +70,7 @@ describe('the slots of a worker', () => {
     first.backup.timedIncrement(1);
     first.backup.scope({ implementation: 'I' }).timedIncrement(1);
     first.restore.scope({ operation: 'R' }).timedIncrement(1);
+    first.restore.timedIncrement(-1);
     first.close();
     const next = connect(link);
     next.backup.timedIncrement(1);
@@ -83,6 +84,7 @@ describe('the slots of a worker', () => {
     expect(values.get('restore.operations{-,-,-}')).toBe(1);
     expect(values.get('backup.operations{overflow}')).toBeUndefined();
     expect(values.get('restore.operations{overflow}')).toBeUndefined();
+    expect(values.get('backupstats.invalid_measurements{restore}')).toBe(1);
   });
 });
 
