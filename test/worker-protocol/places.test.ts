@@ -45,6 +45,20 @@ describe('the places of a link', { timeout: 15_000 }, () => {
     expect(values.get('restore.operations{-,-,-}')).toBe(1);
   });
 
+  it('a place given back by an owner probed while busy is taken at once, however many probes it did not answer', async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    onTestFinished(() => stats.shutdown());
+    const link = stats.workerLink();
+    const busy = connectBackupStats(link);
+    busy.backup.timedIncrement(1);
+    expect(() => connectBackupStats(link)).toThrow(refused(1));
+    busy.close();
+    connect(link).backup.timedIncrement(1);
+    expect(valuesByKey(await harness.collect()).get('backup.operations{-,-,-}')).toBe(2);
+  });
+
   it('close() gives the place back: the next worker takes it with its series and goes on with their numbers', async ({
     harness,
   }) => {

@@ -7,9 +7,11 @@ import type { Stats } from 'backupstats';
 import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { type Exported, statsWithHistograms } from '../support/histogram-stats.js';
+import { histograms, valuesByKey } from '../support/harness.js';
+import { statsWithHistograms } from '../support/histogram-stats.js';
 
 type Record = (stats: Stats) => void;
+type Stats2 = ReturnType<typeof statsWithHistograms>;
 
 const bad: unknown[] = [-1, Number.NaN, Number.POSITIVE_INFINITY, '5', undefined, null, 1n];
 
@@ -41,14 +43,8 @@ const RECORDS: Record[] = [
   (s) => s.scope({ operation: 'Long' }).timedIncrement(Number.MAX_SAFE_INTEGER - 1),
   (s) => s.scope({ operation: 'Long' }).timedIncrement(1),
   (s) => s.scope({ operation: 'Long' }).timedIncrement(1),
-];
-
-const SERIES = [
-  {},
-  { operation: 'Read' },
-  { component: 'C', operation: 'Write' },
-  { operation: 'Big' },
-  { operation: 'Long' },
+  // After the weight-0 record above, one that is folded: the weight-0 duration must not be its max.
+  (s) => s.timedIncrement(1),
 ];
 
 /** Stats with histograms and, for the second, a worker connected to them on this thread. */
@@ -60,9 +56,11 @@ function pair(aggregation: 'explicit' | 'exponential') {
   return { main, linked, worker };
 }
 
-function expectSame(actual: Exported, expected: Exported): void {
-  expect(actual.values).toEqual(expected.values);
-  for (const labels of SERIES) expect(actual.histogram(labels)).toEqual(expected.histogram(labels));
+/** Collects both and expects the same export: every counter, and every histogram of both families. */
+async function expectSame(actual: Stats2, expected: Stats2): Promise<void> {
+  const [a, e] = [await actual.harness.collect(), await expected.harness.collect()];
+  expect(valuesByKey(a)).toEqual(valuesByKey(e));
+  expect(histograms(a)).toEqual(histograms(e));
 }
 
 describe('a worker records as the main thread does', () => {
@@ -75,13 +73,14 @@ describe('a worker records as the main thread does', () => {
         record(main.stats.restore);
         record(worker.restore);
       }
-      const [expected, actual] = [await main.collect(), await linked.collect()];
+      const expected = await main.collect();
       // Every bad value is refused but an undefined weight, which is the default; and two past the bound.
       expect(expected.values.get('backupstats.invalid_measurements{backup}')).toBe(bad.length * 4 - 1 + 3);
       expect(expected.values.get('backup.bytes{-,-,Big}')).toBe(Number.MAX_SAFE_INTEGER);
       expect(expected.values.get('backup.operations{-,-,Long}')).toBe(2);
       expect(expected.histogram({ operation: 'Read' })?.count).toBe(4);
-      expectSame(actual, expected);
+      expect(histograms(await main.harness.collect()).size).toBe(12);
+      await expectSame(linked, main);
     });
 
     it(`records split between a series' main thread and its worker across collections fold into one ${aggregation} histogram`, async () => {
@@ -104,8 +103,9 @@ describe('a worker records as the main thread does', () => {
         for (const ms of theirs) worker.backup.scope(read).timedIncrementBytes(ms * 2, ms);
         for (const ms of theirs) worker.restore.timedIncrement(ms, 2);
         for (const ms of theirs) main.stats.restore.timedIncrement(ms, 2);
-        expectSame(await linked.collect(), await main.collect());
+        await expectSame(linked, main);
       }
+      expect(histograms(await main.harness.collect()).size).toBe(2);
       expect((await linked.collect()).histogram(read)).toMatchObject({ count: 15, min: 0, max: 0.128 });
     });
   }
@@ -119,7 +119,7 @@ describe('a worker records as the main thread does', () => {
         linked.stats.backup.timedIncrement(-1);
         main.stats.backup.timedIncrement(-1);
       }
-      expectSame(await linked.collect(), await main.collect());
+      await expectSame(linked, main);
     }
     expect((await linked.collect()).values.get('backupstats.invalid_measurements{restore}')).toBe(6);
   });

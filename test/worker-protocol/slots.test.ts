@@ -65,14 +65,16 @@ describe('the slots of a worker', () => {
   });
 
   it("a worker taking a place over finds its slots: the root's, its labels', both families'", async ({ harness }) => {
-    const link = statsOn(harness).workerLink({ maxScopes: 3 });
+    const link = statsOn(harness).workerLink({ maxScopes: 4 });
     const first = connect(link);
     first.backup.timedIncrement(1);
     first.backup.scope({ implementation: 'I' }).timedIncrement(1);
     first.restore.scope({ operation: 'R' }).timedIncrement(1);
     first.restore.timedIncrement(-1);
     first.close();
+    // The next worker scopes in another order: a new combination first, then the first worker's.
     const next = connect(link);
+    next.backup.scope({ implementation: 'J' }).timedIncrement(1);
     next.backup.timedIncrement(1);
     next.backup.scope({ implementation: 'I' }).timedIncrement(1);
     next.restore.scope({ operation: 'R' }).timedIncrement(1);
@@ -80,6 +82,7 @@ describe('the slots of a worker', () => {
     const values = valuesByKey(await harness.collect());
     expect(values.get('backup.operations{-,-,-}')).toBe(2);
     expect(values.get('backup.operations{-,I,-}')).toBe(2);
+    expect(values.get('backup.operations{-,J,-}')).toBe(1);
     expect(values.get('restore.operations{-,-,R}')).toBe(2);
     expect(values.get('restore.operations{-,-,-}')).toBe(1);
     expect(values.get('backup.operations{overflow}')).toBeUndefined();

@@ -25,19 +25,39 @@ const SLOW = { timeout: 30_000 };
 describe('places held by worker threads', SLOW, () => {
   it("a terminated worker's place is taken over by the next worker, which goes on with its numbers", async () => {
     const { stats, collect } = statsWithHistograms();
-    const link = stats.workerLink();
+    const link = stats.workerLink({ workers: 2 });
+    // One place is this thread's, which cannot answer probes while it looks for a place; the other a thread's.
+    const own = connect(link);
     const first = await startRecordingWorker(link);
     await first.run({ kind: 'loop', count: 30, ms: 2, bytes: 5, labels });
-    // Probed while alive, it answers: refused. Once it is gone, its probes counted before do not keep it alive.
-    expect(() => connectBackupStats(link)).toThrow(REFUSED);
+    // Both are alive: refused. The thread answered its probes; this thread answers them once it waits.
+    expect(() => connectBackupStats(link)).toThrow(REFUSED.replace('1 place(s)', '2 place(s)'));
+    await first.run({ kind: 'loop', count: 1, ms: 2, bytes: 5, labels });
     await first.worker.terminate();
+    // Gone: the probes it answered before do not keep it alive.
     const next = connect(link);
     next.backup.scope(labels).timedIncrementBytes(5, 2);
+    own.backup.scope(labels).timedIncrementBytes(5, 2);
     const exported = await collect();
-    expect(exported.values.get(`backup.operations${key}`)).toBe(31);
-    expect(exported.values.get(`backup.bytes${key}`)).toBe(155);
-    expect(exported.histogram(labels)).toMatchObject({ count: 31, min: 0.002, max: 0.002 });
-    expect(exported.histogram(labels)?.sum).toBeCloseTo(0.062, 12);
+    expect(exported.values.get(`backup.operations${key}`)).toBe(33);
+    expect(exported.values.get(`backup.bytes${key}`)).toBe(165);
+    expect(exported.histogram(labels)).toMatchObject({ count: 33, min: 0.002, max: 0.002 });
+    expect(exported.histogram(labels)?.sum).toBeCloseTo(0.066, 12);
+  });
+
+  it('a place given back by an owner probed while busy: its next owner starts with no probe counted', async () => {
+    const { stats, collect } = statsWithHistograms();
+    const link = stats.workerLink();
+    const busy = connectBackupStats(link);
+    busy.backup.scope(labels).timedIncrement(1);
+    expect(() => connectBackupStats(link)).toThrow(REFUSED);
+    // Closed before it could answer the probes it was woken by.
+    busy.close();
+    const thread = await startRecordingWorker(link);
+    await thread.run({ kind: 'loop', count: 2, ms: 1, labels });
+    await thread.worker.terminate();
+    connect(link).backup.scope(labels).timedIncrement(1);
+    expect((await collect()).values.get(`backup.operations${key}`)).toBe(4);
   });
 
   it('a live worker keeps its place against every probe; one that gives it back while another looks is replaced', async () => {
