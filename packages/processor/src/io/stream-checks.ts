@@ -1,4 +1,5 @@
-import { describeValue, notAccepted } from '../diagnostics/error-messages.js';
+import { describeValue, notAccepted } from '../base/errors.js';
+import { isObject } from '../base/values.js';
 
 /** The two sides of a stream a meter wraps: metering one side twice would count every chunk twice. */
 export type Side = 'read' | 'write';
@@ -18,8 +19,6 @@ interface StreamParts {
   readonly _readableState?: unknown;
   readonly _writableState?: unknown;
 }
-
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /** Throws unless `stream` is a Readable built on Node's `_read()` / `push()` contract (any version of it). */
 export function requireReadable(fn: string, stream: unknown): void {

@@ -1,4 +1,4 @@
-import type { Stats } from '../stats.js';
+import type { Stats } from '../api/stats.js';
 import { declaredBodyBytes, type HttpMessage } from './body-size.js';
 import type { Middleware } from './middleware.js';
 import { isThrottling } from './throttling.js';

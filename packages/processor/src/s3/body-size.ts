@@ -1,4 +1,4 @@
-import { byteLengthOf } from '../io/byte-length.js';
+import { byteLengthOf } from '../base/values.js';
 
 /** The parts of a smithy HttpRequest / HttpResponse read here. */
 export interface HttpMessage {

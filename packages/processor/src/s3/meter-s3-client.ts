@@ -1,7 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { notAcceptedArgument } from '../diagnostics/error-messages.js';
-import { Component, Implementation, Operation } from '../labels.js';
-import type { Stats } from '../stats.js';
+import { Component, Implementation, Operation } from '../api/labels.js';
+import type { Stats } from '../api/stats.js';
+import { notAcceptedArgument } from '../base/errors.js';
 import { attemptMiddleware } from './attempt-middleware.js';
 import type { MiddlewareStackLike } from './middleware.js';
 import { objectMiddleware } from './object-middleware.js';

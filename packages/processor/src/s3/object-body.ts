@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
+import type { Stats } from '../api/stats.js';
 import { meterReadable } from '../io/meter-readable.js';
-import type { Stats } from '../stats.js';
 
 /** A Node.js Readable built on `_read` / `push` (the SDK's Node.js HTTP handler gives one). */
 export function isNodeReadable(body: unknown): body is Readable {

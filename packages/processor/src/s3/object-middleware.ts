@@ -1,5 +1,5 @@
+import type { Stats } from '../api/stats.js';
 import { timeAsync } from '../io/timed.js';
-import type { Stats } from '../stats.js';
 import { PAYLOAD_BYTES } from './attempt-middleware.js';
 import type { Handler, Middleware } from './middleware.js';
 import { isNodeReadable, meterObjectBody } from './object-body.js';

@@ -1,4 +1,4 @@
-import { Operation } from '../labels.js';
+import { Operation } from '../api/labels.js';
 
 /**
  * The `operation` values of S3 requests. Every HTTP request attempt is one `AWS:Request:Send` (Vitess's

@@ -1,5 +1,6 @@
-import type { Stats } from '../stats.js';
-import { describeValue, notAccepted, notAcceptedArgument } from './error-messages.js';
+import { describeValue, notAccepted, notAcceptedArgument } from '../base/errors.js';
+import { isObject } from '../base/values.js';
+import type { Stats } from './stats.js';
 
 // The checks every public function makes of its arguments before it does anything, so that a wrong argument is a
 // TypeError at the call (naming the function and what it accepts) rather than a crash later, inside a stream's
@@ -29,6 +30,6 @@ export function requireFunction(fn: string, argument: string, value: unknown): a
 /** `value` as an options object: `{}` when left out; throws for anything but an object. */
 export function optionsOf<T extends object>(fn: string, value: T | undefined, example: string): T {
   if (value === undefined) return {} as T;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
+  if (isObject(value)) return value;
   throw notAccepted(`${fn} options`, describeValue(value), `an object such as ${example}, or nothing`);
 }

@@ -1,7 +1,7 @@
 import { createNoopMeter, type Meter, type MeterProvider, metrics } from '@opentelemetry/api';
-import type { FirstError } from '../diagnostics/first-error.js';
-import { noop } from '../doubles/noop-stats.js';
-import { METER_NAME, VERSION } from '../version.js';
+import { METER_NAME, VERSION } from '../api/version.js';
+import type { FirstError } from '../base/first-error.js';
+import { noop } from '../base/noop.js';
 import { type CollectionHook, collectionHookOf, type Member } from './collection-hook.js';
 import type { StatsSharedState } from './stats-shared-state.js';
 

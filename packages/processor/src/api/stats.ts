@@ -1,6 +1,6 @@
 import type { ScopeLabels } from './labels.js';
+import type { WorkerLink, WorkerLinkOptions } from './link-types.js';
 import type { Run } from './run.js';
-import type { WorkerLink, WorkerLinkOptions } from './worker/link-types.js';
 
 /**
  * Records backup or restore measurements for one combination of labels.

@@ -1,9 +1,8 @@
+import type { FamilyRegistry } from '../family/family-registry.js';
 import { LocalHistogram } from '../histogram/local-histogram.js';
-import type { SeriesHandle } from '../record/series-handle.js';
-import type { FamilyRegistry } from '../registry/family-registry.js';
+import { BYTES, COUNT, H_COUNT, MILLIS, OVERFLOW_SLOT, type Region, readLabels } from '../link/region-layout.js';
+import type { SeriesHandle } from '../series/series-handle.js';
 import { foldHistogram } from './histogram-fold.js';
-import { BYTES, COUNT, H_COUNT, MILLIS, OVERFLOW_SLOT } from './region-layout.js';
-import { type Region, readLabels } from './shared-family.js';
 
 /** How often a histogram read that met a record in progress is tried again before the next flush takes it. */
 const READ_ATTEMPTS = 4;

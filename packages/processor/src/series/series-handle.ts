@@ -1,9 +1,9 @@
 import type { Attributes } from '@opentelemetry/api';
+import type { ResolvedLabels } from '../api/labels.js';
+import type { Run } from '../api/run.js';
+import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { LocalHistogram } from '../histogram/local-histogram.js';
-import type { ResolvedLabels } from '../labels.js';
-import type { Instruments } from '../registry/instruments.js';
-import type { Run } from '../run.js';
-import { isAmount, MAX_PENDING } from './amount.js';
+import type { Instruments } from './instruments.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
 
 /** What a series handle asks of the family that owns it. */

@@ -6,9 +6,9 @@ import {
   type ObservableUpDownCounter,
   ValueType,
 } from '@opentelemetry/api';
+import type { FamilyRegistry } from '../family/family-registry.js';
 import { FAMILIES } from '../naming/naming-types.js';
 import { selfMetricNames } from '../naming/self-metric-naming.js';
-import type { FamilyRegistry } from '../registry/family-registry.js';
 
 /** What the self-metrics count of one stats instance. */
 export interface Counted {

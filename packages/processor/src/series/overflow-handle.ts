@@ -1,6 +1,6 @@
-import type { ResolvedLabels } from '../labels.js';
-import type { Run } from '../run.js';
-import type { Stats } from '../stats.js';
+import type { ResolvedLabels } from '../api/labels.js';
+import type { Run } from '../api/run.js';
+import type { Stats } from '../api/stats.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
 
 /** The series an overflow handle records into: a family's overflow series, in this thread or in a worker's. */

@@ -1,6 +1,6 @@
 import { BUCKETS } from '../histogram/bucket-layout.js';
 import type { LocalHistogram } from '../histogram/local-histogram.js';
-import { H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO } from './region-layout.js';
+import { H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO } from '../link/region-layout.js';
 
 // Cells of a histogram copied from a slot, from its H_COUNT cell on.
 const COUNT = 0;

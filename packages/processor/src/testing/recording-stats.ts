@@ -1,8 +1,8 @@
-import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
-import { isAmount, MAX_PENDING } from '../record/amount.js';
-import type { Run, RunOutcome } from '../run.js';
-import { RUN_FAILURE_REASONS, type RunFailureReason, recordedReasonIndex } from '../runs/run-failure.js';
-import type { Stats } from '../stats.js';
+import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
+import type { Run, RunOutcome } from '../api/run.js';
+import { RUN_FAILURE_REASONS, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
+import type { Stats } from '../api/stats.js';
+import { isAmount, MAX_PENDING } from '../base/amount.js';
 
 /** One call made on a {@link RecordingStats} tree, with the values exactly as given. */
 export interface RecordedCall {

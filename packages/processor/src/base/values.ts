@@ -1,3 +1,15 @@
+/** True for an object of keys (options, headers, a stream's parts): not null, not an array, not a function. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const decoder = new TextDecoder();
+
+/** UTF-8 text of `bytes` (copied first: TextDecoder does not read shared memory). */
+export function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
+  return decoder.decode(bytes.slice(start, end));
+}
+
 /**
  * Bytes in one stream chunk: a string's encoded length, a Buffer's or any ArrayBufferView's `byteLength`,
  * and 0 for anything else (an object-mode chunk still counts as one operation).

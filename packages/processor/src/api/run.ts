@@ -1,4 +1,4 @@
-import type { RunFailureReason } from './runs/run-failure.js';
+import type { RunFailureReason } from './run-failure.js';
 
 /** How a run ended. */
 export type RunOutcome = 'success' | 'failure';

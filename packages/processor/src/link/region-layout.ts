@@ -1,3 +1,5 @@
+import type { ResolvedLabels } from '../api/labels.js';
+import { decodeUtf8 } from '../base/values.js';
 import { BUCKETS } from '../histogram/bucket-layout.js';
 
 /**
@@ -96,4 +98,32 @@ export function regionLayout(scopes: number, explicitCount: number | undefined):
     labelStart,
     labelBytes,
   };
+}
+
+/** The views of one place's shared memory. */
+export interface Region {
+  readonly layout: RegionLayout;
+  readonly int32: Int32Array;
+  readonly numbers: Float64Array;
+  readonly bytes: Uint8Array;
+}
+
+/** The labels of a published slot; undefined for the overflow slot (or labels that do not parse). */
+export function readLabels(region: Region, family: number, slot: number): ResolvedLabels | undefined {
+  const { layout, int32, bytes } = region;
+  const labelAt = layout.labelAt(family, slot);
+  const length = int32[labelAt + 1] as number;
+  if (length === 0) return undefined;
+  const start = layout.labelStart + (int32[labelAt] as number);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(decodeUtf8(bytes, start, start + length));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((label) => typeof label === 'string')) {
+    return undefined;
+  }
+  const [component, implementation, operation] = parsed as [string, string, string];
+  return { component, implementation, operation };
 }

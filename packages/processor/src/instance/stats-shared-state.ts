@@ -1,14 +1,14 @@
 import type { Meter } from '@opentelemetry/api';
+import { FirstError } from '../base/first-error.js';
 import { Diagnostics } from '../diagnostics/diagnostics.js';
-import { FirstError } from '../diagnostics/first-error.js';
+import type { FamilyRegistry } from '../family/family-registry.js';
+import { registryKind } from '../family/registry-kinds.js';
 import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import { attachHistograms } from '../histogram/histogram-producer.js';
 import { familySpec } from '../naming/counter-naming.js';
 import { FAMILIES } from '../naming/naming-types.js';
-import type { ResolvedOptions } from '../options.js';
-import type { FamilyRegistry } from '../registry/family-registry.js';
-import { registryKind } from '../registry/registry-kinds.js';
-import { WorkerLinks } from '../worker/worker-links.js';
+import { WorkerLinks } from '../reader/worker-links.js';
+import type { ResolvedOptions } from './options.js';
 
 /**
  * What every part of one stats instance shares: the backup and the restore registry and the diagnostics that

@@ -1,5 +1,5 @@
-import { noop } from '../doubles/noop-stats.js';
-import { DEFAULT_FLUSH_INTERVAL_MILLIS } from '../options.js';
+import { noop } from '../base/noop.js';
+import { DEFAULT_FLUSH_INTERVAL_MILLIS } from './options.js';
 import type { ProviderBinding } from './provider-binding.js';
 import type { StatsSharedState } from './stats-shared-state.js';
 

@@ -1,7 +1,7 @@
-import type { FamilyRegistry } from '../registry/family-registry.js';
-import type { WorkerLink, WorkerLinkOptions } from './link-types.js';
+import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
+import type { FamilyRegistry } from '../family/family-registry.js';
+import { createLink, disabledLink, placeRegion, workerLinkOptions } from '../link/worker-link.js';
 import { PlaceReader } from './place-reader.js';
-import { createLink, disabledLink, layoutOf, workerLinkOptions } from './worker-link.js';
 
 /**
  * The links one stats instance made and the readers of their places: every flush of the stats (its timer, every
@@ -27,15 +27,8 @@ export class WorkerLinks {
     const { workers, maxScopes } = workerLinkOptions(options);
     if (this.closed) return disabledLink();
     const link = createLink(workers, maxScopes, this.boundaries);
-    const layout = layoutOf(maxScopes, this.boundaries);
-    for (const buffer of link.places) {
-      const region = {
-        layout,
-        int32: new Int32Array(buffer),
-        numbers: new Float64Array(buffer),
-        bytes: new Uint8Array(buffer),
-      };
-      this.readers.push(new PlaceReader(region, this.families));
+    for (let place = 0; place < link.places.length; place++) {
+      this.readers.push(new PlaceReader(placeRegion(link, place), this.families));
     }
     return link;
   }

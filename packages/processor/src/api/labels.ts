@@ -1,4 +1,4 @@
-import { describeValue, notAccepted } from './diagnostics/error-messages.js';
+import { describeValue, notAccepted } from '../base/errors.js';
 
 /** The value a label reads until some scope sets it. */
 export const UNSET = '-';

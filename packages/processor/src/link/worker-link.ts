@@ -1,9 +1,9 @@
-import { optionsOf } from '../diagnostics/arguments.js';
-import { describeValue, notAccepted, showValue } from '../diagnostics/error-messages.js';
-import { type IntegerRule, integerText, isIntegerIn } from '../diagnostics/integer-rule.js';
-import type { WorkerLink, WorkerLinkOptions } from './link-types.js';
+import { optionsOf } from '../api/arguments.js';
+import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
+import { describeValue, notAccepted, showValue } from '../base/errors.js';
+import { type IntegerRule, integerText, isIntegerIn } from '../base/integer-rule.js';
 import { CONTROL_WORDS } from './place-claim.js';
-import { type RegionLayout, regionLayout } from './region-layout.js';
+import { type Region, type RegionLayout, regionLayout } from './region-layout.js';
 
 const WORKERS: IntegerRule = { min: 1, max: 1024, note: 'worker threads recording through the link at once' };
 const MAX_SCOPES: IntegerRule = { min: 2, max: 65_536, note: 'per worker and family, the overflow series included' };
@@ -44,6 +44,17 @@ export function disabledLink(): WorkerLink {
 /** The layout of every place of a link. */
 export function layoutOf(maxScopes: number, boundaries: readonly number[] | undefined): RegionLayout {
   return regionLayout(maxScopes, boundaries === undefined ? undefined : boundaries.length + 1);
+}
+
+/** The views of one place of `link`: the worker builds its own place's, the main thread every place's, once. */
+export function placeRegion(link: WorkerLink, place: number): Region {
+  const buffer = link.places[place] as SharedArrayBuffer;
+  return {
+    layout: layoutOf(link.maxScopes, link.histogramBoundaries),
+    int32: new Int32Array(buffer),
+    numbers: new Float64Array(buffer),
+    bytes: new Uint8Array(buffer),
+  };
 }
 
 /** Throws unless `value` is a link made by `workerLink()` (as it arrives, cloned, in a worker). */

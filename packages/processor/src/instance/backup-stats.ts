@@ -1,6 +1,8 @@
-import { optionsOf } from './diagnostics/arguments.js';
-import { unknownOptions } from './diagnostics/diagnostics.js';
-import { FirstError } from './diagnostics/first-error.js';
+import { optionsOf } from '../api/arguments.js';
+import type { BackupStats } from '../api/stats.js';
+import { FirstError } from '../base/first-error.js';
+import { unknownOptions } from '../diagnostics/diagnostics.js';
+import { startFlushTimer } from './flush-timer.js';
 import {
   type BackupStatsOptions,
   CORE_OPTIONS,
@@ -8,10 +10,8 @@ import {
   type ResolvedOptions,
   resolveOptions,
 } from './options.js';
-import { startFlushTimer } from './state/flush-timer.js';
-import { ProviderBinding } from './state/provider-binding.js';
-import { StatsSharedState } from './state/stats-shared-state.js';
-import type { BackupStats } from './stats.js';
+import { ProviderBinding } from './provider-binding.js';
+import { StatsSharedState } from './stats-shared-state.js';
 
 /**
  * Creates backup and restore stats whose measurements are aggregated in process and added to OpenTelemetry

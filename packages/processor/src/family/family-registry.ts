@@ -1,20 +1,20 @@
 import type { Attributes, Meter } from '@opentelemetry/api';
+import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
+import type { Run } from '../api/run.js';
+import type { Stats } from '../api/stats.js';
+import { FirstError } from '../base/first-error.js';
+import { noop } from '../base/noop.js';
+import { drainQueue } from '../base/queue.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import { FirstError } from '../diagnostics/first-error.js';
-import { noop } from '../doubles/noop-stats.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import type { HistogramFamily } from '../histogram/histogram-producer.js';
 import { LocalHistogram } from '../histogram/local-histogram.js';
-import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
 import type { Family } from '../naming/naming-types.js';
-import { OverflowHandle } from '../record/overflow-handle.js';
-import { SeriesHandle, type SeriesOwner } from '../record/series-handle.js';
-import type { Run } from '../run.js';
 import { RunBook } from '../runs/run-book.js';
-import type { Stats } from '../stats.js';
-import { drainQueue } from './flush-queue.js';
-import { createInstruments, type Instruments } from './instruments.js';
+import { createInstruments, type Instruments } from '../series/instruments.js';
+import { OverflowHandle } from '../series/overflow-handle.js';
+import { SeriesHandle, type SeriesOwner } from '../series/series-handle.js';
 
 /** The attributes of the overflow series, as the OpenTelemetry SDK marks its own. */
 const OVERFLOW_ATTRIBUTES: Attributes = Object.freeze({ 'otel.metric.overflow': true });

@@ -1,4 +1,4 @@
-import type { FirstError } from '../diagnostics/first-error.js';
+import type { FirstError } from './first-error.js';
 
 /** Something whose pending numbers wait in a flush queue until they are added to `I`. */
 export interface Pending<I> {

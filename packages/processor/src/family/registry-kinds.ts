@@ -1,4 +1,4 @@
-import type { SeriesHandle } from '../record/series-handle.js';
+import type { SeriesHandle } from '../series/series-handle.js';
 import { FamilyRegistry } from './family-registry.js';
 
 /** The default kind: a handle's numbers wait for the next flush, so a record costs a few nanoseconds. */

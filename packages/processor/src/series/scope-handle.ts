@@ -1,6 +1,6 @@
-import type { ResolvedLabels, ScopeLabels } from '../labels.js';
-import type { Run } from '../run.js';
-import type { Stats } from '../stats.js';
+import type { ResolvedLabels, ScopeLabels } from '../api/labels.js';
+import type { Run } from '../api/run.js';
+import type { Stats } from '../api/stats.js';
 
 /** Where a handle finds the handle for narrower labels: its family's registry. */
 export interface ScopeLookup {
