@@ -2,9 +2,7 @@ import type { Attributes, Meter } from '@opentelemetry/api';
 import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
 import type { Run } from '../api/run.js';
 import type { Stats } from '../api/stats.js';
-import { FirstError } from '../base/first-error.js';
-import { noop } from '../base/noop.js';
-import { drainQueue } from '../base/queue.js';
+import { drainQueue, FirstError } from '../base/first-error.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import type { HistogramFamily } from '../histogram/histogram-producer.js';
@@ -12,52 +10,62 @@ import { LocalHistogram } from '../histogram/local-histogram.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
 import type { Family } from '../naming/naming-types.js';
 import { RunBook } from '../runs/run-book.js';
-import { createInstruments, type Instruments } from '../series/instruments.js';
 import { OverflowHandle } from '../series/overflow-handle.js';
-import { SeriesHandle, type SeriesOwner } from '../series/series-handle.js';
+import { createInstruments, type Instruments, SeriesHandle, type SeriesOwner } from '../series/series-handle.js';
 
 /** The attributes of the overflow series, as the OpenTelemetry SDK marks its own. */
 const OVERFLOW_ATTRIBUTES: Attributes = Object.freeze({ 'otel.metric.overflow': true });
 
+/** What a registry asks of the stats instance that owns it (instance/stats-instance.ts). */
+export interface FamilyHost {
+  /**
+   * Called on every scope() while the stats have no instruments, to look for a global provider registered since;
+   * never once they have them, so that scoping then costs nothing more.
+   */
+  lookForProvider(): void;
+  /** Called before the histograms are handed to a producer: reads what worker threads recorded into them. */
+  readWorkers(): void;
+}
+
 /**
  * Owns the handles, instruments and flush queue of one family (backup or restore). Flushing costs one pass
- * over the handles recorded on since the last flush. Its kinds (registry-kinds.ts) decide what happens to a
- * handle's new numbers.
+ * over the handles recorded on since the last flush. Of two kinds: buffered (the default), where a handle's new
+ * numbers wait for the next flush, so that a record costs a few nanoseconds; and direct (`flushIntervalMillis:
+ * 0`), where every record goes to the instruments at once, which costs one OpenTelemetry call per instrument.
  */
-export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
+export class FamilyRegistry implements SeriesOwner, HistogramFamily {
   /** Measurements dropped as invalid, for the self-metric. */
   private invalid = 0;
   private readonly handles = new Map<string, SeriesHandle>();
   /** The handles whose numbers wait for the next flush. */
   private readonly queue: SeriesHandle[] = [];
   /** Created by {@link bind}; until then measurements stay pending. */
-  protected instruments: Instruments | undefined;
+  private instruments: Instruments | undefined;
   /** The one series of every record past the bound, created on the first. */
   private overflow: SeriesHandle | undefined;
-  protected closed = false;
+  private closed = false;
   /** The runs started from this family's handles. */
   private readonly runs: RunBook;
   /** The handle with no label set. */
   readonly root: Stats;
-  /**
-   * Called on every scope() while the stats have no instruments, to look for a global provider registered since;
-   * a no-op once they have them, so that scoping then costs nothing more.
-   */
-  lookForProvider: () => void = noop;
-  /** Called before the histograms are handed to a producer: reads what worker threads recorded into them. */
-  beforeHistograms: () => void = noop;
 
   constructor(
     readonly family: Family,
     private readonly spec: FamilySpec,
     private readonly maxScopes: number,
-    protected readonly diagnostics: Diagnostics,
+    private readonly host: FamilyHost & { readonly diagnostics: Diagnostics },
     /** The explicit buckets of every series' histogram, or undefined when histograms are off. */
     private readonly histogramBuckets: ExplicitBuckets | undefined,
+    /** True for the direct kind: every record to the instruments at once. */
+    private readonly direct: boolean,
   ) {
-    this.runs = new RunBook(family, spec.run, () => this.countInvalid(), diagnostics);
-    this.root = this.scope(ROOT_LABELS, undefined);
+    this.diagnostics = host.diagnostics;
+    this.runs = new RunBook(family, spec.run, () => this.countInvalid(), this.diagnostics);
+    // The root is no scope() of the user's: the host is not built yet, and is not asked to look for a provider.
+    this.root = this.seriesFor(ROOT_LABELS);
   }
+
+  private readonly diagnostics: Diagnostics;
 
   /**
    * Takes a handle with new pending numbers. After shutdown they have nowhere to go: they are dropped at once,
@@ -69,15 +77,22 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
       this.diagnostics.recordedAfterShutdown(this.family);
       return;
     }
-    this.accept(handle);
+    const instruments = this.instruments;
+    if (!this.direct || instruments === undefined) {
+      this.queue.push(handle);
+      return;
+    }
+    // Recording never throws: what an instrument refuses is queued for the next flush and reported through `diag`.
+    try {
+      handle.addTo(instruments);
+    } catch (error) {
+      this.queue.push(handle);
+      this.diagnostics.flushFailed(error);
+    }
   }
-
-  /** What the kind does with a handle's new numbers: queue them for the next flush, or add them at once. */
-  protected abstract accept(handle: SeriesHandle): void;
 
   /** Creates the instruments on `meter`: from now on flushes add the pending measurements to them. */
   bind(meter: Meter): void {
-    this.lookForProvider = noop;
     this.instruments = createInstruments(meter, this.spec);
     this.runs.bind(meter);
   }
@@ -101,7 +116,7 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
 
   /** Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound. */
   scope(parent: ResolvedLabels, given: ScopeLabels | undefined): Stats {
-    this.lookForProvider();
+    if (this.instruments === undefined) this.host.lookForProvider();
     const labels = mergeLabels(parent, given, this.diagnostics);
     const series = this.seriesFor(labels);
     // Never handed out, the overflow series stands for no label combination: each scope past the bound gets a
@@ -114,7 +129,7 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
     const key = labelKey(labels);
     const existing = this.handles.get(key);
     if (existing !== undefined) return existing;
-    // One series is kept for overflow: see cardinality.ts for how the bound fits the SDK's own limit.
+    // One series is kept for overflow: see cardinalityLimitFor below for how the bound fits the SDK's own limit.
     if (this.handles.size >= this.maxScopes - 1) return this.overflowSeries();
     const attributes = Object.freeze({
       component: labels.component,
@@ -143,7 +158,7 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
 
   /** Calls `each` with every series' histogram, the overflow series' included; none when histograms are off. */
   forEachHistogram(each: (attributes: Attributes, histogram: LocalHistogram) => void): void {
-    this.beforeHistograms();
+    this.host.readWorkers();
     for (const handle of this.handles.values()) {
       if (handle.histogram !== undefined) each(handle.attributes, handle.histogram);
     }
@@ -174,11 +189,6 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
   countInvalid(): void {
     this.invalid += 1;
     this.diagnostics.invalidMeasurement(this.family);
-  }
-
-  /** Queues a handle for the next flush. */
-  protected enqueue(handle: SeriesHandle): void {
-    this.queue.push(handle);
   }
 
   /**
@@ -215,4 +225,23 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
     for (const handle of this.queue) handle.discard();
     this.queue.length = 0;
   }
+}
+
+/**
+ * How the stats' bound fits the OpenTelemetry SDK's own per-instrument limit, `aggregationCardinalityLimit`
+ * (2000 unless a View or reader sets it). With a limit L the SDK keeps L - 1 attribute sets per instrument and
+ * collection and folds every further set into its own overflow series (`otel.metric.overflow=true`; read
+ * `DeltaMetricProcessor` in sdk-metrics 2.x and 3.x). The stats' overflow series has the same attributes, but
+ * when it is recorded first in a collection it takes one of the L - 1 places like any other set. The stats put
+ * at most `maxScopes` series into an instrument, their overflow series included (`maxScopes - 1` label
+ * combinations, the root's among them), so the SDK keeps every one of them when L >= maxScopes + 1.
+ */
+const SDK_DEFAULT_CARDINALITY_LIMIT = 2000;
+
+/** The default `maxScopes`: the most series a provider with the SDK's stock limit keeps without folding. */
+export const DEFAULT_MAX_SCOPES = SDK_DEFAULT_CARDINALITY_LIMIT - 1;
+
+/** The SDK `aggregationCardinalityLimit` that keeps every series of stats bounded by `maxScopes`. */
+export function cardinalityLimitFor(maxScopes: number): number {
+  return Math.max(SDK_DEFAULT_CARDINALITY_LIMIT, maxScopes + 1);
 }

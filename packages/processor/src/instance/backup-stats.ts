@@ -1,8 +1,6 @@
 import { optionsOf } from '../api/arguments.js';
 import type { BackupStats } from '../api/stats.js';
-import { FirstError } from '../base/first-error.js';
 import { unknownOptions } from '../diagnostics/diagnostics.js';
-import { startFlushTimer } from './flush-timer.js';
 import {
   type BackupStatsOptions,
   CORE_OPTIONS,
@@ -10,8 +8,7 @@ import {
   type ResolvedOptions,
   resolveOptions,
 } from './options.js';
-import { ProviderBinding } from './provider-binding.js';
-import { StatsSharedState } from './stats-shared-state.js';
+import { StatsInstance } from './stats-instance.js';
 
 /**
  * Creates backup and restore stats whose measurements are aggregated in process and added to OpenTelemetry
@@ -31,38 +28,7 @@ export function createBackupStats(options?: BackupStatsOptions): BackupStats {
   return openBackupStats(resolved);
 }
 
-/**
- * Creates the stats from options already resolved: `backupstats/setup` resolves them naming their variables. The
- * parts: the shared state (both families' registries and diagnostics), the provider binding (the given or the
- * global provider, and the flush before every collection), and the timer.
- */
+/** Creates the stats from options already resolved: `backupstats/setup` resolves them naming their variables. */
 export function openBackupStats(resolved: ResolvedOptions): BackupStats {
-  const state = new StatsSharedState(resolved);
-  const binding = new ProviderBinding(state, resolved.meterProvider, resolved.metricPrefix);
-  const stopTimer = startFlushTimer(resolved.flushIntervalMillis, binding, state);
-  const [backup, restore] = state.families;
-
-  // Closes everything even when an instrument or the Meter throws, and reports the first error by rejecting.
-  // Closing ends the runs in progress, which then wait like the rest.
-  const close = (): Promise<void> => {
-    stopTimer();
-    const bound = binding.stopFollowing();
-    const errors = new FirstError();
-    state.close(errors, bound);
-    binding.leave(errors);
-    return errors.settle();
-  };
-  let closing: Promise<void> | undefined;
-  return {
-    backup: backup.root,
-    restore: restore.root,
-    flush(): void {
-      if (binding.follow()) state.flush();
-    },
-    shutdown(): Promise<void> {
-      closing ??= close();
-      return closing;
-    },
-    workerLink: (options) => state.workers.create(options),
-  };
+  return new StatsInstance(resolved).stats;
 }

@@ -1,13 +1,12 @@
 import type { MeterProvider } from '@opentelemetry/api';
 import { listChoices, notAccepted, showValue } from '../base/errors.js';
 import { type IntegerRule, integerText, isIntegerIn, MAX_TIMER_MILLIS } from '../base/integer-rule.js';
-import { DEFAULT_MAX_SCOPES } from '../family/cardinality.js';
+import { DEFAULT_MAX_SCOPES } from '../family/family-registry.js';
 import { type ResolvedHistogramOptions, resolveHistogramOptions } from '../histogram/histogram-options.js';
 import type { HistogramProducer } from '../histogram/histogram-producer.js';
 import { familySpec, INSTRUMENT_NAME } from '../naming/counter-naming.js';
-import { FAMILIES, NAMINGS, type Naming } from '../naming/naming-types.js';
+import { FAMILIES, NAMINGS, type Naming, selfMetricNames } from '../naming/naming-types.js';
 import { runInstrumentNames } from '../naming/run-naming.js';
-import { selfMetricNames } from '../naming/self-metric-naming.js';
 
 /** Options of {@link createBackupStats}. */
 export interface BackupStatsOptions {

@@ -7,8 +7,7 @@ import {
   ValueType,
 } from '@opentelemetry/api';
 import type { FamilyRegistry } from '../family/family-registry.js';
-import { FAMILIES } from '../naming/naming-types.js';
-import { selfMetricNames } from '../naming/self-metric-naming.js';
+import { FAMILIES, selfMetricNames } from '../naming/naming-types.js';
 
 /** What the self-metrics count of one stats instance. */
 export interface Counted {

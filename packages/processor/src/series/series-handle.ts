@@ -1,9 +1,9 @@
-import type { Attributes } from '@opentelemetry/api';
+import type { Attributes, Counter, Meter } from '@opentelemetry/api';
 import type { ResolvedLabels } from '../api/labels.js';
 import type { Run } from '../api/run.js';
 import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { LocalHistogram } from '../histogram/local-histogram.js';
-import type { Instruments } from './instruments.js';
+import type { FamilySpec } from '../naming/counter-naming.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
 
 /** What a series handle asks of the family that owns it. */
@@ -133,4 +133,23 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     this.durationMillis = 0;
     this.queued = false;
   }
+}
+
+/** The three counters of one family, and the conversion from milliseconds to the time counter's unit. */
+export interface Instruments {
+  readonly operations: Counter;
+  readonly bytes: Counter;
+  readonly time: Counter;
+  readonly fromMillis: (durationMillis: number) => number;
+}
+
+/** Creates the counters of `spec` on `meter`. */
+export function createInstruments(meter: Meter, spec: FamilySpec): Instruments {
+  const { operations, bytes, time, fromMillis } = spec;
+  return {
+    operations: meter.createCounter(operations.name, operations),
+    bytes: meter.createCounter(bytes.name, bytes),
+    time: meter.createCounter(time.name, time),
+    fromMillis,
+  };
 }

@@ -4,7 +4,7 @@ import type { BackupStats } from '../api/stats.js';
 import { METER_NAME } from '../api/version.js';
 import { notAccepted } from '../base/errors.js';
 import { givenProviderFlushLate, providerShutdownLate, undelivered } from '../diagnostics/diagnostics.js';
-import { cardinalityLimitFor } from '../family/cardinality.js';
+import { cardinalityLimitFor } from '../family/family-registry.js';
 import { openBackupStats } from '../instance/backup-stats.js';
 import { resolveOptions } from '../instance/options.js';
 import { noopStats } from '../testing/null-stats.js';
@@ -13,10 +13,9 @@ import type { Env } from './env/env.js';
 import { readExportSettings } from './env/export-settings.js';
 import { installLogger, readLogSettings } from './env/log-settings.js';
 import { readDisabled, readStatsVariables } from './env/stats-variables.js';
-import { LATE, within } from './exit/deadline.js';
+import { LATE, within } from './exit/exit-coordinator.js';
 import { missingPeer, sdkLineOf } from './export/load-peer.js';
-import { buildReaders, type Readers } from './export/readers.js';
-import { buildResource } from './export/resource.js';
+import { buildReaders, buildResource, type Readers } from './export/readers.js';
 import { checkStartOptions, type StartBackupStatsOptions } from './start-options.js';
 
 /** Stats started by {@link startBackupStats}, with the controls of the provider behind them. */

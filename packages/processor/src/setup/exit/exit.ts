@@ -4,8 +4,7 @@ import { notAccepted, notAcceptedArgument, quote, showValue } from '../../base/e
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../../base/integer-rule.js';
 import { shutdownFailed, shutdownLate } from '../../diagnostics/diagnostics.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MILLIS } from '../env/defaults.js';
-import { LATE, within } from './deadline.js';
-import { exitCoordinator } from './exit-coordinator.js';
+import { exitCoordinator, LATE, within } from './exit-coordinator.js';
 
 /** Anything with an asynchronous `shutdown()`, such as the stats {@link startBackupStats} returns. */
 export interface ShutdownTarget {
