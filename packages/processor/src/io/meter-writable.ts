@@ -81,5 +81,6 @@ function notWritable(stream: unknown): TypeError {
       "AWS SDK, use meterS3Client from 'backupstats/s3'",
     'it is not a stream.Writable and never calls _write / _writev, so metering it in place would record nothing; ' +
       'http.ClientRequest and ServerResponse are such streams',
+    'BACKUPSTATS_WRONG_STREAM',
   );
 }

@@ -31,6 +31,7 @@ export function requireReadable(fn: string, stream: unknown): void {
     describeValue(stream),
     'a stream.Readable (files, sockets, zlib, Readable.from, the readable side of a Duplex or Transform)',
     'it has no readable side to meter: no _read() and push() of a stream.Readable',
+    'BACKUPSTATS_WRONG_STREAM',
   );
 }
 
@@ -45,6 +46,7 @@ export function requireTransform(fn: string, stream: unknown): void {
     describeValue(stream),
     'a stream.Transform (zlib, crypto ciphers and hashes as streams, PassThrough, your own Transform)',
     'it has no _transform() to meter, so it would record nothing',
+    'BACKUPSTATS_WRONG_STREAM',
   );
 }
 
@@ -56,6 +58,7 @@ export function markMetered(fn: string, stream: object, side: Side): void {
       describeValue(stream),
       `a stream whose ${side === 'read' ? 'reading' : 'writing'} side is not metered yet`,
       'it is metered already: metering it again would count every chunk twice',
+      'BACKUPSTATS_WRONG_STREAM',
     );
   }
   marks[side].add(stream);

@@ -1,4 +1,5 @@
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { withCode } from '../base/errors.js';
 import { pushRefused } from '../diagnostics/diagnostics.js';
 import { type GroupingKey, groupingKeyOf, groupingPath } from './grouping-key.js';
 import { createPushClient } from './push-client.js';
@@ -58,7 +59,10 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
       answer = await client.post(path, serializer.serialize(withSamplesOnly(metrics)));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { code: FAILED, error: new Error(`the push to ${where} failed: ${reason}`) };
+      return {
+        code: FAILED,
+        error: withCode(new Error(`the push to ${where} failed: ${reason}`), 'BACKUPSTATS_PUSH_FAILED'),
+      };
     }
     if (answer.status >= 200 && answer.status < 300) {
       lastRefusal = undefined;
@@ -70,13 +74,22 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
       lastRefusal = status;
       pushRefused(where, status, quoted);
     }
-    return { code: FAILED, error: new Error(`the Pushgateway answered ${status} to the push to ${where}: ${quoted}`) };
+    return {
+      code: FAILED,
+      error: withCode(
+        new Error(`the Pushgateway answered ${status} to the push to ${where}: ${quoted}`),
+        'BACKUPSTATS_PUSH_FAILED',
+      ),
+    };
   };
 
   return {
     export(metrics, done) {
       if (closed) {
-        done({ code: FAILED, error: new Error('the Pushgateway exporter is shut down') });
+        done({
+          code: FAILED,
+          error: withCode(new Error('the Pushgateway exporter is shut down'), 'BACKUPSTATS_SHUT_DOWN'),
+        });
         return;
       }
       const pushing = push(metrics).then(done);

@@ -42,6 +42,8 @@ export function connectBackupStats(link: WorkerLink): WorkerBackupStats {
       'connectBackupStats link',
       `a link whose ${link.places.length} place(s) are all taken by live workers`,
       'a link with a free place: stats.workerLink({ workers: N }) for N workers recording at once, or a link per worker',
+      undefined,
+      'BACKUPSTATS_LINK_FULL',
     );
   }
   const region = placeRegion(link, claim.place);

@@ -1,5 +1,6 @@
 import type { Resource } from '@opentelemetry/resources';
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { withCode } from '../../base/errors.js';
 import {
   createHistogramProducer,
   type HistogramAggregation,
@@ -117,10 +118,13 @@ export async function buildReaders(
         await endpoint?.listen();
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new Error(
-          `backupstats: the Prometheus exporter could not listen on ${settings.prometheus?.host}:${settings.prometheus?.port} ` +
-            `(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT): ${reason}`,
-          { cause: error },
+        throw withCode(
+          new Error(
+            `backupstats: the Prometheus exporter could not listen on ${settings.prometheus?.host}:${settings.prometheus?.port} ` +
+              `(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT): ${reason}`,
+            { cause: error },
+          ),
+          'BACKUPSTATS_LISTEN_FAILED',
         );
       }
     },
