@@ -1,6 +1,6 @@
 import { optionsOf } from '../api/arguments.js';
 import type { BackupStats } from '../api/stats.js';
-import { unknownOptions } from '../diagnostics/diagnostics.js';
+import { unknownOptions } from '../diagnostics/messages.js';
 import {
   type BackupStatsOptions,
   CORE_OPTIONS,

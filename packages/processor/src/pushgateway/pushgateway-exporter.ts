@@ -1,6 +1,6 @@
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { withCode } from '../base/errors.js';
-import { pushRefused } from '../diagnostics/diagnostics.js';
+import { pushRefused } from '../diagnostics/messages.js';
 import { type GroupingKey, groupingKeyOf, groupingPath } from './grouping-key.js';
 import { createPushClient } from './push-client.js';
 

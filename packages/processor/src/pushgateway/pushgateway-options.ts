@@ -3,7 +3,7 @@ import { notAccepted, notAcceptedArgument, quote } from '../base/errors.js';
 import { addUrlCredentials, HEADER_RULE, redactUrl } from '../base/http.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../base/integer-rule.js';
 import { isObject } from '../base/values.js';
-import { unknownOptions } from '../diagnostics/diagnostics.js';
+import { unknownOptions } from '../diagnostics/messages.js';
 import { KEY_LABELS, LABEL_NAME, LABEL_NAME_TEXT } from './grouping-key.js';
 import type { PushgatewayConfig } from './pushgateway-exporter.js';
 import { DEFAULT_PUSHGATEWAY_URL, PUSHGATEWAY_URL_TEXT, parsePushgatewayUrl } from './pushgateway-url.js';

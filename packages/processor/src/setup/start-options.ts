@@ -3,7 +3,7 @@ import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { optionsOf } from '../api/arguments.js';
 import { notAcceptedArgument } from '../base/errors.js';
 import { isObject } from '../base/values.js';
-import { unknownOptions } from '../diagnostics/diagnostics.js';
+import { unknownOptions } from '../diagnostics/messages.js';
 import { type BackupStatsOptions, CORE_OPTIONS } from '../instance/options.js';
 import type { Env } from './env/env.js';
 

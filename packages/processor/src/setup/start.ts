@@ -3,7 +3,7 @@ import type { WorkerLinkOptions } from '../api/link-types.js';
 import type { BackupStats } from '../api/stats.js';
 import { METER_NAME } from '../api/version.js';
 import { notAccepted } from '../base/errors.js';
-import { givenProviderFlushLate, providerShutdownLate, undelivered } from '../diagnostics/diagnostics.js';
+import { givenProviderFlushLate, providerShutdownLate, undelivered } from '../diagnostics/messages.js';
 import { cardinalityLimitFor } from '../family/family-registry.js';
 import { openBackupStats } from '../instance/backup-stats.js';
 import { resolveOptions } from '../instance/options.js';

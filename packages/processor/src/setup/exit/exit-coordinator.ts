@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { shutdownFailed, shutdownLate, signalDeadlinePassed } from '../../diagnostics/diagnostics.js';
+import { shutdownFailed, shutdownLate, signalDeadlinePassed } from '../../diagnostics/messages.js';
 
 /** One {@link shutdownOnExit} registration. */
 export interface ExitEntry {

@@ -2,7 +2,7 @@ import { constants } from 'node:os';
 import { optionsOf } from '../../api/arguments.js';
 import { notAccepted, notAcceptedArgument, quote, showValue } from '../../base/errors.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../../base/integer-rule.js';
-import { shutdownFailed, shutdownLate } from '../../diagnostics/diagnostics.js';
+import { shutdownFailed, shutdownLate } from '../../diagnostics/messages.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MILLIS } from '../env/defaults.js';
 import { exitCoordinator, LATE, within } from './exit-coordinator.js';
 
