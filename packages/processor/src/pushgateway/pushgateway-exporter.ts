@@ -26,9 +26,10 @@ export interface MetricsSerializer {
 
 type ExportResult = Parameters<Parameters<PushMetricExporter['export']>[1]>[0];
 
-// ExportResultCode (@opentelemetry/core) and AggregationTemporality (sdk-metrics): the same values in 2.x and 3.x.
-const SUCCESS = 0;
-const FAILED = 1;
+/** Export result codes (`ExportResultCode` in @opentelemetry/core, the same in 2.x and 3.x); set-up's too. */
+export const SUCCESS = 0;
+export const FAILED = 1;
+// AggregationTemporality (sdk-metrics): the same value in 2.x and 3.x.
 const CUMULATIVE = 1;
 /** The most of a refusal quoted in messages. */
 const QUOTED_CHARS = 500;

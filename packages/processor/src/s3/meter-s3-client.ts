@@ -1,4 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import { requireStats } from '../api/arguments.js';
 import { Component, Implementation, Operation } from '../api/labels.js';
 import type { Stats } from '../api/stats.js';
 import { notAcceptedArgument } from '../base/errors.js';
@@ -41,14 +42,7 @@ export function meterS3Client(client: MeterableS3Client, stats: Stats): () => vo
       'it has no middlewareStack',
     );
   }
-  if (typeof (stats as Partial<Stats> | null | undefined)?.scope !== 'function') {
-    throw notAcceptedArgument(
-      'meterS3Client',
-      'stats',
-      stats,
-      'a Stats, such as backupStats.backup or backupStats.restore',
-    );
-  }
+  requireStats('meterS3Client', stats);
   const metered = stack as MiddlewareStackLike;
   if (metered.identify().some((entry) => entry.startsWith(ATTEMPT))) {
     throw notAcceptedArgument(
