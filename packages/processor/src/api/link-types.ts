@@ -1,19 +1,12 @@
 /**
  * What `stats.workerLink()` returns: pass it to worker threads in `workerData` or `postMessage` (it is
  * structured-clonable and needs no transfer list), where `connectBackupStats(link)` from `backupstats/worker`
- * records into it. It carries the shared memory the main thread allocated and reads at its flushes.
+ * records into it. It carries the shared memory the main thread allocated and reads at its flushes; what it holds
+ * besides its mark is internal, and may change in any release.
  */
 export interface WorkerLink {
   /** Marks a link, for the check of `connectBackupStats`. */
   readonly backupstatsWorkerLink: 1;
-  /** The places' states and liveness words; none for a link of stats that record nothing. */
-  readonly control: SharedArrayBuffer | undefined;
-  /** One SharedArrayBuffer per worker place. */
-  readonly places: readonly SharedArrayBuffer[];
-  /** Label combinations per family a worker keeps, its overflow series included. */
-  readonly maxScopes: number;
-  /** The explicit boundaries of the stats' histograms, in seconds; none when the stats keep no histogram. */
-  readonly histogramBoundaries: readonly number[] | undefined;
 }
 
 /** Options of `stats.workerLink()`. */

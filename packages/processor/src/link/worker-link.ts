@@ -5,6 +5,18 @@ import { type IntegerRule, integerText, isIntegerIn } from '../base/integer-rule
 import { CONTROL_WORDS } from './place-claim.js';
 import { type Region, type RegionLayout, regionLayout } from './region-layout.js';
 
+/** What a {@link WorkerLink} holds: the shared memory and what both threads need to lay it out alike. */
+export interface LinkData extends WorkerLink {
+  /** The places' states and liveness words; none for a link of stats that record nothing. */
+  readonly control: SharedArrayBuffer | undefined;
+  /** One SharedArrayBuffer per worker place. */
+  readonly places: readonly SharedArrayBuffer[];
+  /** Label combinations per family a worker keeps, its overflow series included. */
+  readonly maxScopes: number;
+  /** The explicit boundaries of the stats' histograms, in seconds; none when the stats keep no histogram. */
+  readonly histogramBoundaries: readonly number[] | undefined;
+}
+
 const WORKERS: IntegerRule = { min: 1, max: 1024, note: 'worker threads recording through the link at once' };
 const MAX_SCOPES: IntegerRule = { min: 2, max: 65_536, note: 'per worker and family, the overflow series included' };
 const DEFAULT_MAX_SCOPES = 256;
@@ -25,7 +37,7 @@ export function workerLinkOptions(options: WorkerLinkOptions | undefined): { wor
  * A new link with `workers` places. The memory is zeroed, and Node takes pages from the system only when they are
  * first written: a place costs what its worker records into, not its whole size.
  */
-export function createLink(workers: number, maxScopes: number, boundaries: readonly number[] | undefined): WorkerLink {
+export function createLink(workers: number, maxScopes: number, boundaries: readonly number[] | undefined): LinkData {
   const layout = layoutOf(maxScopes, boundaries);
   return {
     backupstatsWorkerLink: 1,
@@ -37,7 +49,7 @@ export function createLink(workers: number, maxScopes: number, boundaries: reado
 }
 
 /** The link of stats that record nothing: a worker connected through it records nothing either. */
-export function disabledLink(): WorkerLink {
+export function disabledLink(): LinkData {
   return { backupstatsWorkerLink: 1, control: undefined, places: [], maxScopes: 2, histogramBoundaries: undefined };
 }
 
@@ -47,7 +59,7 @@ export function layoutOf(maxScopes: number, boundaries: readonly number[] | unde
 }
 
 /** The views of one place of `link`: the worker builds its own place's, the main thread every place's, once. */
-export function placeRegion(link: WorkerLink, place: number): Region {
+export function placeRegion(link: LinkData, place: number): Region {
   const buffer = link.places[place] as SharedArrayBuffer;
   return {
     layout: layoutOf(link.maxScopes, link.histogramBoundaries),
@@ -58,8 +70,8 @@ export function placeRegion(link: WorkerLink, place: number): Region {
 }
 
 /** Throws unless `value` is a link made by `workerLink()` (as it arrives, cloned, in a worker). */
-export function requireLink(value: unknown): asserts value is WorkerLink {
-  const link = value as Partial<WorkerLink> | null | undefined;
+export function requireLink(value: unknown): asserts value is LinkData {
+  const link = value as Partial<LinkData> | null | undefined;
   const boundaries = link?.histogramBoundaries;
   if (
     typeof link === 'object' &&
