@@ -1,14 +1,13 @@
 // The in-process tests, run against the library's TypeScript source instead of its build, for StrykerJS
 // (`pnpm test:mutation`): Stryker mutates the source, so the tests must load the source. They are chosen by folder,
 // not by file: test/core, test/validation (with set-up's variable errors, which go through the core's option
-// rules), test/io, test/runs and test/histograms. Left out, by folder: tests that start child processes or servers (a child loads
-// the unmutated build; they are slow; the S3 tests need an S3 server): compat, e2e, examples, exit, s3, setup; the
-// built package and the docs, which no mutant changes: package, docs; and property (random inputs would make a
-// mutant's fate vary from run to run, and its 12 s would be paid by every mutant it covers, which is all of them);
-// and workers: its worker threads load the BUILT library (backupstats/worker, which this alias cannot reach inside a
-// thread), so a mutant of the source would run only on the main thread's side of the shared memory. That side is
-// tested in process instead (test/core/worker-places.test.ts, which connects to a link on the main thread, through
-// the alias of backupstats/worker below).
+// rules), test/io, test/runs, test/histograms and test/worker-protocol. Left out, by folder: tests that start child
+// processes or servers (a child loads the unmutated build; they are slow; the S3 tests need an S3 server): compat, e2e,
+// examples, exit, s3, setup; the built package and the docs, which no mutant changes: package, docs; property (random
+// inputs would make a mutant's fate vary from run to run, and its 12 s would be paid by every mutant it covers, which
+// is all of them); and workers, whose threads load the BUILT library, as users' do. test/worker-protocol connects to
+// links on the main thread, and its few threads load the SOURCE through tsx (told where by the variables below) with
+// the mutant this process runs (test/support/workers.ts), so a mutant runs on both sides of the shared memory.
 // So a new test goes in an included folder only if it runs in process (core/shutdown.test.ts's one child, which
 // checks that the flush timer lets a process exit, is the exception that was already there). A hung test fails
 // after testTimeout, well before Stryker's own timeout, so a mutant that stalls a stream counts as killed without
@@ -27,7 +26,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^backupstats$/, replacement: source('index.ts') },
-      { find: /^backupstats\/(setup|s3|worker)$/, replacement: source('$1/index.ts') },
+      { find: /^backupstats\/(setup|s3|worker|testing)$/, replacement: source('$1/index.ts') },
     ],
   },
   test: {
