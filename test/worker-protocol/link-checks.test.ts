@@ -1,11 +1,21 @@
 // What connectBackupStats accepts as a link and what workerLink() accepts as options, in process. A link arrives in
 // a worker cloned (workerData, postMessage), so the check looks at its shape: every part of it that could be wrong is
-// refused, naming what was given; a clone of a real link is accepted and records into the same memory.
+// refused, naming what was given; a clone of a real link is accepted and records into the same memory. The parts
+// are internal (the public type shows only the mark): `Fields` is what a link carries today, for these checks only.
 import { createBackupStats, createHistogramProducer, type WorkerLink } from 'backupstats';
 import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { valuesByKey } from '../support/harness.js';
+
+/** What a link carries besides its mark (link/worker-link.ts's LinkData). */
+interface Fields {
+  readonly control: SharedArrayBuffer | undefined;
+  readonly places: readonly SharedArrayBuffer[];
+  readonly maxScopes: number;
+  readonly histogramBoundaries: readonly number[] | undefined;
+}
+const fields = (link: WorkerLink): Fields => link as unknown as Fields;
 
 const ACCEPTED =
   'accepted: the value stats.workerLink() returned on the main thread, passed in workerData or postMessage';
@@ -16,14 +26,14 @@ const withHistograms = (histograms: boolean) =>
   histograms ? { histogramProducers: [createHistogramProducer()], histogramBoundaries: [0.001, 1] } : {};
 
 /** A link of real stats, with histograms or without, shut down when the test ends. */
-function realLink(histograms: boolean, maxScopes = 4): WorkerLink {
+function realLink(histograms: boolean, maxScopes = 4): WorkerLink & Fields {
   const stats = createBackupStats(withHistograms(histograms));
   onTestFinished(() => stats.shutdown());
-  return stats.workerLink({ maxScopes });
+  return stats.workerLink({ maxScopes }) as WorkerLink & Fields;
 }
 
 describe('connectBackupStats refuses what is not a link', () => {
-  const link = (): WorkerLink => realLink(true);
+  const link = (): WorkerLink & Fields => realLink(true);
   /** Memory of a place's size that is not shared. */
   const unshared = (): ArrayBuffer => new ArrayBuffer((link().places[0] as SharedArrayBuffer).byteLength);
   const cases: [string, () => unknown, string][] = [
@@ -54,7 +64,9 @@ describe('connectBackupStats refuses what is not a link', () => {
   ];
   for (const [what, value, shown] of cases) {
     it(what, () => {
-      expect(() => connectBackupStats(value() as WorkerLink)).toThrow(new TypeError(refusal(shown)));
+      const connecting = () => connectBackupStats(value() as WorkerLink);
+      expect(connecting).toThrow(new TypeError(refusal(shown)));
+      expect(connecting).toThrow(expect.objectContaining({ code: 'BACKUPSTATS_INVALID_ARGUMENT' }));
     });
   }
 });
@@ -70,7 +82,7 @@ describe('connectBackupStats accepts', () => {
       });
       onTestFinished(() => stats.shutdown());
       const link = stats.workerLink({ maxScopes: 2 });
-      expect(link.histogramBoundaries).toEqual(histograms ? [0.001, 1] : undefined);
+      expect(fields(link).histogramBoundaries).toEqual(histograms ? [0.001, 1] : undefined);
       const worker = connectBackupStats(structuredClone(link));
       onTestFinished(() => worker.close());
       worker.backup.timedIncrementBytes(3, 1);
@@ -79,13 +91,14 @@ describe('connectBackupStats accepts', () => {
   }
 
   it('a link of stats that record nothing, however its places look', () => {
-    const worker = connectBackupStats({
+    const disabled: WorkerLink & Fields = {
       backupstatsWorkerLink: 1,
       control: undefined,
       places: [new SharedArrayBuffer(8)],
       maxScopes: 2,
       histogramBoundaries: undefined,
-    });
+    };
+    const worker = connectBackupStats(disabled);
     expect(() => worker.backup.timedIncrement(1)).not.toThrow();
     worker.close();
   });
@@ -110,16 +123,18 @@ describe('workerLink() options', () => {
   ];
   for (const [options, message] of refused) {
     it(`refuses ${JSON.stringify(options)}`, () => {
-      expect(() => stats().workerLink(options as never)).toThrow(new TypeError(`backupstats: ${message}`));
+      const linking = () => stats().workerLink(options as never);
+      expect(linking).toThrow(new TypeError(`backupstats: ${message}`));
+      expect(linking).toThrow(expect.objectContaining({ code: 'BACKUPSTATS_INVALID_OPTION' }));
     });
   }
 
   it('accepts the limits, with one place per worker and the default of 256 scopes', () => {
     const s = stats();
-    expect(s.workerLink({ workers: 1024, maxScopes: 2 }).places).toHaveLength(1024);
+    expect(fields(s.workerLink({ workers: 1024, maxScopes: 2 })).places).toHaveLength(1024);
     expect(s.workerLink({ workers: 1, maxScopes: 65_536 })).toMatchObject({ maxScopes: 65_536 });
     expect(s.workerLink()).toMatchObject({ backupstatsWorkerLink: 1, maxScopes: 256, histogramBoundaries: undefined });
-    expect(s.workerLink().places).toHaveLength(1);
-    expect(s.workerLink({}).control).toBeInstanceOf(SharedArrayBuffer);
+    expect(fields(s.workerLink()).places).toHaveLength(1);
+    expect(fields(s.workerLink({})).control).toBeInstanceOf(SharedArrayBuffer);
   });
 });

@@ -33,6 +33,7 @@ describe('the places of a link', { timeout: 15_000 }, () => {
     a.backup.timedIncrement(1);
     b.backup.timedIncrement(1);
     expect(() => connectBackupStats(link)).toThrow(new TypeError(refused(2)));
+    expect(() => connectBackupStats(link)).toThrow(expect.objectContaining({ code: 'BACKUPSTATS_LINK_FULL' }));
     // The owners were probed while this thread was busy looking; once they answered, they are alive still.
     await answerProbes();
     expect(() => connectBackupStats(link)).toThrow(refused(2));
