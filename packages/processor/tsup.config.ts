@@ -5,14 +5,15 @@ import { defineConfig } from 'tsup';
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  // `setup`, `s3`, `pushgateway` and `worker` are entries of their own so that the core (`index`) keeps importing
-  // only @opentelemetry/api (`pushgateway` imports @opentelemetry/exporter-prometheus, an optional peer), and the
-  // worker side of the shared memory loads only in workers.
+  // `setup`, `s3`, `pushgateway`, `textfile` and `worker` are entries of their own so that the core (`index`) keeps
+  // importing only @opentelemetry/api (`pushgateway` and `textfile` import @opentelemetry/exporter-prometheus, an
+  // optional peer), and the worker side of the shared memory loads only in workers.
   entry: {
     index: 'src/index.ts',
     'setup/index': 'src/setup/index.ts',
     's3/index': 'src/s3/index.ts',
     'pushgateway/index': 'src/pushgateway/index.ts',
+    'textfile/index': 'src/textfile/index.ts',
     'worker/index': 'src/worker/index.ts',
   },
   // The entries share one copy of the core in chunks (for CommonJS too), so that `backupstats/setup` hands out

@@ -150,6 +150,21 @@ export function pushRefused(where: string, status: string, answer: string): void
   );
 }
 
+/**
+ * The textfile exporter could not write its file (`reason` is the system's error). Said once until a write
+ * succeeds again; node_exporter serves the previous complete file meanwhile.
+ */
+export function textfileNotWritten(path: string, reason: string): void {
+  diag.error(
+    `backupstats: the textfile exporter could not write ${path}: ${reason}; node_exporter serves the previous file, the job goes on and the next export tries again`,
+  );
+}
+
+/** The textfile exporter does not write, since another file of the directory holds the same job's series. */
+export function textfileRefused(sentence: string): void {
+  diag.error(`${sentence}; nothing is written to the file`);
+}
+
 // @opentelemetry/api keeps the registered diag logger on this global (one per major version) and has no getter.
 const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { textfileNotWritten, textfileRefused } from '../diagnostics/diagnostics.js';
+import { removeStaleTemporaries, writeAtomically } from './atomic-write.js';
+import { carriedFamilies, withCarried } from './carried-series.js';
+import { type Family, sampleLabels } from './exposition-text.js';
+import { fileOfSameJob, IDENTITY_LABEL, sameJobText, serviceNameOf } from './job-identity.js';
+import { reasonOf } from './textfile-path.js';
+
+/** What turns the metrics into Prometheus's text format: exporter-prometheus's PrometheusSerializer. */
+export interface TextSerializer {
+  serialize(resourceMetrics: ResourceMetrics): string;
+}
+
+type ExportResult = Parameters<Parameters<PushMetricExporter['export']>[1]>[0];
+
+// ExportResultCode (@opentelemetry/core) and AggregationTemporality (sdk-metrics): the same values in 2.x and 3.x.
+const SUCCESS = 0;
+const FAILED = 1;
+const CUMULATIVE = 1;
+
+/**
+ * A PushMetricExporter that writes each export to the file at `path` (checked: a `.prom` file in a writable
+ * directory), replacing it atomically. `subject` names the path's option or variable in messages.
+ *
+ * The file is also the job's state between runs: the one this process is about to replace is read when the
+ * exporter is made, and its last success and last failure of each backup are written again with every export
+ * until this process has newer ones (`carried-series.ts`). Cumulative temporality only: a file replaces the one
+ * before it.
+ */
+export function openTextfileExporter(path: string, serializer: TextSerializer, subject: string): PushMetricExporter {
+  const previous = readPrevious(path);
+  removeStaleTemporaries(path);
+  /** Decided at the first export, which brings the resource: the carried series, or why nothing is written. */
+  let job: { carried: Family[]; refusal: string | undefined } | undefined;
+  /** True while the failure of the last write has been said: the next failures are not, until one succeeds. */
+  let failureSaid = false;
+  let writes: Promise<unknown> = Promise.resolve();
+  const underWay = new Set<Promise<void>>();
+  let closed = false;
+
+  const jobOf = (metrics: ResourceMetrics) => {
+    if (job !== undefined) return job;
+    const serviceName = serviceNameOf(metrics.resource.attributes);
+    const other = fileOfSameJob(path, serviceName);
+    const ours = (family: Family): Family => ({
+      ...family,
+      samples: family.samples.filter((line) => sampleLabels(line)[IDENTITY_LABEL] === serviceName),
+    });
+    job = {
+      // A previous run under another service name is another job's: its series are not carried.
+      carried: carriedFamilies(previous).map(ours),
+      refusal: other === undefined ? undefined : sameJobText(subject, path, other, serviceName),
+    };
+    if (job.refusal !== undefined) textfileRefused(job.refusal);
+    return job;
+  };
+
+  const write = async (metrics: ResourceMetrics): Promise<ExportResult> => {
+    const { carried, refusal } = jobOf(metrics);
+    if (refusal !== undefined) return { code: FAILED, error: new Error(refusal) };
+    const text = withCarried(serializer.serialize(metrics), carried);
+    // One write at a time, in order: a slow write never lets an older export replace a newer one.
+    const writing = writes.then(() => writeAtomically(path, text));
+    writes = writing.catch(() => {});
+    try {
+      await writing;
+    } catch (error) {
+      const reason = reasonOf(error);
+      if (!failureSaid) textfileNotWritten(path, reason);
+      failureSaid = true;
+      return { code: FAILED, error: new Error(`the write of ${path} failed: ${reason}`) };
+    }
+    failureSaid = false;
+    return { code: SUCCESS };
+  };
+
+  return {
+    export(metrics, done) {
+      if (closed) {
+        done({ code: FAILED, error: new Error('the textfile exporter is shut down') });
+        return;
+      }
+      const writing = write(metrics).then(done);
+      underWay.add(writing);
+      const settled = (): void => {
+        underWay.delete(writing);
+      };
+      writing.then(settled, settled);
+    },
+    async forceFlush() {
+      await Promise.all(underWay);
+    },
+    async shutdown() {
+      closed = true;
+      await Promise.all(underWay);
+    },
+    selectAggregationTemporality: () => CUMULATIVE,
+  };
+}
+
+/** The file this process is about to replace; empty when there is none yet (or it cannot be read). */
+function readPrevious(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
