@@ -161,6 +161,26 @@ describe('package layout', () => {
     expect(existsSync(join(packageDir, 'dist/pushgateway/index.d.ts'))).toBe(true);
   });
 
+  it.each(['dist/textfile/index.js', 'dist/textfile/index.cjs'])(
+    'the textfile entry (%s) loads exporter-prometheus (for its serializer), an optional peer, and the API',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual(['@opentelemetry/api', '@opentelemetry/exporter-prometheus']);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
+
+  it('"backupstats/textfile" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./textfile']).toEqual({
+      import: { types: './dist/textfile/index.d.ts', default: './dist/textfile/index.js' },
+      require: { types: './dist/textfile/index.d.cts', default: './dist/textfile/index.cjs' },
+    });
+    const esm = await import('backupstats/textfile');
+    const cjs = require('backupstats/textfile') as typeof esm;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['createTextfileExporter']);
+    expect(existsSync(join(packageDir, 'dist/textfile/index.d.ts'))).toBe(true);
+  });
+
   it('"backupstats/setup" resolves for import and require, with types', async () => {
     expect(pkg.exports['./setup']).toEqual({
       import: { types: './dist/setup/index.d.ts', default: './dist/setup/index.js' },

@@ -39,9 +39,11 @@ export function openTextfileExporter(path: string, serializer: TextSerializer, s
   const underWay = new Set<Promise<void>>();
   let closed = false;
 
+  let fileInfo = '';
   const jobOf = (metrics: ResourceMetrics) => {
     if (job !== undefined) return job;
     const serviceName = serviceNameOf(metrics.resource.attributes);
+    fileInfo = fileInfoText(path, serviceName);
     const other = fileOfSameJob(path, serviceName);
     const ours = (family: Family): Family => ({
       ...family,
@@ -59,7 +61,9 @@ export function openTextfileExporter(path: string, serializer: TextSerializer, s
   const write = async (metrics: ResourceMetrics): Promise<ExportResult> => {
     const { carried, refusal } = jobOf(metrics);
     if (refusal !== undefined) return { code: FAILED, error: new Error(refusal) };
-    const text = withCarried(serializer.serialize(metrics), carried);
+    const exposition = withCarried(serializer.serialize(metrics), carried);
+    // Without metrics the serializer's text is one comment line, without its newline.
+    const text = `${exposition}${exposition.endsWith('\n') ? '' : '\n'}${fileInfo}`;
     // One write at a time, in order: a slow write never lets an older export replace a newer one.
     const writing = writes.then(() => writeAtomically(path, text));
     writes = writing.catch(() => {});
@@ -97,6 +101,22 @@ export function openTextfileExporter(path: string, serializer: TextSerializer, s
     },
     selectAggregationTemporality: () => CUMULATIVE,
   };
+}
+
+/**
+ * `backupstats_textfile_info{file, service_name} 1`: node_exporter's `node_textfile_mtime_seconds{file}` says when
+ * each file was last written, and this series says which job's a file is, so that a rule can alert on the file of a
+ * job that stopped writing it (the shipped rules' BackupTextfileNotWritten) and on no other file of the directory.
+ */
+function fileInfoText(path: string, serviceName: string): string {
+  // The text format's escapes of a label value.
+  const value = (text: string) => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+  return [
+    '# HELP backupstats_textfile_info The file node_exporter reads this from, and the job that writes it.',
+    '# TYPE backupstats_textfile_info gauge',
+    `backupstats_textfile_info{file="${value(path)}",${IDENTITY_LABEL}="${value(serviceName)}"} 1`,
+    '',
+  ].join('\n');
 }
 
 /** The file this process is about to replace; empty when there is none yet (or it cannot be read). */
