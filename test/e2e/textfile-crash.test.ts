@@ -83,7 +83,8 @@ describe.skipIf((!nodeExporterBinary || !prometheusBinary) && !requireE2E)('a jo
         const names = readdirSync(node.dir);
         // Only the file itself ends in .prom; a write cut short leaves its temporary file, named for no reader.
         expect(names.filter((name) => name.endsWith('.prom'))).toEqual(['crash.prom']);
-        for (const name of names.filter((n) => n !== 'crash.prom')) expect(name).toMatch(/^\.crash\.prom\.\d+-\d+\.tmp$/);
+        for (const name of names.filter((n) => n !== 'crash.prom'))
+          expect(name).toMatch(/^\.crash\.prom\.\d+-\d+\.tmp$/);
         if (names.length > 1) leftTemporaries++;
       }
     } finally {
@@ -111,7 +112,9 @@ describe.skipIf((!nodeExporterBinary || !prometheusBinary) && !requireE2E)('a jo
     const next = startFixture(writer, { ...env, FIXTURE_WRITES: '1' });
     expect(await next.exited(), next.stderr()).toEqual({ code: 0, signal: null });
     expect(readdirSync(node.dir)).toEqual(['crash.prom']);
-    console.info(`textfile crash test: ${leftTemporaries} of ${KILLS} kills cut a write short; ${readings.length} reads`);
+    console.info(
+      `textfile crash test: ${leftTemporaries} of ${KILLS} kills cut a write short; ${readings.length} reads`,
+    );
     // The kills timed on a temporary file's creation did cut writes short: the case that matters was exercised.
     expect(leftTemporaries).toBeGreaterThan(0);
   });

@@ -14,7 +14,11 @@ import { it } from '../support/fixtures.js';
 import { parseExposition } from '../support/pushgateway/exposition.js';
 import { sampleValue } from '../support/pushgateway/group-series.js';
 
-const READ = { component: Component.BackupEngine, implementation: Implementation.Builtin, operation: Operation.SourceRead };
+const READ = {
+  component: Component.BackupEngine,
+  implementation: Implementation.Builtin,
+  operation: Operation.SourceRead,
+};
 
 /** A provider whose one reader exports to a textfile exporter only when told (forceFlush), and stats on it. */
 function job(path: string, service = 'nightly') {
@@ -23,7 +27,10 @@ function job(path: string, service = 'nightly') {
     exportIntervalMillis: 3_600_000,
     metricProducers: [createHistogramProducer()],
   });
-  const provider = new MeterProvider({ resource: resourceFromAttributes({ 'service.name': service }), readers: [reader] });
+  const provider = new MeterProvider({
+    resource: resourceFromAttributes({ 'service.name': service }),
+    readers: [reader],
+  });
   const stats = createBackupStats({ meterProvider: provider });
   onTestFinished(() => provider.shutdown().catch(() => {}));
   return { stats, provider, read: stats.backup.scope(READ) };
@@ -110,7 +117,10 @@ describe('createTextfileExporter', () => {
   }) => {
     const dir = scratch();
     const other = join(dir, 'old-name.prom');
-    writeFileSync(other, '# HELP target_info Target metadata\n# TYPE target_info gauge\ntarget_info{service_name="nightly"} 1\n');
+    writeFileSync(
+      other,
+      '# HELP target_info Target metadata\n# TYPE target_info gauge\ntarget_info{service_name="nightly"} 1\n',
+    );
     const path = join(dir, 'nightly.prom');
     const { provider, read } = job(path);
     read.timedIncrementBytes(1000, 2);

@@ -12,7 +12,8 @@ import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { setUpError } from '../support/set-up-error.js';
 
-const ACCEPTED = 'accepted: the path of a file ending in .prom (node_exporter reads *.prom only) in an existing directory';
+const ACCEPTED =
+  'accepted: the path of a file ending in .prom (node_exporter reads *.prom only) in an existing directory';
 
 function scratch(): string {
   const dir = mkdtempSync(join(tmpdir(), 'backupstats-textfile-validation-'));
@@ -32,8 +33,16 @@ describe('BACKUPSTATS_TEXTFILE_PATH at set-up', () => {
   });
 
   it.each([
-    ['a directory that does not exist', (dir: string) => join(dir, 'missing', 'backup.prom'), 'its directory /D/missing does not exist'],
-    ['a directory that is a file', (dir: string) => join(dir, 'file', 'backup.prom'), 'its directory /D/file is not a directory'],
+    [
+      'a directory that does not exist',
+      (dir: string) => join(dir, 'missing', 'backup.prom'),
+      'its directory /D/missing does not exist',
+    ],
+    [
+      'a directory that is a file',
+      (dir: string) => join(dir, 'file', 'backup.prom'),
+      'its directory /D/file is not a directory',
+    ],
     ['a file not ending in .prom', (dir: string) => join(dir, 'backup.txt'), 'it does not end in .prom'],
     ['a temporary-looking name', (dir: string) => join(dir, 'backup.prom.tmp'), 'it does not end in .prom'],
     ['a directory ending in .prom', (dir: string) => join(dir, 'dir.prom'), 'it is a directory'],
@@ -87,7 +96,11 @@ describe('BACKUPSTATS_TEXTFILE_PATH at set-up', () => {
     // Another service name in the same directory is another job: accepted. The same file again is a re-run: accepted.
     await startFromEnv({ ...textfile(join(dir, 'other.prom')), OTEL_SERVICE_NAME: 'weekly' });
     await startFromEnv({ ...textfile(join(dir, 'first.prom')), OTEL_SERVICE_NAME: 'nightly' });
-    expect(readdirSync(dir).filter((name) => name.endsWith('.prom')).sort()).toEqual(['first.prom']);
+    expect(
+      readdirSync(dir)
+        .filter((name) => name.endsWith('.prom'))
+        .sort(),
+    ).toEqual(['first.prom']);
   });
 });
 
@@ -107,7 +120,9 @@ describe('createTextfileExporter options', () => {
 
   it('a directory that does not exist: refused at the call, naming the directory', () => {
     const path = join(scratch(), 'none', 'b.prom');
-    expect(() => createTextfileExporter({ path })).toThrow(/option path is ".*none\/b\.prom" \(its directory .*none does not exist\)/);
+    expect(() => createTextfileExporter({ path })).toThrow(
+      /option path is ".*none\/b\.prom" \(its directory .*none does not exist\)/,
+    );
   });
 
   it('not an options object: refused', () => {

@@ -27,8 +27,7 @@ export function temporaryPattern(path: string): RegExp {
  * @throws TypeError naming `subject`, the value and what is accepted, with the reason (the system's error).
  */
 export function checkTextfilePath(subject: string, value: unknown): string {
-  const refuse = (shown: string, detail?: string): TypeError =>
-    notAccepted(subject, shown, TEXTFILE_PATH_TEXT, detail);
+  const refuse = (shown: string, detail?: string): TypeError => notAccepted(subject, shown, TEXTFILE_PATH_TEXT, detail);
   if (typeof value !== 'string' || value.trim() === '') {
     throw refuse(typeof value === 'string' ? quote(value) : `a value of type ${typeof value}`);
   }
