@@ -12,12 +12,11 @@ import type { ScopeTotal } from '../fixtures/workload.mjs';
 import { expectedSeries, mismatches } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { copyLibraryInto, type LibraryCopy } from '../support/library-copy.js';
+import { nodeExporterBinary } from '../support/node-exporter.js';
 import { requireE2E } from '../support/prometheus.js';
 import type { Sample } from '../support/pushgateway/exposition.js';
-import { groupMismatches } from '../support/pushgateway/group-series.js';
+import { groupMismatches, sampleValue } from '../support/pushgateway/group-series.js';
 import { pushgatewayBinary } from '../support/pushgateway/server.js';
-import { nodeExporterBinary } from '../support/node-exporter.js';
-import { sampleValue } from '../support/pushgateway/group-series.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const compatDir = join(root, 'packages', 'compat-sdk3');

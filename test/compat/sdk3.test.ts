@@ -8,8 +8,8 @@ import { expectedSeries, expectScraped, mismatches } from '../support/e2e-expect
 import { it } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { nodeExporterBinary } from '../support/node-exporter.js';
-import { groupMismatches, sampleValue } from '../support/pushgateway/group-series.js';
 import { prometheusBinary, requireE2E } from '../support/prometheus.js';
+import { groupMismatches, sampleValue } from '../support/pushgateway/group-series.js';
 import { latestHistogram } from '../support/received-histograms.js';
 import { histogramPoint, latest } from '../support/received-runs.js';
 import { expectNode22WithSdk3, HANG_MS, runSdk3, useSdk3Install } from '../support/sdk3-install.js';

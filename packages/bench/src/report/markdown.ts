@@ -6,9 +6,9 @@ import { flushSection } from './sections/flush.js';
 import { memorySection } from './sections/memory.js';
 import { pipelineSection } from './sections/pipeline.js';
 import { pushgatewaySection } from './sections/pushgateway.js';
-import { textfileSection } from './sections/textfile.js';
 import { recordSection } from './sections/record.js';
 import { s3RequestSection } from './sections/s3-request.js';
+import { textfileSection } from './sections/textfile.js';
 import { workersSection } from './sections/workers.js';
 import { checkTargets } from './targets.js';
 

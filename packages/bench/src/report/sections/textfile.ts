@@ -32,7 +32,7 @@ export function textfileSection(result: TextfileResult): string[] {
     '',
     'One collection of a job, exported alternately by the textfile exporter (serializing, a temporary file in the same ' +
       'directory, fsync, rename, the directory synced) and by the Pushgateway exporter (serializing, the POST and the ' +
-      "answer). The file carries the same series as the body plus `service_name` on each and a `backupstats_textfile_info` line. " +
+      'answer). The file carries the same series as the body plus `service_name` on each and a `backupstats_textfile_info` line. ' +
       `The directory is a temporary one (${result.rows[0]?.directory ?? 'none'}): the fsync costs what that disk makes it cost.`,
   ];
 }
