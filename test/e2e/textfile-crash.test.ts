@@ -15,7 +15,7 @@ import type { Sample } from '../support/pushgateway/exposition.js';
 
 const writer = fileURLToPath(new URL('../fixtures/textfile-writer.mjs', import.meta.url));
 const SCOPES = 300;
-const KILLS = 6;
+const KILLS = 8;
 
 /** What one read of node_exporter says about the job's file: its error gauge, and how many series of each family. */
 function reading(samples: readonly Sample[]) {
