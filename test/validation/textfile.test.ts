@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTextfileExporter } from 'backupstats/textfile';
 import { describe, expect, onTestFinished } from 'vitest';
+import { expectDocumentedCode, thrownBy } from '../support/error-codes.js';
 import { it } from '../support/fixtures.js';
 import { setUpError } from '../support/set-up-error.js';
 
@@ -27,6 +28,7 @@ describe('BACKUPSTATS_TEXTFILE_PATH at set-up', () => {
   it('unset with OTEL_METRICS_EXPORTER=textfile: named, and what is accepted', async () => {
     const error = await setUpError({ OTEL_METRICS_EXPORTER: 'textfile' });
     expect(error).toBeInstanceOf(TypeError);
+    expectDocumentedCode(error, 'BACKUPSTATS_INVALID_ENV');
     expect(error.message).toBe(
       `backupstats: BACKUPSTATS_TEXTFILE_PATH is unset (OTEL_METRICS_EXPORTER names textfile); ${ACCEPTED} this process can write, such as node_exporter's --collector.textfile.directory`,
     );
@@ -53,6 +55,7 @@ describe('BACKUPSTATS_TEXTFILE_PATH at set-up', () => {
     const path = pathIn(dir);
     const error = await setUpError(textfile(path));
     expect(error).toBeInstanceOf(TypeError);
+    expectDocumentedCode(error, 'BACKUPSTATS_INVALID_ENV');
     expect(error.message).toContain(
       `backupstats: BACKUPSTATS_TEXTFILE_PATH is ${JSON.stringify(path)} (${reason.replace('/D', dir)}); ${ACCEPTED}`,
     );
@@ -90,6 +93,7 @@ describe('BACKUPSTATS_TEXTFILE_PATH at set-up', () => {
     const first = await startFromEnv({ ...textfile(join(dir, 'first.prom')), OTEL_SERVICE_NAME: 'nightly' });
     await first.forceFlush();
     const error = await setUpError({ ...textfile(join(dir, 'second.prom')), OTEL_SERVICE_NAME: 'nightly' });
+    expectDocumentedCode(error, 'BACKUPSTATS_TEXTFILE_TAKEN');
     expect(error.message).toBe(
       `backupstats: BACKUPSTATS_TEXTFILE_PATH is ${JSON.stringify(join(dir, 'second.prom'))}, and ${join(dir, 'first.prom')} in the same directory already holds the series of service_name "nightly": node_exporter would serve only one of two such series. Give each job its own OTEL_SERVICE_NAME (service.name), or remove that file if no job writes it any more`,
     );
@@ -115,6 +119,10 @@ describe('createTextfileExporter options', () => {
       new TypeError(
         `backupstats: createTextfileExporter option path is ${shown}; ${ACCEPTED} this process can write, such as node_exporter's --collector.textfile.directory`,
       ),
+    );
+    expectDocumentedCode(
+      thrownBy(() => createTextfileExporter({ path } as never)),
+      'BACKUPSTATS_INVALID_OPTION',
     );
   });
 

@@ -1,7 +1,7 @@
 import { PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { optionsOf } from '../diagnostics/arguments.js';
-import { unknownOptions } from '../diagnostics/diagnostics.js';
+import { optionsOf } from '../api/arguments.js';
+import { unknownOptions } from '../diagnostics/messages.js';
 import { IDENTITY_ATTRIBUTES } from './job-identity.js';
 import { openTextfileExporter } from './textfile-exporter.js';
 import { checkTextfilePath } from './textfile-path.js';

@@ -1,23 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import { textfileNotWritten, textfileRefused } from '../diagnostics/diagnostics.js';
+import { withCode } from '../base/errors.js';
+import { CUMULATIVE, type ExportResult, FAILED, type MetricsSerializer, SUCCESS } from '../base/export-result.js';
+import { textfileNotWritten, textfileRefused } from '../diagnostics/messages.js';
 import { removeStaleTemporaries, writeAtomically } from './atomic-write.js';
 import { carriedFamilies, withCarried } from './carried-series.js';
 import { type Family, sampleLabels } from './exposition-text.js';
 import { fileOfSameJob, IDENTITY_LABEL, sameJobText, serviceNameOf } from './job-identity.js';
 import { reasonOf } from './textfile-path.js';
-
-/** What turns the metrics into Prometheus's text format: exporter-prometheus's PrometheusSerializer. */
-export interface TextSerializer {
-  serialize(resourceMetrics: ResourceMetrics): string;
-}
-
-type ExportResult = Parameters<Parameters<PushMetricExporter['export']>[1]>[0];
-
-// ExportResultCode (@opentelemetry/core) and AggregationTemporality (sdk-metrics): the same values in 2.x and 3.x.
-const SUCCESS = 0;
-const FAILED = 1;
-const CUMULATIVE = 1;
 
 /**
  * A PushMetricExporter that writes each export to the file at `path` (checked: a `.prom` file in a writable
@@ -28,7 +18,7 @@ const CUMULATIVE = 1;
  * until this process has newer ones (`carried-series.ts`). Cumulative temporality only: a file replaces the one
  * before it.
  */
-export function openTextfileExporter(path: string, serializer: TextSerializer, subject: string): PushMetricExporter {
+export function openTextfileExporter(path: string, serializer: MetricsSerializer, subject: string): PushMetricExporter {
   const previous = readPrevious(path);
   removeStaleTemporaries(path);
   /** Decided at the first export, which brings the resource: the carried series, or why nothing is written. */
@@ -59,7 +49,8 @@ export function openTextfileExporter(path: string, serializer: TextSerializer, s
 
   const write = async (metrics: ResourceMetrics): Promise<ExportResult> => {
     const { carried, refusal } = jobOf(metrics);
-    if (refusal !== undefined) return { code: FAILED, error: new Error(refusal) };
+    if (refusal !== undefined)
+      return { code: FAILED, error: withCode(new Error(refusal), 'BACKUPSTATS_TEXTFILE_TAKEN') };
     const exposition = withCarried(serializer.serialize(metrics), carried);
     // Without metrics the serializer's text is one comment line, without its newline.
     const text = `${exposition}${exposition.endsWith('\n') ? '' : '\n'}${fileInfo}`;
@@ -72,7 +63,10 @@ export function openTextfileExporter(path: string, serializer: TextSerializer, s
       const reason = reasonOf(error);
       if (!failureSaid) textfileNotWritten(path, reason);
       failureSaid = true;
-      return { code: FAILED, error: new Error(`the write of ${path} failed: ${reason}`) };
+      return {
+        code: FAILED,
+        error: withCode(new Error(`the write of ${path} failed: ${reason}`), 'BACKUPSTATS_WRITE_FAILED'),
+      };
     }
     failureSaid = false;
     return { code: SUCCESS };
@@ -80,7 +74,11 @@ export function openTextfileExporter(path: string, serializer: TextSerializer, s
 
   return {
     export(metrics, done) {
-      if (closed) done({ code: FAILED, error: new Error('the textfile exporter is shut down') });
+      if (closed)
+        done({
+          code: FAILED,
+          error: withCode(new Error('the textfile exporter is shut down'), 'BACKUPSTATS_SHUT_DOWN'),
+        });
       else void write(metrics).then(done);
     },
     // Every export's write is on the chain, in order: once it is done, so is every export asked for before.

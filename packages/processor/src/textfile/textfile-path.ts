@@ -1,6 +1,6 @@
 import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { notAccepted, quote } from '../diagnostics/error-messages.js';
+import { notAccepted, quote } from '../base/errors.js';
 
 /** How messages word what {@link checkTextfilePath} accepts. */
 export const TEXTFILE_PATH_TEXT =

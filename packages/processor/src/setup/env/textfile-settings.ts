@@ -1,4 +1,4 @@
-import { notAccepted } from '../../diagnostics/error-messages.js';
+import { notAccepted } from '../../base/errors.js';
 import { checkTextfilePath, TEXTFILE_PATH_TEXT } from '../../textfile/textfile-path.js';
 import { type Env, readString } from './env.js';
 

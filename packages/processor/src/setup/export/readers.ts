@@ -1,4 +1,6 @@
+import type { Resource } from '@opentelemetry/resources';
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { withCode } from '../../base/errors.js';
 import {
   createHistogramProducer,
   type HistogramAggregation,
@@ -98,7 +100,12 @@ export async function buildReaders(
       // A second job of the same service name in the directory is refused here, before anything is written.
       const serviceName = serviceNameOf(resourceAttributes);
       const other = fileOfSameJob(textfile.path, serviceName);
-      if (other !== undefined) throw new Error(sameJobText(TEXTFILE_PATH_VARIABLE, textfile.path, other, serviceName));
+      if (other !== undefined) {
+        throw withCode(
+          new Error(sameJobText(TEXTFILE_PATH_VARIABLE, textfile.path, other, serviceName)),
+          'BACKUPSTATS_TEXTFILE_TAKEN',
+        );
+      }
       // No prefix and no timestamps; service.name on every series, since node_exporter's job is the host's.
       const serializer = new prometheusModule.PrometheusSerializer(undefined, false, IDENTITY_ATTRIBUTES);
       const exporter = openTextfileExporter(textfile.path, serializer, TEXTFILE_PATH_VARIABLE);
@@ -130,10 +137,13 @@ export async function buildReaders(
         await endpoint?.listen();
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new Error(
-          `backupstats: the Prometheus exporter could not listen on ${settings.prometheus?.host}:${settings.prometheus?.port} ` +
-            `(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT): ${reason}`,
-          { cause: error },
+        throw withCode(
+          new Error(
+            `backupstats: the Prometheus exporter could not listen on ${settings.prometheus?.host}:${settings.prometheus?.port} ` +
+              `(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT): ${reason}`,
+            { cause: error },
+          ),
+          'BACKUPSTATS_LISTEN_FAILED',
         );
       }
     },
@@ -141,4 +151,16 @@ export async function buildReaders(
       await endpoint?.close(graceMillis);
     },
   };
+}
+
+type ResourcesModule = typeof import('@opentelemetry/resources');
+
+/**
+ * The resource of the MeterProvider that set-up builds: the SDK's default one (`service.name` =
+ * `unknown_service:node`, `telemetry.sdk.*`) with the attributes of `OTEL_RESOURCE_ATTRIBUTES` and
+ * `OTEL_SERVICE_NAME` on top. The SDK's `envDetector` is not used because it reads only `process.env` and drops
+ * malformed lists silently; the attributes here were parsed strictly from the caller's environment.
+ */
+export function buildResource(resources: ResourcesModule, attributes: Readonly<Record<string, string>>): Resource {
+  return resources.defaultResource().merge(resources.resourceFromAttributes(attributes));
 }
