@@ -113,6 +113,54 @@ describe('createTextfileExporter', () => {
     expect(diagnostics.messages.filter((m) => m.includes('could not write'))).toHaveLength(2);
   });
 
+  it("the previous file's last success and failure are carried until this run has its own: the same series whatever the library's version, and not another service's", async () => {
+    const dir = scratch();
+    const path = join(dir, 'nightly.prom');
+    const backup = 'component="BackupEngine",implementation="Builtin",operation="Backup"';
+    const old = (service: string, version: string) =>
+      `${backup},otel_scope_name="backupstats",otel_scope_version="${version}",service_name="${service}"`;
+    writeFileSync(
+      path,
+      [
+        '# HELP backup_last_success_timestamp When the last successful backup run ended, in seconds since the Unix epoch.',
+        '# TYPE backup_last_success_timestamp gauge',
+        `backup_last_success_timestamp{${old('nightly', '0.0.9')}} 1000`,
+        `backup_last_success_timestamp{${old('renamed', '0.0.9')}} 900`,
+        '# HELP backup_last_failure_timestamp When the last failed backup run ended, in seconds since the Unix epoch.',
+        '# TYPE backup_last_failure_timestamp gauge',
+        `backup_last_failure_timestamp{${old('nightly', '0.0.9')}} 2000`,
+        '# HELP backup_bytes_total Bytes moved by backup operations.',
+        '# TYPE backup_bytes_total counter',
+        `backup_bytes_total{${old('nightly', '0.0.9')}} 5`,
+        '',
+      ].join('\n'),
+    );
+    const { stats, provider } = job(path);
+    const run = stats.backup.scope({
+      component: Component.BackupEngine,
+      implementation: Implementation.Builtin,
+      operation: Operation.Backup,
+    });
+    await provider.forceFlush();
+    const carried = parseExposition(readFileSync(path, 'utf8'));
+    const labels = { ...READ, operation: 'Backup', service_name: 'nightly' };
+    expect(sampleValue(carried, 'backup_last_success_timestamp', labels)).toBe(1000);
+    expect(sampleValue(carried, 'backup_last_failure_timestamp', labels)).toBe(2000);
+    // Another service name's series (a job renamed since) and the counters are not carried.
+    expect(carried.filter((s) => s.labels.service_name === 'renamed')).toEqual([]);
+    expect(sampleValue(carried, 'backup_bytes_total', { operation: 'Backup' })).toBeUndefined();
+
+    run.startRun().succeed(10);
+    await provider.forceFlush();
+    const own = parseExposition(readFileSync(path, 'utf8'));
+    // This run's success replaces the carried one (one series, this version's); the failure stays, carried.
+    const successes = own.filter((s) => s.name === 'backup_last_success_timestamp');
+    expect(successes).toHaveLength(1);
+    expect(successes[0]?.value).toBeGreaterThan(1000);
+    expect(successes[0]?.labels.otel_scope_version).not.toBe('0.0.9');
+    expect(sampleValue(own, 'backup_last_failure_timestamp', labels)).toBe(2000);
+  });
+
   it('the shutdown writes the numbers recorded since the last export', async () => {
     const path = join(scratch(), 'nightly.prom');
     const { stats, provider, read } = job(path);
