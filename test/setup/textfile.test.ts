@@ -33,7 +33,7 @@ const READ = {
 };
 
 /** A provider whose one reader exports to a textfile exporter only when told (forceFlush), and stats on it. */
-function job(path: string, service = 'nightly') {
+function job(path: string, service = 'nightly', options: Parameters<typeof createBackupStats>[0] = {}) {
   const reader = new PeriodicExportingMetricReader({
     exporter: createTextfileExporter({ path }),
     exportIntervalMillis: 3_600_000,
@@ -43,7 +43,7 @@ function job(path: string, service = 'nightly') {
     resource: resourceFromAttributes({ 'service.name': service }),
     readers: [reader],
   });
-  const stats = createBackupStats({ meterProvider: provider });
+  const stats = createBackupStats({ ...options, meterProvider: provider });
   onTestFinished(() => provider.shutdown().catch(() => {}));
   return { stats, provider, read: stats.backup.scope(READ) };
 }
@@ -159,6 +159,29 @@ describe('createTextfileExporter', () => {
     expect(successes[0]?.value).toBeGreaterThan(1000);
     expect(successes[0]?.labels.otel_scope_version).not.toBe('0.0.9');
     expect(sampleValue(own, 'backup_last_failure_timestamp', labels)).toBe(2000);
+  });
+
+  it('under the vitess naming with a prefix too, the next run carries the last success (time and bytes)', async () => {
+    const path = join(scratch(), 'nightly.prom');
+    const vitess = { naming: 'vitess', metricPrefix: 'vtbackup_' } as const;
+    const first = job(path, 'nightly', vitess);
+    first.stats.backup
+      .scope({ ...READ, operation: Operation.Backup })
+      .startRun()
+      .succeed(4096);
+    await first.stats.shutdown();
+    await first.provider.shutdown();
+    const written = parseExposition(readFileSync(path, 'utf8'));
+    const labels = { operation: 'Backup', service_name: 'nightly' };
+    const success = sampleValue(written, 'vtbackup_backup_last_success_timestamp_seconds', labels);
+    expect(success).toBeGreaterThan(0);
+
+    const second = job(path, 'nightly', vitess);
+    second.read.timedIncrementBytes(1, 1);
+    await second.provider.forceFlush();
+    const carried = parseExposition(readFileSync(path, 'utf8'));
+    expect(sampleValue(carried, 'vtbackup_backup_last_success_timestamp_seconds', labels)).toBe(success);
+    expect(sampleValue(carried, 'vtbackup_backup_last_success_bytes', labels)).toBe(4096);
   });
 
   it('the shutdown writes the numbers recorded since the last export', async () => {
