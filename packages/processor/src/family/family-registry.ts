@@ -48,6 +48,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
   private readonly runs: RunBook;
   /** The handle with no label set. */
   readonly root: Stats;
+  private readonly diagnostics: Diagnostics;
 
   constructor(
     readonly family: Family,
@@ -65,11 +66,10 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     this.root = this.seriesFor(ROOT_LABELS);
   }
 
-  private readonly diagnostics: Diagnostics;
-
   /**
    * Takes a handle with new pending numbers. After shutdown they have nowhere to go: they are dropped at once,
-   * every time (the handle is not marked queued), and said once. Before, the kind decides ({@link accept}).
+   * every time (the handle is not marked queued), and said once. Before, a buffered registry queues them for the
+   * next flush, a direct one adds them to the instruments at once (queued while it has none).
    */
   deliver(handle: SeriesHandle): void {
     if (this.closed) {
