@@ -3,8 +3,18 @@ import { diag } from '@opentelemetry/api';
 /**
  * Reports each kind of misuse or failure once through OpenTelemetry's `diag`, so that a loop recording bad
  * values or a timer meeting a broken instrument does not flood the log; the self-metrics carry the counts.
+ * With no diag logger set (the default of `@opentelemetry/api`, and of `startBackupStats()` without
+ * `OTEL_LOG_LEVEL`) a misuse would be heard by nobody: then it goes to stderr, unless `quiet`.
  */
 export class Diagnostics {
+  /** `quiet`: never write to stderr, whether or not a diag logger is set. */
+  constructor(private readonly quiet = false) {}
+
+  private misuse(sentence: string): void {
+    if (hasDiagLogger()) diag.warn(sentence);
+    else if (!this.quiet) process.stderr.write(`${sentence}\n`);
+  }
+
   private invalidReported = false;
   private closedReported = false;
   private unknownReasonReported = false;
@@ -17,7 +27,7 @@ export class Diagnostics {
   invalidMeasurement(family: string): void {
     if (this.invalidReported) return;
     this.invalidReported = true;
-    diag.warn(
+    this.misuse(
       `backupstats: dropped an invalid ${family} measurement (bytes and durations must be numbers from 0 to Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush); ` +
         'further ones are counted in backupstats.invalid_measurements without a message',
     );
@@ -26,7 +36,7 @@ export class Diagnostics {
   unknownLabel(name: string): void {
     if (this.unknownLabelReported) return;
     this.unknownLabelReported = true;
-    diag.warn(
+    this.misuse(
       `backupstats: scope() was given the label ${JSON.stringify(name.slice(0, 64))}, which is not one of component, implementation and operation; it is ignored, as are any later unknown labels`,
     );
   }
@@ -34,7 +44,7 @@ export class Diagnostics {
   labelNotAString(name: string, value: unknown): void {
     if (this.labelTypeReported) return;
     this.labelTypeReported = true;
-    diag.warn(
+    this.misuse(
       `backupstats: scope() was given a ${name} label that is not a string but a value of type ${typeof value}; it is recorded as its text (${JSON.stringify(String(value).slice(0, 64))}), as are any later ones`,
     );
   }
@@ -43,7 +53,7 @@ export class Diagnostics {
     if (this.unknownReasonReported) return;
     this.unknownReasonReported = true;
     const shown = typeof reason === 'string' ? JSON.stringify(reason.slice(0, 64)) : `a value of type ${typeof reason}`;
-    diag.warn(
+    this.misuse(
       `backupstats: a run failed with the reason ${shown}, which is not one of RunFailure (interrupted, timeout, source, destination, corrupted, configuration, _OTHER); it is recorded as _OTHER, as are any later ones`,
     );
   }
@@ -51,7 +61,7 @@ export class Diagnostics {
   runStartedInWorker(): void {
     if (this.workerRunReported) return;
     this.workerRunReported = true;
-    diag.warn(
+    this.misuse(
       'backupstats: startRun() in a worker thread records nothing: a run is the whole job, recorded on the main thread (start it on the stats that made the link); records of operations work in the worker',
     );
   }
@@ -59,7 +69,7 @@ export class Diagnostics {
   recordedAfterShutdown(family: string): void {
     if (this.closedReported) return;
     this.closedReported = true;
-    diag.warn(
+    this.misuse(
       `backupstats: a ${family} measurement was recorded after shutdown() and is ignored, as are any later ones`,
     );
   }

@@ -16,13 +16,14 @@ import { WorkerLinks } from '../worker/worker-links.js';
  * to (the provider binding).
  */
 export class StatsSharedState {
-  readonly diagnostics = new Diagnostics();
+  readonly diagnostics: Diagnostics;
   /** The backup and the restore registry, in the order of {@link FAMILIES}. */
   readonly families: readonly [FamilyRegistry, FamilyRegistry];
   /** The shared memory of the worker threads connected through this instance's links, read before every flush. */
   readonly workers: WorkerLinks;
 
   constructor(resolved: ResolvedOptions) {
+    this.diagnostics = new Diagnostics(resolved.quiet);
     const Registry = registryKind(resolved.flushIntervalMillis);
     // One layout for every series of the instance: its explicit boundaries and the map to them. Histograms are kept
     // only when a producer will hand them to a reader: without one, a record does not touch them.
