@@ -57,7 +57,8 @@ export interface BackupStats {
    * Shared memory for worker threads: pass the link in `workerData` or `postMessage` (no transfer list), and
    * `connectBackupStats(link)` from `backupstats/worker` gives the worker handles whose records this instance reads
    * at its flushes and exports as its own (the same series for the same labels). One link serves
-   * `options.workers` threads at once (default 1); docs/workers.md says how it works and what it costs.
+   * `options.workers` threads at once (default 128, so one link serves a whole pool); docs/workers.md says how it
+   * works and what it costs.
    *
    * @throws TypeError when an option is invalid.
    */
