@@ -9,11 +9,22 @@ const TSCONFIG = fileURLToPath(new URL('../../packages/processor/tsconfig.json',
 
 describe('packages/processor/src', () => {
   it('has no import cycle, type-only imports included', async () => {
+    // madge's TypeScript parser (typescript-estree) reads a property that it deprecated itself, and Node printed its
+    // DeprecationWarning in every test run (issue 30, item 12): not ours to fix, nor the reader's to see.
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const wasSilenced = process.noDeprecation;
+    process.noDeprecation = true;
     const graph = await madge(SRC, {
       fileExtensions: ['ts'],
       tsConfig: TSCONFIG,
       detectiveOptions: { ts: { skipTypeImports: false } },
+    }).finally(() => {
+      process.noDeprecation = wasSilenced;
+      process.off('warning', onWarning);
     });
+    expect(warnings.map((w) => w.message)).toEqual([]);
     // A graph without its files would pass for no cycle: the barrel and the record path must be in it.
     expect(Object.keys(graph.obj())).toEqual(
       expect.arrayContaining(['index.ts', 'record/series-handle.ts', 'setup/start.ts']),
