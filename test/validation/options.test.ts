@@ -41,7 +41,7 @@ const CASES: readonly Case[] = [
     { naming: 'vitess', metricPrefix: 'p'.repeat(218) },
     ['metricPrefix', `${'p'.repeat(218)}restore_last_success_timestamp_seconds" is not`],
   ],
-  ['meterProvider not a provider', { meterProvider: {} }, ['meterProvider', 'a value of type object', 'getMeter']],
+  ['meterProvider not a provider', { meterProvider: {} }, ['option meterProvider is an object;', 'getMeter']],
   ['meterProvider null', { meterProvider: null }, ['meterProvider', 'is null;', 'getMeter']],
   ['meterProvider as text', { meterProvider: 'otel' }, ['meterProvider', '"otel"', 'getMeter']],
   [

@@ -128,9 +128,9 @@ export function resolveOptions(
     meterProvider,
     quiet = false,
   } = options;
-  const invalid = (option: VariableOption, value: unknown, accepted: string): TypeError => {
+  const invalid = (option: VariableOption, value: unknown, accepted: string, detail?: string): TypeError => {
     const source = sources[option];
-    return notAccepted(source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), accepted);
+    return notAccepted(source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), accepted, detail);
   };
   if (!isIntegerIn(flushIntervalMillis, FLUSH_INTERVAL))
     throw invalid('flushIntervalMillis', flushIntervalMillis, integerText(FLUSH_INTERVAL));
