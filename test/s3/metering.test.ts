@@ -11,7 +11,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { createBackupStats, createRecordingStats } from 'backupstats';
+import { createBackupStats, createNoopBackupStats, createRecordingStats, noopStats } from 'backupstats';
 import { meterS3Client, S3Operation } from 'backupstats/s3';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
@@ -232,5 +232,19 @@ describe('meterS3Client set-up', () => {
     expect(() => meterS3Client(client, stats)).toThrow(
       /meterS3Client client is an instance of S3Client \(it is metered already\)/,
     );
+  });
+
+  it('rejects stats whose operation is set, which docs/s3.md says to leave unset (issue 30, item 14: accepted silently)', async () => {
+    const client = s3Client({ url: 'http://127.0.0.1:9', port: 9, stop: async () => {} });
+    onTestFinished(() => client.destroy());
+    const real = createBackupStats();
+    onTestFinished(() => real.shutdown());
+    expect(() => meterS3Client(client, real.backup.scope({ operation: 'Mine' }))).toThrow(
+      /^backupstats: meterS3Client stats is an instance of \w+ \(its operation is set, so every S3 operation would be recorded under that one\); accepted: a Stats whose operation is unset/,
+    );
+    // The refused call left the client unmetered; stats with a component, or that record nothing, are accepted.
+    meterS3Client(client, real.backup.scope({ component: 'MyEngine' }))();
+    meterS3Client(client, noopStats)();
+    meterS3Client(client, createNoopBackupStats().restore)();
   });
 });

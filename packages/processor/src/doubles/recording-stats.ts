@@ -1,5 +1,5 @@
 import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
-import { isAmount, MAX_PENDING } from '../record/amount.js';
+import { isAmount, isWeight, MAX_PENDING } from '../record/amount.js';
 import type { Run, RunOutcome } from '../run.js';
 import { RUN_FAILURE_REASONS, type RunFailureReason, recordedReasonIndex } from '../runs/run-failure.js';
 import type { Stats } from '../stats.js';
@@ -92,13 +92,13 @@ function recordingHandle(labels: ResolvedLabels, tree: Tree): RecordingStats {
     timedIncrement: (durationMillis, weight = 1) => {
       keep(
         { method: 'timedIncrement', labels, bytes: 0, durationMillis, weight },
-        isAmount(durationMillis) && isAmount(weight) && valid(durationMillis * weight),
+        isAmount(durationMillis) && isWeight(weight) && valid(durationMillis * weight),
       );
     },
     timedIncrementBytes: (bytes, durationMillis, weight = 1) => {
       keep(
         { method: 'timedIncrementBytes', labels, bytes, durationMillis, weight },
-        valid(bytes) && isAmount(durationMillis) && isAmount(weight) && valid(durationMillis * weight),
+        valid(bytes) && isAmount(durationMillis) && isWeight(weight) && valid(durationMillis * weight),
       );
     },
     startRun: () => recordingRun(labels, runs),

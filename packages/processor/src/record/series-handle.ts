@@ -3,7 +3,7 @@ import type { LocalHistogram } from '../histogram/local-histogram.js';
 import type { ResolvedLabels } from '../labels.js';
 import type { Instruments } from '../registry/instruments.js';
 import type { Run } from '../run.js';
-import { isAmount, MAX_PENDING } from './amount.js';
+import { isAmount, isWeight, MAX_PENDING } from './amount.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
 
 /** What a series handle asks of the family that owns it. */
@@ -50,7 +50,7 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
   }
 
   timedIncrement(durationMillis: number, weight = 1): void {
-    if (isAmount(durationMillis) && isAmount(weight)) {
+    if (isAmount(durationMillis) && isWeight(weight)) {
       const pendingMillis = this.durationMillis + durationMillis * weight;
       if (pendingMillis <= MAX_PENDING) {
         this.count += 1;
@@ -68,7 +68,7 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
   }
 
   timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
-    if (isAmount(bytes) && isAmount(durationMillis) && isAmount(weight)) {
+    if (isAmount(bytes) && isAmount(durationMillis) && isWeight(weight)) {
       const pendingBytes = this.bytes + bytes;
       const pendingMillis = this.durationMillis + durationMillis * weight;
       if (pendingBytes <= MAX_PENDING && pendingMillis <= MAX_PENDING) {
