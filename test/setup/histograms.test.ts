@@ -105,7 +105,8 @@ describe('histograms wired by startBackupStats', () => {
     ['BACKUPSTATS_HISTOGRAM_BOUNDARIES', '0.1,abc', '"0.1,abc" (boundary 2 is NaN, not a finite number above 0)', 'increasing order'],
     ['BACKUPSTATS_HISTOGRAM_BOUNDARIES', '1,0.5', '"1,0.5" (boundary 2 is 0.5, below 1: not increasing)', 'increasing order'],
     ['BACKUPSTATS_HISTOGRAM_BOUNDARIES', '1,1', '"1,1" (boundary 2 repeats 1)', 'increasing order'],
-    ['BACKUPSTATS_HISTOGRAMS', 'maybe', '"maybe"', 'true or false'],
+    // Worded as every boolean variable is (issue 30, item 15: it said "true or false").
+    ['BACKUPSTATS_HISTOGRAMS', 'maybe', '"maybe"', '"true" or "false" (any case)'],
     [
       'OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION',
       'summary',

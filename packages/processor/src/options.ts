@@ -110,6 +110,8 @@ export type VariableOption =
 export interface ValueSource {
   readonly subject: string;
   readonly shown: string;
+  /** What the variable accepts, when its text differs from the option's values (`"true"` for `true`). */
+  readonly accepted?: string | undefined;
 }
 
 /**
@@ -130,7 +132,8 @@ export function resolveOptions(
   } = options;
   const invalid = (option: VariableOption, value: unknown, accepted: string, detail?: string): TypeError => {
     const source = sources[option];
-    return notAccepted(source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), accepted, detail);
+    const said = source?.accepted ?? accepted;
+    return notAccepted(source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), said, detail);
   };
   if (!isIntegerIn(flushIntervalMillis, FLUSH_INTERVAL))
     throw invalid('flushIntervalMillis', flushIntervalMillis, integerText(FLUSH_INTERVAL));
