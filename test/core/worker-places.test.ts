@@ -156,7 +156,8 @@ describe('a link made without workers (issue 30, item 6: it served one worker, s
     onTestFinished(() => stats.shutdown());
     const link = stats.workerLink();
     const workers = Array.from({ length: 128 }, () => connect(link));
-    for (const [i, worker] of workers.entries()) worker.backup.scope({ operation: 'Compressor:Write' }).timedIncrementBytes(i, 1);
+    for (const [i, worker] of workers.entries())
+      worker.backup.scope({ operation: 'Compressor:Write' }).timedIncrementBytes(i, 1);
     expect(() => connectBackupStats(link)).toThrow(
       'backupstats: connectBackupStats link is a link whose 128 place(s) are all taken by live workers; accepted: a link with a free place: stats.workerLink({ workers: N }) for N workers recording at once, or a link per worker',
     );

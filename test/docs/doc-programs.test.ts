@@ -182,7 +182,13 @@ describe('the docs: whole programs', () => {
     const unrun = FILES.flatMap((file) =>
       tsBlocks(file)
         .filter((block) => !/^declare /m.test(block.code))
-        .filter((block) => !PROGRAMS.some((p) => p.file === file && (block.code.includes(p.marker) || block.code.includes(p.companion?.marker ?? '\0'))))
+        .filter(
+          (block) =>
+            !PROGRAMS.some(
+              (p) =>
+                p.file === file && (block.code.includes(p.marker) || block.code.includes(p.companion?.marker ?? '\0')),
+            ),
+        )
         .map((block) => `${file}:${block.line}`),
     );
     expect(unrun).toEqual([]);
@@ -190,43 +196,48 @@ describe('the docs: whole programs', () => {
 
   for (const program of PROGRAMS.filter((p) => p.elsewhere === undefined)) {
     const block = blockOf(program.file, program.marker);
-    const skip = program.pushgateway === true && pushgatewayBinary === undefined && process.env.BACKUPSTATS_REQUIRE_E2E !== '1';
-    it.skipIf(skip)(`${program.file}:${block.line} runs as written and exports what it says`, async () => {
-      const receiver = await startOtlpReceiver('http');
-      onTestFinished(() => receiver.stop());
-      let pushgateway: PushgatewayServer | undefined;
-      let code = block.code;
-      if (program.pushgateway === true) {
-        const server = await startPushgateway();
-        onTestFinished(() => server.stop());
-        pushgateway = server;
-        code = code.replace('http://pushgateway:9091', server.url);
-      }
-      // In the workspace, so that the imports resolve as in a user's project; test/.run-* is git-ignored.
-      const dir = mkdtempSync(join(root, 'test', '.run-doc-program-'));
-      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-      writeFileSync(join(dir, 'program.mjs'), (compile({ ...block, code }) as { mjs: string }).mjs);
-      if (program.companion !== undefined) {
-        const companion = blockOf(program.file, program.companion.marker);
-        writeFileSync(join(dir, program.companion.name), (compile(companion) as { mjs: string }).mjs);
-      }
-      // The examples that read a database file: 3 MiB of text and less compressible bytes.
-      const text = Buffer.from('InnoDB page, log record, row data; '.repeat(45_000));
-      const rest = Buffer.alloc(3 * 1024 * 1024 - text.length).map((_, i) => (i * 2654435761) >>> 24);
-      writeFileSync(join(dir, 'ibdata1'), Buffer.concat([text, rest]));
+    const skip =
+      program.pushgateway === true && pushgatewayBinary === undefined && process.env.BACKUPSTATS_REQUIRE_E2E !== '1';
+    it.skipIf(skip)(
+      `${program.file}:${block.line} runs as written and exports what it says`,
+      async () => {
+        const receiver = await startOtlpReceiver('http');
+        onTestFinished(() => receiver.stop());
+        let pushgateway: PushgatewayServer | undefined;
+        let code = block.code;
+        if (program.pushgateway === true) {
+          const server = await startPushgateway();
+          onTestFinished(() => server.stop());
+          pushgateway = server;
+          code = code.replace('http://pushgateway:9091', server.url);
+        }
+        // In the workspace, so that the imports resolve as in a user's project; test/.run-* is git-ignored.
+        const dir = mkdtempSync(join(root, 'test', '.run-doc-program-'));
+        onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+        writeFileSync(join(dir, 'program.mjs'), (compile({ ...block, code }) as { mjs: string }).mjs);
+        if (program.companion !== undefined) {
+          const companion = blockOf(program.file, program.companion.marker);
+          writeFileSync(join(dir, program.companion.name), (compile(companion) as { mjs: string }).mjs);
+        }
+        // The examples that read a database file: 3 MiB of text and less compressible bytes.
+        const text = Buffer.from('InnoDB page, log record, row data; '.repeat(45_000));
+        const rest = Buffer.alloc(3 * 1024 * 1024 - text.length).map((_, i) => (i * 2654435761) >>> 24);
+        writeFileSync(join(dir, 'ibdata1'), Buffer.concat([text, rest]));
 
-      const job = startNode(['program.mjs'], {
-        cwd: dir,
-        env: {
-          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-          OTEL_METRIC_EXPORT_INTERVAL: '600000', // no periodic export: what arrives is the final one
-          ...program.env,
-        },
-      });
-      onTestFinished(() => job.kill());
-      expect((await job.exited).code, `${job.stdout()}\n${job.stderr()}`).toBe(0);
-      await program.check?.({ dir, stdout: job.stdout(), receiver, pushgateway });
-    }, 60_000);
+        const job = startNode(['program.mjs'], {
+          cwd: dir,
+          env: {
+            OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+            OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+            OTEL_METRIC_EXPORT_INTERVAL: '600000', // no periodic export: what arrives is the final one
+            ...program.env,
+          },
+        });
+        onTestFinished(() => job.kill());
+        expect((await job.exited).code, `${job.stdout()}\n${job.stderr()}`).toBe(0);
+        await program.check?.({ dir, stdout: job.stdout(), receiver, pushgateway });
+      },
+      60_000,
+    );
   }
 });

@@ -21,11 +21,14 @@ describe('what the docs say of OpenTelemetry and Debian', () => {
     }
   });
 
-  it.skipIf(pushgatewayBinary === undefined)("Debian's Pushgateway persists where docs/production.md says, by default", () => {
-    const help = spawnSync(pushgatewayBinary as string, ['--help'], { encoding: 'utf8' });
-    const persistence = /--persistence\.file="([^"]*)"/.exec(`${help.stdout}${help.stderr}`)?.[1];
-    expect(persistence).toBe('/var/lib/prometheus/pushgateway.data');
-    expect(page('production.md')).toContain(`persists to \`${persistence}\` by default`);
-    expect(page('production.md')).not.toMatch(/Without `--persistence\.file` a restart\s+empties it/);
-  });
+  it.skipIf(pushgatewayBinary === undefined)(
+    "Debian's Pushgateway persists where docs/production.md says, by default",
+    () => {
+      const help = spawnSync(pushgatewayBinary as string, ['--help'], { encoding: 'utf8' });
+      const persistence = /--persistence\.file="([^"]*)"/.exec(`${help.stdout}${help.stderr}`)?.[1];
+      expect(persistence).toBe('/var/lib/prometheus/pushgateway.data');
+      expect(page('production.md')).toContain(`persists to \`${persistence}\` by default`);
+      expect(page('production.md')).not.toMatch(/Without `--persistence\.file` a restart\s+empties it/);
+    },
+  );
 });

@@ -35,11 +35,16 @@ describe.concurrent('SIGTERM with a listener of the application and the default 
       child.child.kill('SIGTERM');
       const end = await child.exited(HANG_MS);
       const shell = signal === null ? undefined : 143;
-      expect(end.signal === signal || (shell !== undefined && end.code === shell) || end.code === code, `${JSON.stringify(end)}\n${child.stderr()}`).toBe(true);
+      expect(
+        end.signal === signal || (shell !== undefined && end.code === shell) || end.code === code,
+        `${JSON.stringify(end)}\n${child.stderr()}`,
+      ).toBe(true);
       const seen = await child.waitForEvent('own-listener');
       if (listener === 'logs') {
         // Every record made before the signal is in the final export (the interval kept recording until the end).
-        expect(receiver.totals().get(seriesKey('backup.bytes', READ))).toBeGreaterThanOrEqual((seen.records ?? 1) * 4096);
+        expect(receiver.totals().get(seriesKey('backup.bytes', READ))).toBeGreaterThanOrEqual(
+          (seen.records ?? 1) * 4096,
+        );
       }
       expect(receiver.totals().get(seriesKey('backup.operations', READ))).toBeGreaterThan(0);
     });

@@ -71,9 +71,7 @@ describe('histogram options of createBackupStats', () => {
     ] as const;
     for (const [given, shown] of holding) {
       expect(() => createBackupStats({ histogramProducers: given as never })).toThrow(
-        new TypeError(
-          `backupstats: option histogramProducers is ${shown}; ${PRODUCERS_ACCEPTED}`,
-        ),
+        new TypeError(`backupstats: option histogramProducers is ${shown}; ${PRODUCERS_ACCEPTED}`),
       );
     }
   });

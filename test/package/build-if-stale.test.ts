@@ -25,7 +25,9 @@ const builtAt = (dir: string) => statSync(join(dir, 'dist', 'index.js')).mtimeMs
 describe('pnpm demo and the build', () => {
   it('the demo script builds through build-if-stale, not unconditionally', () => {
     const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { demo: string } };
-    expect(scripts.demo).toMatch(/^node scripts\/build-if-stale\.mjs && pnpm --filter @backupstats\/examples run demo$/);
+    expect(scripts.demo).toMatch(
+      /^node scripts\/build-if-stale\.mjs && pnpm --filter @backupstats\/examples run demo$/,
+    );
   });
 
   it('builds a package never built, leaves a current build alone, rebuilds after a source changed', () => {

@@ -14,7 +14,7 @@ describe('packages/processor/src', () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
-    const wasSilenced = process.noDeprecation;
+    const wasSilenced = process.noDeprecation === true;
     process.noDeprecation = true;
     const graph = await madge(SRC, {
       fileExtensions: ['ts'],

@@ -16,7 +16,8 @@ describe('npx -y pnpm@10.34.9 install on a fresh clone', () => {
     // In the workspace (the store hard-links there); test/.run-* is git-ignored.
     const copy = mkdtempSync(join(root, 'test', '.run-install-'));
     onTestFinished(() => rmSync(copy, { recursive: true, force: true }));
-    for (const file of ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml']) cpSync(join(root, file), join(copy, file));
+    for (const file of ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml'])
+      cpSync(join(root, file), join(copy, file));
     for (const name of readdirSync(join(root, 'packages'))) {
       mkdirSync(join(copy, 'packages', name), { recursive: true });
       cpSync(join(root, 'packages', name, 'package.json'), join(copy, 'packages', name, 'package.json'));

@@ -207,14 +207,14 @@ describe('runs through a real MeterProvider', () => {
     );
     await expect(trackRun(handle, () => 1, { bytes: throwing('bytes bug') })).rejects.toThrow('bytes bug');
     const reasons: unknown[] = [];
-    const bytes = (r: { size?: { total: number } }) => (r.size as { total: number }).total;
+    // As the repro writes it from JavaScript: the result has no size, so reading size.total throws a TypeError.
+    const bytes = (r: { files: number; size?: { total: number } }) => (r.size as { total: number }).total;
     const classify = (error: unknown) => {
       reasons.push(error);
       return RunFailure.Corrupted;
     };
-    await expect(trackRun(handle, async () => ({ files: 3 }), { bytes, reason: classify })).rejects.toThrow(
-      TypeError,
-    );
+    const work = async (): Promise<{ files: number; size?: { total: number } }> => ({ files: 3 });
+    await expect(trackRun(handle, work, { bytes, reason: classify })).rejects.toThrow(TypeError);
     expect(reasons).toHaveLength(1);
     const values = numbers(await harness.collect());
     expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': 'configuration' }))).toBe(1);

@@ -6,7 +6,12 @@ import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { setUpError } from '../support/set-up-error.js';
 
-const REFUSED = ['http://pg:9091/a/../../admin', 'http://pg:9091/./metrics', 'http://pg:9091/a/..', 'http://pg:9091/a/%2E%2e/b'];
+const REFUSED = [
+  'http://pg:9091/a/../../admin',
+  'http://pg:9091/./metrics',
+  'http://pg:9091/a/..',
+  'http://pg:9091/a/%2E%2e/b',
+];
 
 describe('a Pushgateway URL with dot segments', () => {
   it.each(REFUSED)('%s is refused at set-up and by createPushgatewayExporter, naming the rule', async (url) => {
@@ -14,7 +19,9 @@ describe('a Pushgateway URL with dot segments', () => {
     expect(error.message).toBe(
       `backupstats: BACKUPSTATS_PUSHGATEWAY_URL is ${JSON.stringify(url)}; accepted: an http:// or https:// URL without query or fragment, and without "." or ".." in its path, e.g. "http://pushgateway:9091" (a path is kept as a prefix; user:password@ becomes basic authentication)`,
     );
-    expect(() => createPushgatewayExporter({ url, job: 'j' })).toThrow(/option url is .*without "\." or "\.\." in its path/);
+    expect(() => createPushgatewayExporter({ url, job: 'j' })).toThrow(
+      /option url is .*without "\." or "\.\." in its path/,
+    );
   });
 
   it('dots within a segment are accepted', async () => {

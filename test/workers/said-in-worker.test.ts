@@ -11,6 +11,8 @@ describe('startRun() in a worker thread, no diag logger set', () => {
     const child = startFixture(fixture, {});
     expect(await child.exited(20_000), child.stderr()).toEqual({ code: 0, signal: null });
     expect(child.stdout()).toContain('"done"');
-    expect(child.stderr().match(/startRun\(\) in a worker thread records nothing/g) ?? [], child.stderr()).toHaveLength(1);
+    expect(child.stderr().match(/startRun\(\) in a worker thread records nothing/g) ?? [], child.stderr()).toHaveLength(
+      1,
+    );
   });
 });

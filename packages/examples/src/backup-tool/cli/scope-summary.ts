@@ -85,8 +85,7 @@ function quantile(value: unknown, q: number): number | undefined {
   if (cumulative >= q * point.count) return 0;
   const base = 2 ** (2 ** -point.scale);
   const counts = point.positive.bucketCounts;
-  const within = (seconds: number): number =>
-    Math.min(Math.max(seconds, point.min ?? seconds), point.max ?? seconds);
+  const within = (seconds: number): number => Math.min(Math.max(seconds, point.min ?? seconds), point.max ?? seconds);
   for (let i = 0; i < counts.length; i++) {
     cumulative += counts[i] ?? 0;
     if (cumulative >= q * point.count) return within(base ** (point.positive.offset + i + 0.5));
