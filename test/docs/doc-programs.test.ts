@@ -3,7 +3,7 @@
 // A block is a fragment, not run, when it declares what it leaves out (`declare`); every other block must be one
 // of PROGRAMS, so a new example cannot go unrun. Only the environment points a program at the servers, as a user's
 // job would be pointed (and docs/production.md's Pushgateway URL, which the example writes in code).
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode } from '@backupstats/testkit/node-process';
@@ -21,13 +21,9 @@ import { seriesKey } from '../support/series-key.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const FILES = [
   'README.md',
-  'docs/configuration.md',
-  'docs/histograms.md',
-  'docs/production.md',
-  'docs/runs-and-alerts.md',
-  'docs/s3.md',
-  'docs/streams.md',
-  'docs/workers.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
 ];
 
 interface Block {
@@ -54,6 +50,8 @@ interface Program {
   /** Covered by a test of its own. */
   readonly elsewhere?: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** The exit code the block says it ends with (default 0). */
+  readonly exitCode?: number;
   readonly pushgateway?: boolean;
   check?(ran: Ran): Promise<void> | void;
 }
@@ -164,6 +162,12 @@ const PROGRAMS: readonly Program[] = [
       expect(receiver.totals().get(seriesKey('backup.operations', compress))).toBe(4 * 2);
     },
   },
+  {
+    file: 'docs/errors.md',
+    marker: "if (code === 'BACKUPSTATS_INVALID_ENV') process.exitCode = 2;",
+    env: { OTEL_METRIC_EXPORT_INTERVAL: 'soon' },
+    exitCode: 2,
+  },
   { file: 'docs/s3.md', marker: 'meterS3Client(', elsewhere: 'test/docs/s3-example.test.ts' },
 ];
 
@@ -234,7 +238,7 @@ describe('the docs: whole programs', () => {
           },
         });
         onTestFinished(() => job.kill());
-        expect((await job.exited).code, `${job.stdout()}\n${job.stderr()}`).toBe(0);
+        expect((await job.exited).code, `${job.stdout()}\n${job.stderr()}`).toBe(program.exitCode ?? 0);
         await program.check?.({ dir, stdout: job.stdout(), receiver, pushgateway });
       },
       60_000,

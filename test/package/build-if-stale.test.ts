@@ -48,7 +48,7 @@ describe('pnpm demo and the build', () => {
     expect(builtAt(copy)).toBe(first);
 
     const later = new Date(Date.now() + 5000);
-    utimesSync(join(copy, 'src', 'labels.ts'), later, later);
+    utimesSync(join(copy, 'src', 'index.ts'), later, later);
     expect(buildIfStale(copy)).not.toContain('current');
     expect(builtAt(copy)).toBeGreaterThan(first);
   }, 240_000);

@@ -11,8 +11,9 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { createBackupStats, createNoopBackupStats, createRecordingStats, noopStats } from 'backupstats';
+import { createBackupStats } from 'backupstats';
 import { meterS3Client, S3Operation } from 'backupstats/s3';
+import { createRecordingStats, noopStats } from 'backupstats/testing';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { points } from '../support/harness.js';
@@ -245,6 +246,6 @@ describe('meterS3Client set-up', () => {
     // The refused call left the client unmetered; stats with a component, or that record nothing, are accepted.
     meterS3Client(client, real.backup.scope({ component: 'MyEngine' }))();
     meterS3Client(client, noopStats)();
-    meterS3Client(client, createNoopBackupStats().restore)();
+    meterS3Client(client, noopStats.restore)();
   });
 });

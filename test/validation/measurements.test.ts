@@ -1,4 +1,5 @@
-import { createBackupStats, createRecordingStats, type Stats } from 'backupstats';
+import { createBackupStats, type Stats } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
