@@ -4,6 +4,10 @@ import { defineConfig } from 'tsup';
 // The one place the version is written is package.json; the build puts it into VERSION (src/version.ts).
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
+// uPlot, inlined into the report page (src/report/uplot-source.ts): read here so that `backupstats/report` has no
+// dependency at run time. Only the report's chunk refers to it.
+const uplot = (file: string): string => readFileSync(new URL(`./node_modules/uplot/dist/${file}`, import.meta.url), 'utf8');
+
 export default defineConfig({
   // `setup`, `s3`, `pushgateway` and `worker` are entries of their own so that the core (`index`) keeps importing
   // only @opentelemetry/api (`pushgateway` imports @opentelemetry/exporter-prometheus, an optional peer), and the
@@ -14,6 +18,7 @@ export default defineConfig({
     's3/index': 'src/s3/index.ts',
     'pushgateway/index': 'src/pushgateway/index.ts',
     'worker/index': 'src/worker/index.ts',
+    'report/index': 'src/report/index.ts',
   },
   // The entries share one copy of the core in chunks (for CommonJS too), so that `backupstats/setup` hands out
   // the same objects as `backupstats` (noopStats, the label constants). The chunks the core entry loads import
@@ -28,5 +33,9 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   platform: 'node',
-  define: { BACKUPSTATS_PACKAGE_VERSION: JSON.stringify(version) },
+  define: {
+    BACKUPSTATS_PACKAGE_VERSION: JSON.stringify(version),
+    BACKUPSTATS_UPLOT_JS: JSON.stringify(uplot('uPlot.iife.min.js')),
+    BACKUPSTATS_UPLOT_CSS: JSON.stringify(uplot('uPlot.min.css')),
+  },
 });

@@ -12,6 +12,7 @@ import { startFlushTimer } from './state/flush-timer.js';
 import { ProviderBinding } from './state/provider-binding.js';
 import { StatsSharedState } from './state/stats-shared-state.js';
 import type { BackupStats } from './stats.js';
+import { attachTimeline } from './timeline/stats-timeline.js';
 
 /**
  * Creates backup and restore stats whose measurements are aggregated in process and added to OpenTelemetry
@@ -53,7 +54,7 @@ export function openBackupStats(resolved: ResolvedOptions): BackupStats {
     return errors.settle();
   };
   let closing: Promise<void> | undefined;
-  return {
+  const stats: BackupStats = {
     backup: backup.root,
     restore: restore.root,
     flush(): void {
@@ -65,4 +66,15 @@ export function openBackupStats(resolved: ResolvedOptions): BackupStats {
     },
     workerLink: (options) => state.workers.create(options),
   };
+  attachTimeline(stats, {
+    createdAt: Date.now(),
+    families: state.timelines,
+    kept: resolved.flushIntervalMillis > 0,
+    flush: () => {
+      if (binding.follow()) state.flushReporting();
+    },
+    histogramBoundaries:
+      resolved.histograms && resolved.histogramProducers.length > 0 ? resolved.histogramBoundaries : undefined,
+  });
+  return stats;
 }

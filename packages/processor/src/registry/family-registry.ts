@@ -13,6 +13,7 @@ import { SeriesHandle, type SeriesOwner } from '../record/series-handle.js';
 import type { Run } from '../run.js';
 import { RunBook } from '../runs/run-book.js';
 import type { Stats } from '../stats.js';
+import { FamilyTimeline } from '../timeline/family-timeline.js';
 import { drainQueue } from './flush-queue.js';
 import { createInstruments, type Instruments } from './instruments.js';
 
@@ -46,6 +47,8 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
   lookForProvider: () => void = noop;
   /** Called before the histograms are handed to a producer: reads what worker threads recorded into them. */
   beforeHistograms: () => void = noop;
+  /** Sampled around every drain of the flush queue; see {@link attachTimeline}. */
+  private timeline: FamilyTimeline | undefined;
 
   constructor(
     readonly family: Family,
@@ -161,6 +164,20 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
     return this.runs.start(attributes);
   }
 
+  /** Creates the family's timeline, which then hears of every flush and run (timeline/family-timeline.ts). */
+  attachTimeline(readWorkers: () => void): FamilyTimeline {
+    const timeline = new FamilyTimeline(this.family, (each) => this.forEachSeries(each), readWorkers);
+    this.timeline = timeline;
+    this.runs.observer = timeline;
+    return timeline;
+  }
+
+  /** Calls `each` with every series, the overflow series included. */
+  private forEachSeries(each: (handle: SeriesHandle) => void): void {
+    for (const handle of this.handles.values()) each(handle);
+    if (this.overflow !== undefined) each(this.overflow);
+  }
+
   /** Measurements dropped as invalid since the stats were created, for the self-metric. */
   get invalidCount(): number {
     return this.invalid;
@@ -189,7 +206,9 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
     const instruments = this.instruments;
     // Never into a no-op: with no instruments yet, everything stays pending.
     if (instruments === undefined) return;
+    this.timeline?.before(this.queue);
     drainQueue(this.queue, instruments, errors);
+    this.timeline?.after();
     this.runs.flush(errors);
   }
 

@@ -7,8 +7,9 @@ import type { RunSpec } from '../naming/run-naming.js';
 import { isAmount, MAX_PENDING } from '../record/amount.js';
 import { drainQueue } from '../registry/flush-queue.js';
 import type { Run } from '../run.js';
+import type { RunObserver } from '../timeline/run-profile.js';
 import { OpenRun, type RunEnd } from './open-run.js';
-import { RunFailure, type RunFailureReason, recordedReasonIndex } from './run-failure.js';
+import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, recordedReasonIndex } from './run-failure.js';
 import { createRunInstruments, type RunInstruments } from './run-instruments.js';
 import { RunSeries } from './run-series.js';
 
@@ -25,6 +26,8 @@ export class RunBook implements RunEnd {
   private readonly queue: RunSeries[] = [];
   private instruments: RunInstruments | undefined;
   private closed = false;
+  /** Hears of every run's start and end: the family's timeline, for the report. */
+  observer: RunObserver | undefined;
 
   constructor(
     private readonly family: Family,
@@ -48,6 +51,7 @@ export class RunBook implements RunEnd {
     }
     const run = new OpenRun(this, series);
     this.open.add(run);
+    this.observer?.started(run, attributes);
     return run;
   }
 
@@ -60,6 +64,7 @@ export class RunBook implements RunEnd {
       else this.countInvalid();
     }
     run.series.succeeded(seconds, Date.now() / 1000, kept);
+    this.observer?.ended(run, 'success', seconds, kept);
     this.enqueue(run.series);
   }
 
@@ -68,6 +73,7 @@ export class RunBook implements RunEnd {
     const seconds = (performance.now() - run.startedAt) / 1000;
     const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
     run.series.failed(index, seconds, Date.now() / 1000);
+    this.observer?.ended(run, 'failure', seconds, undefined, RUN_FAILURE_REASONS[index]);
     this.enqueue(run.series);
   }
 

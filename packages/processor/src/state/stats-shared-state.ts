@@ -8,6 +8,7 @@ import { FAMILIES } from '../naming/naming-types.js';
 import type { ResolvedOptions } from '../options.js';
 import type { FamilyRegistry } from '../registry/family-registry.js';
 import { registryKind } from '../registry/registry-kinds.js';
+import type { FamilyTimeline } from '../timeline/family-timeline.js';
 import { WorkerLinks } from '../worker/worker-links.js';
 
 /**
@@ -21,6 +22,8 @@ export class StatsSharedState {
   readonly families: readonly [FamilyRegistry, FamilyRegistry];
   /** The shared memory of the worker threads connected through this instance's links, read before every flush. */
   readonly workers: WorkerLinks;
+  /** Each family's timeline and runs, sampled at its flushes (timeline/), for `backupstats/report`. */
+  readonly timelines: readonly [FamilyTimeline, FamilyTimeline];
 
   constructor(resolved: ResolvedOptions) {
     const Registry = registryKind(resolved.flushIntervalMillis);
@@ -43,6 +46,7 @@ export class StatsSharedState {
     const readWorkers = (): void => this.workers.read();
     for (const registry of this.families) registry.beforeHistograms = readWorkers;
     for (const producer of resolved.histogramProducers) attachHistograms(producer, this.families);
+    this.timelines = [backup.attachTimeline(readWorkers), restore.attachTimeline(readWorkers)];
   }
 
   /** Creates every family's instruments on `meter`. */
