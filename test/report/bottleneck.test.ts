@@ -90,7 +90,9 @@ describe('the bottleneck stage', () => {
       await backupThrough(stats.backup, costs);
       const run = reportData(stats).runs[0];
       verdicts.push(run?.bottleneck?.operation);
-      expect(run?.bottleneck?.sentence).toMatch(/of the run: this backup is bound by (writing to its destination|reading its source)/);
+      expect(run?.bottleneck?.sentence).toMatch(
+        /of the run: this backup is bound by (writing to its destination|reading its source)/,
+      );
     }
     expect(verdicts).toEqual(['Destination:Write', 'Source:Read']);
   });
@@ -103,6 +105,8 @@ describe('the bottleneck stage', () => {
     const [first, second] = reportData(stats).runs;
     expect(first?.bottleneck?.operation).toBe('Compressor:Write');
     expect(second?.bottleneck?.operation).toBe('Destination:Write');
-    expect(second?.stages.find((s) => s.operation === 'Source:Read')?.count).toBe(first?.stages.find((s) => s.operation === 'Source:Read')?.count);
+    expect(second?.stages.find((s) => s.operation === 'Source:Read')?.count).toBe(
+      first?.stages.find((s) => s.operation === 'Source:Read')?.count,
+    );
   });
 });

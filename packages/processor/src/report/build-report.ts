@@ -37,12 +37,15 @@ export function buildReport(timeline: StatsTimeline): BackupStatsReport {
       p99: buckets === undefined ? null : rounded(quantile(buckets, 0.99)),
     } satisfies ReportSeries;
   });
+  // The whole run's own series moves once, at its end: no throughput over time to show.
   const { times, timelines } = operationTimelines(
-    timed.map(({ family, handle, timeline: t }) => ({
-      family: family.family,
-      operation: String(handle.attributes.operation ?? 'overflow'),
-      samples: t.toArray(),
-    })),
+    timed
+      .map(({ family, handle, timeline: t }) => ({
+        family: family.family,
+        operation: labelsOf(family.family, handle.attributes).operation,
+        samples: t.toArray(),
+      }))
+      .filter((s) => isStage(s.operation)),
   );
   return {
     schema: 'backupstats-report',

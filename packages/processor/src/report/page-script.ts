@@ -88,7 +88,10 @@ export const PAGE_SCRIPT = `
 
   // Throughput and busy share over time, per operation.
   function lineChart(parent, title, times, list, field, scale, unit) {
-    var shown = list.filter(function (t) { return t[field].some(function (v) { return v !== null && v > 0; }); });
+    // The operations that moved most, at most eight: a chart of twenty lines shows none.
+    var total = function (t) { return t[field].reduce(function (a, v) { return a + (v || 0); }, 0); };
+    var shown = list.filter(function (t) { return total(t) > 0; })
+      .sort(function (a, b) { return total(b) - total(a); }).slice(0, 8);
     if (shown.length === 0 || times.length < 2) { parent.appendChild(el('p', {}, 'Nothing to draw for ' + title + '.')); return; }
     var holder = el('div', { class: 'chart uplot-holder', 'data-chart': field });
     parent.appendChild(holder);

@@ -6,17 +6,20 @@ import { createNoopBackupStats } from '../doubles/noop-stats.js';
 import { resolveOptions } from '../options.js';
 import { cardinalityLimitFor } from '../registry/cardinality.js';
 import type { BackupStats } from '../stats.js';
+import { attachTimeline, timelineOf } from '../timeline/stats-timeline.js';
 import { METER_NAME } from '../version.js';
 import type { WorkerLinkOptions } from '../worker/link-types.js';
 import { DEFAULT_EXPORT_TIMEOUT_MILLIS, SHUTDOWN_MARGIN_MILLIS } from './env/defaults.js';
 import type { Env } from './env/env.js';
 import { readExportSettings } from './env/export-settings.js';
 import { installLogger, readLogSettings } from './env/log-settings.js';
+import { readReportPath } from './env/report-settings.js';
 import { readDisabled, readStatsVariables } from './env/stats-variables.js';
 import { LATE, within } from './exit/deadline.js';
 import { missingPeer, sdkLineOf } from './export/load-peer.js';
 import { buildReaders, type Readers } from './export/readers.js';
 import { buildResource } from './export/resource.js';
+import { writeReportAtShutdown } from './report-at-shutdown.js';
 import { checkStartOptions, type StartBackupStatsOptions } from './start-options.js';
 
 /** Stats started by {@link startBackupStats}, with the controls of the provider behind them. */
@@ -69,6 +72,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
   // names the option in code or the variable that set it.
   const variables = readStatsVariables(env, options);
   const resolved = resolveOptions(variables.options, variables.sources);
+  const reportPath = readReportPath(env);
 
   if (options.meterProvider !== undefined) {
     if (options.readers !== undefined && options.readers.length > 0) {
@@ -84,6 +88,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
     const deadline = DEFAULT_EXPORT_TIMEOUT_MILLIS;
     return started(stats, provider, deadline, async () => {
       const closed = await settle(stats.shutdown());
+      await writeReportAtShutdown(stats, reportPath, log.quiet);
       if ((await within(forceFlushIfAble(provider), deadline)) === LATE) {
         givenProviderFlushLate(deadline, log.quiet);
       }
@@ -129,6 +134,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
   const deadline = settings.timeoutMillis;
   return started(owned, provider, deadline + SHUTDOWN_MARGIN_MILLIS, async () => {
     const closed = await settle(owned.shutdown());
+    await writeReportAtShutdown(owned, reportPath, log.quiet);
     await shutdownBuilt(provider, built, deadline, log.quiet);
     if (closed !== undefined) throw closed.error;
   });
@@ -177,7 +183,7 @@ function started(
   close: () => Promise<void>,
 ): StartedBackupStats {
   let closing: Promise<void> | undefined;
-  return Object.freeze({
+  const result: StartedBackupStats = Object.freeze({
     backup: stats.backup,
     restore: stats.restore,
     meterProvider: provider,
@@ -193,6 +199,10 @@ function started(
       return closing;
     },
   });
+  // `backupstats/report` reads the same timeline through either object.
+  const timeline = timelineOf(stats);
+  if (timeline !== undefined) attachTimeline(result, timeline);
+  return result;
 }
 
 function disabledStats(): StartedBackupStats {
