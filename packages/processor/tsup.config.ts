@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { defineConfig } from 'tsup';
 
 // The one place the version is written is package.json; the build puts it into VERSION (src/version.ts).
@@ -6,7 +7,8 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 
 // uPlot, inlined into the report page (src/report/uplot-source.ts): read here so that `backupstats/report` has no
 // dependency at run time. Only the report's chunk refers to it.
-const uplot = (file: string): string => readFileSync(new URL(`./node_modules/uplot/dist/${file}`, import.meta.url), 'utf8');
+const uplot = (file: string): string =>
+  readFileSync(createRequire(import.meta.url).resolve(`uplot/dist/${file}`), 'utf8');
 
 export default defineConfig({
   // `setup`, `s3`, `pushgateway` and `worker` are entries of their own so that the core (`index`) keeps importing

@@ -24,8 +24,14 @@ function heapAfterGc(): number {
   return heapUsed + arrayBuffers;
 }
 
-it('100,000 flushes on 2,000 series keep memory flat and the totals exact', { timeout: 300_000 }, async ({ harness }) => {
-  const stats = createBackupStats({ meterProvider: harness.provider, maxScopes: SERIES + 1, flushIntervalMillis: 2 ** 30 });
+it('100,000 flushes on 2,000 series keep memory flat and the totals exact', { timeout: 300_000 }, async ({
+  harness,
+}) => {
+  const stats = createBackupStats({
+    meterProvider: harness.provider,
+    maxScopes: SERIES + 1,
+    flushIntervalMillis: 2 ** 30,
+  });
   const handles = Array.from({ length: SERIES }, (_, i) =>
     stats.backup.scope({ component: 'BackupEngine', implementation: `Impl${i % 50}`, operation: `Op${i}` }),
   );
@@ -39,7 +45,9 @@ it('100,000 flushes on 2,000 series keep memory flat and the totals exact', { ti
   }
   const [atTenThousand, atEnd] = sizes as [number, number];
   const grown = atEnd - atTenThousand;
-  console.log(`timeline memory: ${(atTenThousand / 1024).toFixed(0)} KiB at 10,000 flushes, ${(atEnd / 1024).toFixed(0)} KiB at 100,000 (${(grown / 1024).toFixed(1)} KiB more)`);
+  console.log(
+    `timeline memory: ${(atTenThousand / 1024).toFixed(0)} KiB at 10,000 flushes, ${(atEnd / 1024).toFixed(0)} KiB at 100,000 (${(grown / 1024).toFixed(1)} KiB more)`,
+  );
   // 90,000 more flushes moved 1.8 million series: kept without a bound, their samples alone would be 55 MiB.
   expect(grown).toBeLessThan(2 * 1024 * 1024);
 
@@ -55,7 +63,8 @@ it('100,000 flushes on 2,000 series keep memory flat and the totals exact', { ti
   for (const timeline of report.timelines) {
     let bytes = 0;
     for (let i = 1; i < report.times.length; i++) {
-      bytes += ((timeline.bytesPerSecond[i] ?? 0) * ((report.times[i] as number) - (report.times[i - 1] as number))) / 1000;
+      bytes +=
+        ((timeline.bytesPerSecond[i] ?? 0) * ((report.times[i] as number) - (report.times[i - 1] as number))) / 1000;
     }
     expect(bytes / (3 * moves), timeline.operation).toBeCloseTo(1, 3);
   }
