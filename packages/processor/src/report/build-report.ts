@@ -9,6 +9,7 @@ import { operationTimelines, round } from './operation-timelines.js';
 import { type Buckets, quantile } from './quantiles.js';
 import {
   type BackupStatsReport,
+  CHARTED_OPERATIONS,
   REPORT_VERSION,
   type ReportLabels,
   type ReportLatency,
@@ -16,6 +17,7 @@ import {
   type ReportS3,
   type ReportSeries,
   type ReportStage,
+  RUN_STAGES,
 } from './report-schema.js';
 
 /** The report's data from a stats instance's timeline, after a flush so that it holds every measurement. */
@@ -38,14 +40,20 @@ export function buildReport(timeline: StatsTimeline): BackupStatsReport {
     } satisfies ReportSeries;
   });
   // The whole run's own series moves once, at its end: no throughput over time to show.
+  const charted = topOperations(
+    series.filter((s) => isStage(s.operation)),
+    (s) => s.seconds,
+  );
   const { times, timelines } = operationTimelines(
     timed
+      .filter(({ family, handle }) =>
+        charted.has(operationKey(family.family, labelsOf(family.family, handle.attributes).operation)),
+      )
       .map(({ family, handle, timeline: t }) => ({
         family: family.family,
         operation: labelsOf(family.family, handle.attributes).operation,
         samples: t.toArray(),
-      }))
-      .filter((s) => isStage(s.operation)),
+      })),
   );
   return {
     schema: 'backupstats-report',
@@ -59,9 +67,29 @@ export function buildReport(timeline: StatsTimeline): BackupStatsReport {
     times,
     timelines,
     boundaries,
-    latency: latencyByOperation(timed, boundaries),
+    latency: latencyByOperation(
+      timed,
+      boundaries,
+      topOperations(series, (s) => s.count),
+    ),
     s3: s3Of(series),
   };
+}
+
+/**
+ * The operations (of a family) a chart shows: at most {@link CHARTED_OPERATIONS}, those with the most of `weight`
+ * summed over their series, so that the page of thousands of series stays small and its charts readable.
+ */
+function topOperations(series: readonly ReportSeries[], weight: (s: ReportSeries) => number): Set<string> {
+  const sums = new Map<string, number>();
+  for (const s of series)
+    sums.set(operationKey(s.family, s.operation), (sums.get(operationKey(s.family, s.operation)) ?? 0) + weight(s));
+  const top = [...sums].sort((a, b) => b[1] - a[1]).slice(0, CHARTED_OPERATIONS);
+  return new Set(top.map(([key]) => key));
+}
+
+function operationKey(family: Family, operation: string): string {
+  return `${family}\u0000${operation}`;
 }
 
 function reportRun(run: RunProfile): ReportRun {
@@ -85,7 +113,7 @@ function reportRun(run: RunProfile): ReportRun {
     seconds: round(run.seconds),
     bytes: run.bytes ?? null,
     bytesPerSecond: run.bytes !== undefined && run.seconds > 0 ? round(run.bytes / run.seconds) : null,
-    stages,
+    stages: stages.slice(0, RUN_STAGES),
     bottleneck: bottleneckOf(stages, run.family),
   };
 }
@@ -118,13 +146,15 @@ function rounded(value: number | null): number | null {
 function latencyByOperation(
   timed: readonly (TimedSeries & { family: FamilyTimeline })[],
   boundaries: readonly number[],
+  shown: ReadonlySet<string>,
 ): ReportLatency[] {
   const sums = new Map<string, { family: Family; operation: string; counts: number[]; min: number; max: number }>();
   for (const { family, handle } of timed) {
     const h = handle.histogram;
     if (h === undefined || h.count === 0) continue;
     const operation = labelsOf(family.family, handle.attributes).operation;
-    const key = `${family.family}\u0000${operation}`;
+    const key = operationKey(family.family, operation);
+    if (!shown.has(key)) continue;
     let sum = sums.get(key);
     if (sum === undefined) {
       sum = {

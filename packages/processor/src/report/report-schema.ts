@@ -39,7 +39,10 @@ export interface ReportRun extends ReportLabels {
   readonly bytes: number | null;
   /** `bytes / seconds`, else null. */
   readonly bytesPerSecond: number | null;
-  /** Every stage that moved during the run, longest first (the run's own series and whole-run operations left out). */
+  /**
+   * The stages that moved during the run, busiest first, at most {@link RUN_STAGES} (the run's own series and
+   * whole-run operations left out; the bottleneck is chosen among all of them).
+   */
   readonly stages: readonly ReportStage[];
   readonly bottleneck: ReportBottleneck | null;
 }
@@ -54,6 +57,12 @@ export interface ReportSeries extends ReportLabels {
   readonly p90: number | null;
   readonly p99: number | null;
 }
+
+/** Stages a run lists at most: its busiest. */
+export const RUN_STAGES = 24;
+
+/** Operations the timelines and latency distributions show at most: those with the most time, or operations. */
+export const CHARTED_OPERATIONS = 16;
 
 /** Throughput and busy share over time of one operation (its series of one family summed). */
 export interface ReportOperationTimeline {
@@ -97,11 +106,13 @@ export interface BackupStatsReport {
   readonly timelineKept: boolean;
   readonly runs: readonly ReportRun[];
   readonly series: readonly ReportSeries[];
-  /** Sample times (Unix ms) shared by every operation's timeline. */
+  /** Sample times (Unix ms) shared by every operation's timeline (at most 120). */
   readonly times: readonly number[];
+  /** The {@link CHARTED_OPERATIONS} operations (of a family) with the most time. */
   readonly timelines: readonly ReportOperationTimeline[];
   /** The explicit bucket boundaries (seconds) of {@link latency}; empty when the stats keep no histograms. */
   readonly boundaries: readonly number[];
+  /** The {@link CHARTED_OPERATIONS} operations (of a family) with the most operations. */
   readonly latency: readonly ReportLatency[];
   readonly s3: ReportS3 | null;
 }
