@@ -63,8 +63,10 @@ export class RunBook implements RunEnd {
       if (isAmount(bytes) && bytes <= MAX_PENDING) kept = Math.trunc(bytes);
       else this.countInvalid();
     }
-    run.series.succeeded(seconds, Date.now() / 1000, kept);
-    this.observer?.ended(run, 'success', seconds, kept);
+    // One wall-clock read: the gauge's end time and the report's.
+    const endedAt = Date.now();
+    run.series.succeeded(seconds, endedAt / 1000, kept);
+    this.observer?.ended(run, 'success', seconds, endedAt, kept);
     this.enqueue(run.series);
   }
 
@@ -72,8 +74,9 @@ export class RunBook implements RunEnd {
     if (!this.open.delete(run)) return;
     const seconds = (performance.now() - run.startedAt) / 1000;
     const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
-    run.series.failed(index, seconds, Date.now() / 1000);
-    this.observer?.ended(run, 'failure', seconds, undefined, RUN_FAILURE_REASONS[index]);
+    const endedAt = Date.now();
+    run.series.failed(index, seconds, endedAt / 1000);
+    this.observer?.ended(run, 'failure', seconds, endedAt, undefined, RUN_FAILURE_REASONS[index]);
     this.enqueue(run.series);
   }
 

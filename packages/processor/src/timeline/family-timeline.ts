@@ -99,6 +99,7 @@ export class FamilyTimeline implements RunObserver {
     run: object,
     outcome: 'success' | 'failure',
     seconds: number,
+    endedAt: number,
     bytes: number | undefined,
     reason?: string,
   ): void {
@@ -123,7 +124,7 @@ export class FamilyTimeline implements RunObserver {
       attributes: baseline.attributes,
       outcome,
       reason,
-      endedAt: Date.now(),
+      endedAt,
       seconds,
       bytes,
       stages,

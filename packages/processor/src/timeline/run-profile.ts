@@ -29,7 +29,15 @@ export interface RunProfile {
 /** What a run book tells the timeline (runs/run-book.ts): a run started, a run ended. */
 export interface RunObserver {
   started(run: object, attributes: Attributes): void;
-  ended(run: object, outcome: 'success' | 'failure', seconds: number, bytes: number | undefined, reason?: string): void;
+  /** `endedAt`: Unix ms, the run book's own read of the wall clock. */
+  ended(
+    run: object,
+    outcome: 'success' | 'failure',
+    seconds: number,
+    endedAt: number,
+    bytes: number | undefined,
+    reason?: string,
+  ): void;
 }
 
 /** Runs each family keeps for the report: the latest ones. */
