@@ -59,22 +59,25 @@ export async function openReport(path: string): Promise<OpenedReport> {
   return { page, errors, requests };
 }
 
+// Run in the page (as text: the tests are type-checked without the DOM's types).
+const DRAWN_CHARTS = `(() => {
+  const charts = [];
+  for (const holder of document.querySelectorAll('.uplot-holder')) {
+    let drawn = 0;
+    for (const canvas of holder.querySelectorAll('canvas')) {
+      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) drawn += 1;
+    }
+    charts.push({ chart: holder.getAttribute('data-chart') ?? '?', drawn });
+  }
+  for (const svg of document.querySelectorAll('svg.shares')) {
+    const bars = [...svg.querySelectorAll('rect')].filter((rect) => Number(rect.getAttribute('width')) > 0);
+    charts.push({ chart: 'shares', drawn: bars.length });
+  }
+  return charts;
+})()`;
+
 /** For every chart of the page: its kind and how many of its pixels (canvas) or bars (SVG) are drawn. */
 export function drawnCharts(page: Page): Promise<{ chart: string; drawn: number }[]> {
-  return page.evaluate(() => {
-    const charts: { chart: string; drawn: number }[] = [];
-    for (const holder of document.querySelectorAll('.uplot-holder')) {
-      let drawn = 0;
-      for (const canvas of holder.querySelectorAll('canvas')) {
-        const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? [];
-        for (let i = 3; i < pixels.length; i += 4) if ((pixels[i] as number) > 0) drawn += 1;
-      }
-      charts.push({ chart: holder.getAttribute('data-chart') ?? '?', drawn });
-    }
-    for (const svg of document.querySelectorAll('svg.shares')) {
-      const bars = [...svg.querySelectorAll('rect')].filter((rect) => Number(rect.getAttribute('width')) > 0);
-      charts.push({ chart: 'shares', drawn: bars.length });
-    }
-    return charts;
-  });
+  return page.evaluate<{ chart: string; drawn: number }[]>(DRAWN_CHARTS);
 }
