@@ -66,7 +66,7 @@ export class RunBook implements RunEnd {
     // One wall-clock read: the gauge's end time and the report's.
     const endedAt = Date.now();
     run.series.succeeded(seconds, endedAt / 1000, kept);
-    this.observer?.ended(run, 'success', seconds, endedAt, kept);
+    this.observer?.ended(run, { outcome: 'success', seconds, endedAt, bytes: kept, reason: undefined });
     this.enqueue(run.series);
   }
 
@@ -76,7 +76,13 @@ export class RunBook implements RunEnd {
     const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
     const endedAt = Date.now();
     run.series.failed(index, seconds, endedAt / 1000);
-    this.observer?.ended(run, 'failure', seconds, endedAt, undefined, RUN_FAILURE_REASONS[index]);
+    this.observer?.ended(run, {
+      outcome: 'failure',
+      seconds,
+      endedAt,
+      bytes: undefined,
+      reason: RUN_FAILURE_REASONS[index],
+    });
     this.enqueue(run.series);
   }
 

@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { LocalHistogram } from '../histogram/local-histogram.js';
 import type { Family } from '../naming/naming-types.js';
-import { KEPT_RUNS, type RunObserver, type RunProfile, type StageTime } from './run-profile.js';
+import { KEPT_RUNS, type RunEnding, type RunObserver, type RunProfile, type StageTime } from './run-profile.js';
 import { SeriesTimeline } from './series-timeline.js';
 
 /** The numbers of one series the timeline reads: a series handle's pending numbers, attributes and histogram. */
@@ -95,26 +95,19 @@ export class FamilyTimeline implements RunObserver {
     this.open.set(run, { attributes, at: this.positions() });
   }
 
-  ended(
-    run: object,
-    outcome: 'success' | 'failure',
-    seconds: number,
-    endedAt: number,
-    bytes: number | undefined,
-    reason?: string,
-  ): void {
+  ended(run: object, { outcome, seconds, endedAt, bytes, reason }: RunEnding): void {
     const baseline = this.open.get(run);
     if (baseline === undefined) return;
     this.open.delete(run);
     const stages: StageTime[] = [];
-    for (const [handle, [count, bytes, millis]] of this.positions()) {
+    for (const [handle, [count, moved, millis]] of this.positions()) {
       if (handle.attributes === baseline.attributes) continue;
       const [count0, bytes0, millis0] = baseline.at.get(handle) ?? [0, 0, 0];
       if (count > count0) {
         stages.push({
           attributes: handle.attributes,
           count: count - count0,
-          bytes: bytes - bytes0,
+          bytes: moved - bytes0,
           millis: millis - millis0,
         });
       }

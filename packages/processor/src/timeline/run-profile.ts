@@ -26,18 +26,20 @@ export interface RunProfile {
   readonly stages: readonly StageTime[];
 }
 
+/** How a run ended, as its run book recorded it. */
+export interface RunEnding {
+  readonly outcome: 'success' | 'failure';
+  readonly seconds: number;
+  /** Unix ms: the run book's own read of the wall clock. */
+  readonly endedAt: number;
+  readonly bytes: number | undefined;
+  readonly reason: string | undefined;
+}
+
 /** What a run book tells the timeline (runs/run-book.ts): a run started, a run ended. */
 export interface RunObserver {
   started(run: object, attributes: Attributes): void;
-  /** `endedAt`: Unix ms, the run book's own read of the wall clock. */
-  ended(
-    run: object,
-    outcome: 'success' | 'failure',
-    seconds: number,
-    endedAt: number,
-    bytes: number | undefined,
-    reason?: string,
-  ): void;
+  ended(run: object, ending: RunEnding): void;
 }
 
 /** Runs each family keeps for the report: the latest ones. */
