@@ -1,9 +1,9 @@
 import type { Attributes } from '@opentelemetry/api';
+import { VERSION } from '../api/version.js';
 import type { Family } from '../naming/naming-types.js';
 import type { FamilyTimeline, TimedSeries } from '../timeline/family-timeline.js';
 import type { RunProfile } from '../timeline/run-profile.js';
 import type { StatsTimeline } from '../timeline/stats-timeline.js';
-import { VERSION } from '../version.js';
 import { bottleneckOf, isStage } from './bottleneck.js';
 import { operationTimelines, round } from './operation-timelines.js';
 import { type Buckets, quantile } from './quantiles.js';

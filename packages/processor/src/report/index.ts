@@ -1,5 +1,5 @@
-import { notAcceptedArgument } from '../diagnostics/error-messages.js';
-import type { BackupStats } from '../stats.js';
+import type { BackupStats } from '../api/stats.js';
+import { notAcceptedArgument } from '../base/errors.js';
 import { type StatsTimeline, timelineOf } from '../timeline/stats-timeline.js';
 import { buildReport } from './build-report.js';
 import { renderReport } from './render-html.js';

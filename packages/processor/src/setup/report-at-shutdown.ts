@@ -1,5 +1,5 @@
-import { reportNotWritten } from '../diagnostics/diagnostics.js';
-import type { BackupStats } from '../stats.js';
+import type { BackupStats } from '../api/stats.js';
+import { reportNotWritten } from '../diagnostics/messages.js';
 
 /**
  * Writes the report page of `stats` to `path` (from `BACKUPSTATS_REPORT_PATH`) once they are shut down, so that it

@@ -1,4 +1,5 @@
-import { notAccepted, quote } from '../../diagnostics/error-messages.js';
+import { notAccepted, quote } from '../../base/errors.js';
+import { addUrlCredentials, HEADER_RULE, type PairsRule, redactUrl } from '../../base/http.js';
 import { KEY_LABELS, LABEL_NAME, LABEL_NAME_TEXT } from '../../pushgateway/grouping-key.js';
 import {
   DEFAULT_PUSHGATEWAY_URL,
@@ -6,8 +7,7 @@ import {
   parsePushgatewayUrl,
 } from '../../pushgateway/pushgateway-url.js';
 import { type Env, readString } from './env.js';
-import { redactUrl } from './otlp-settings.js';
-import { HEADER_RULE, type PairsRule, readPairs } from './pairs.js';
+import { readPairs } from './pairs.js';
 
 /** Where and how the Pushgateway exporter pushes; job and instance come from the resource. */
 export interface PushgatewaySettings {
@@ -39,17 +39,7 @@ export function readPushgateway(env: Env): PushgatewaySettings {
   for (const [key, value] of Object.entries(readPairs(env, 'BACKUPSTATS_PUSHGATEWAY_HEADERS', HEADER_RULE) ?? {})) {
     headers[key.toLowerCase()] = value;
   }
-  if (parsed.authorization !== undefined) {
-    if ('authorization' in headers) {
-      throw notAccepted(
-        'BACKUPSTATS_PUSHGATEWAY_URL and BACKUPSTATS_PUSHGATEWAY_HEADERS',
-        '<redacted>',
-        'credentials in the URL (user:password@) or an authorization header, not both',
-        'both say how to authenticate; the text is not shown because it may hold secrets',
-      );
-    }
-    headers.authorization = parsed.authorization;
-  }
+  addUrlCredentials(headers, parsed.authorization, 'BACKUPSTATS_PUSHGATEWAY_URL and BACKUPSTATS_PUSHGATEWAY_HEADERS');
   const labels = readPairs(env, 'BACKUPSTATS_PUSHGATEWAY_GROUPING', GROUPING_RULE) ?? {};
   return { url: parsed.url, headers, labels };
 }

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { notAccepted } from '../../diagnostics/error-messages.js';
+import { notAccepted } from '../../base/errors.js';
 import { type Env, readString, shown } from './env.js';
 
 const NAME = 'BACKUPSTATS_REPORT_PATH';
