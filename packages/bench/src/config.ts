@@ -23,6 +23,7 @@ export const BENCHMARKS = [
   's3-request',
   'pushgateway',
   'textfile',
+  'timeline',
 ] as const;
 
 const ACCEPTED = `--quick, --only=${BENCHMARKS.join(',')}, --pipeline-mib=N, --rounds=N`;

@@ -28,6 +28,8 @@ export function renderJson(results: RunResults): unknown {
     s3Request: withStamp(results.s3Request === undefined ? undefined : [results.s3Request]),
     pushgateway: withStamp(results.pushgateway?.rows),
     textfile: withStamp(results.textfile?.rows),
+    timelineFlush: withStamp(results.timeline?.flush),
+    reportWrite: withStamp(results.timeline === undefined ? undefined : [results.timeline.report]),
     errors: results.errors,
   };
 }
