@@ -1,6 +1,8 @@
+import { metrics } from '@opentelemetry/api';
 import { optionsOf } from './diagnostics/arguments.js';
 import { unknownOptions } from './diagnostics/diagnostics.js';
 import { FirstError } from './diagnostics/first-error.js';
+import { checkOneReaderEach } from './histogram/one-reader.js';
 import {
   type BackupStatsOptions,
   CORE_OPTIONS,
@@ -37,6 +39,7 @@ export function createBackupStats(options?: BackupStatsOptions): BackupStats {
  * global provider, and the flush before every collection), and the timer.
  */
 export function openBackupStats(resolved: ResolvedOptions): BackupStats {
+  checkOneReaderEach(resolved.meterProvider ?? metrics.getMeterProvider(), resolved.histogramProducers);
   const state = new StatsSharedState(resolved);
   const binding = new ProviderBinding(state, resolved.meterProvider, resolved.metricPrefix);
   const stopTimer = startFlushTimer(resolved.flushIntervalMillis, binding, state);

@@ -13,6 +13,7 @@ export {
   type HistogramAggregation,
   type HistogramProducer,
   type HistogramProducerOptions,
+  type HistogramTemporality,
 } from './histogram/histogram-producer.js';
 export { meterIterable } from './io/meter-iterable.js';
 export { meterReadable } from './io/meter-readable.js';

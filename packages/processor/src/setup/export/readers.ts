@@ -3,10 +3,12 @@ import {
   createHistogramProducer,
   type HistogramAggregation,
   type HistogramProducer,
+  type HistogramTemporality,
 } from '../../histogram/histogram-producer.js';
 import { groupingKeyOf, groupingPath } from '../../pushgateway/grouping-key.js';
 import { openPushgatewayExporter } from '../../pushgateway/pushgateway-exporter.js';
 import type { ExportSettings } from '../env/export-settings.js';
+import type { TemporalityPreference } from '../env/otlp-settings.js';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
 import { missingPeer, type SdkLine } from './load-peer.js';
 import { loadOtlpExporter, type OtlpExporterFactory } from './otlp-exporters.js';
@@ -58,26 +60,38 @@ export async function buildReaders(
   const producers: HistogramProducer[] = [];
   const deliveries: DeliveryWatch[] = [];
   let endpoint: PrometheusEndpoint | undefined;
-  /** A producer of the histograms for one reader, in the aggregation its exporter carries. */
-  const histograms = (aggregation: HistogramAggregation): HistogramProducer[] => {
-    const producer = createHistogramProducer({ aggregation });
+  /**
+   * A producer of the histograms for one reader (each its own: a delta one remembers what its reader was given),
+   * in the aggregation and temporality its exporter carries.
+   */
+  const histograms = (
+    aggregation: HistogramAggregation,
+    temporality: HistogramTemporality = 'cumulative',
+  ): HistogramProducer[] => {
+    const producer = createHistogramProducer({ aggregation, temporality });
     producers.push(producer);
     return [producer];
   };
-  const periodic = (exporter: PushMetricExporter, label: string, aggregation: HistogramAggregation): MetricReader => {
+  const periodic = (
+    exporter: PushMetricExporter,
+    label: string,
+    aggregation: HistogramAggregation,
+    temporality?: HistogramTemporality,
+  ): MetricReader => {
     const watch = watchDelivery(exporter, label);
     deliveries.push(watch);
     return new sdk.PeriodicExportingMetricReader({
       exporter: watch.exporter,
       exportIntervalMillis: settings.intervalMillis,
       exportTimeoutMillis: settings.timeoutMillis,
-      metricProducers: histograms(aggregation),
+      metricProducers: histograms(aggregation, temporality),
     });
   };
   for (const name of settings.exporters) {
     if (name === 'console') readers.push(periodic(new sdk.ConsoleMetricExporter(), 'console exporter', 'explicit'));
     if (name === 'otlp' && otlp !== undefined) {
-      readers.push(periodic(otlp.create(), otlp.label, settings.otlp?.histogramAggregation ?? 'explicit'));
+      const aggregation = settings.otlp?.histogramAggregation ?? 'explicit';
+      readers.push(periodic(otlp.create(), otlp.label, aggregation, histogramTemporalityOf(settings.otlp?.temporality)));
     }
     const push = settings.pushgateway;
     if (name === 'pushgateway' && push !== undefined && prometheusModule !== undefined) {
@@ -127,4 +141,12 @@ export async function buildReaders(
       await endpoint?.close(graceMillis);
     },
   };
+}
+
+/**
+ * The histograms' temporality under `OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE`, as the specification maps
+ * it for a Histogram instrument: delta under `delta` and `lowmemory`, cumulative under `cumulative`.
+ */
+function histogramTemporalityOf(preference: TemporalityPreference | undefined): HistogramTemporality {
+  return preference === 'delta' || preference === 'lowmemory' ? 'delta' : 'cumulative';
 }
