@@ -148,7 +148,7 @@ describe('delta latency histograms', () => {
     onTestFinished(() => provider.shutdown());
     expect(() => createBackupStats({ meterProvider: provider, histogramProducers: [shared] })).toThrow(
       new TypeError(
-        'backupstats: option histogramProducers is a delta producer that 2 readers of the MeterProvider have in their metricProducers; accepted: one reader per delta producer: createHistogramProducer({ temporality: \'delta\' }) once for each reader',
+        "backupstats: option histogramProducers is a delta producer that 2 readers of the MeterProvider have in their metricProducers; accepted: one reader per delta producer: createHistogramProducer({ temporality: 'delta' }) once for each reader",
       ),
     );
     // A cumulative producer keeps nothing between collections: two readers may share it.

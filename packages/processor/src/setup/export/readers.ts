@@ -91,7 +91,9 @@ export async function buildReaders(
     if (name === 'console') readers.push(periodic(new sdk.ConsoleMetricExporter(), 'console exporter', 'explicit'));
     if (name === 'otlp' && otlp !== undefined) {
       const aggregation = settings.otlp?.histogramAggregation ?? 'explicit';
-      readers.push(periodic(otlp.create(), otlp.label, aggregation, histogramTemporalityOf(settings.otlp?.temporality)));
+      readers.push(
+        periodic(otlp.create(), otlp.label, aggregation, histogramTemporalityOf(settings.otlp?.temporality)),
+      );
     }
     const push = settings.pushgateway;
     if (name === 'pushgateway' && push !== undefined && prometheusModule !== undefined) {
