@@ -1,6 +1,7 @@
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { pushRefused } from '../diagnostics/diagnostics.js';
 import { type GroupingKey, groupingKeyOf, groupingPath } from './grouping-key.js';
+import { resourceLabelOf } from './grouping-labels.js';
 import { createPushClient } from './push-client.js';
 
 /** A Pushgateway exporter's settings, checked. */
@@ -53,6 +54,11 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
   const push = async (metrics: ResourceMetrics): Promise<ExportResult> => {
     const path = groupingPath(groupingKeyOf(metrics.resource.attributes, config));
     const where = `${base}${path}`;
+    const clash = resourceClash(config.labels, metrics.resource.attributes);
+    if (clash !== undefined) {
+      // The group's label would replace target_info's: nothing is pushed rather than a series renamed.
+      return { code: FAILED, error: new Error(`nothing was pushed to ${where}: ${clash}`) };
+    }
     let answer: Awaited<ReturnType<typeof client.post>>;
     try {
       answer = await client.post(path, serializer.serialize(withSamplesOnly(metrics)));
@@ -109,6 +115,18 @@ function withSamplesOnly(metrics: ResourceMetrics): ResourceMetrics {
     .map((scope) => ({ ...scope, metrics: scope.metrics.filter((metric) => metric.dataPoints.length > 0) }))
     .filter((scope) => scope.metrics.length > 0);
   return { ...metrics, scopeMetrics };
+}
+
+/** Why a grouping label clashes with a label of target_info, from the resource the metrics carry; else undefined. */
+function resourceClash(
+  labels: Readonly<Record<string, string>>,
+  attributes: Readonly<Record<string, unknown>>,
+): string | undefined {
+  const resourceLabels = Object.keys(attributes).map(resourceLabelOf);
+  const name = Object.keys(labels).find((label) => resourceLabels.includes(label));
+  return name === undefined
+    ? undefined
+    : `the grouping label ${JSON.stringify(name)} is also a label of target_info, from a resource attribute (give the grouping label another name)`;
 }
 
 function shorten(text: string): string {

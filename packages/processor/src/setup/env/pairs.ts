@@ -11,6 +11,8 @@ export interface PairsRule {
   readonly valueText: string;
   /** Secret values (OTLP headers) never appear in an error: not the value, not a key, not a fragment. */
   readonly secret: boolean;
+  /** A key given twice is refused (rather than the last one kept). */
+  readonly unique?: boolean;
   readonly example: string;
 }
 
@@ -83,6 +85,7 @@ export function readPairs(env: Env, name: string, rule: PairsRule): Record<strin
     const text = decode(entry.slice(equals + 1).trim());
     if (key === undefined || text === undefined) throw fail('has a malformed percent-escape');
     if (!rule.key.test(key)) throw fail(`has a key that is not one of the ${rule.keyText}`);
+    if (rule.unique === true && Object.hasOwn(out, key)) throw fail(`repeats the key ${quote(key)}`);
     if (text === '') throw fail('has an empty value');
     if (!rule.value.test(text)) throw fail('has a value with a character that is not accepted');
     out[key] = text;
