@@ -1,9 +1,13 @@
 import type { SeriesHandle } from '../record/series-handle.js';
 import { FamilyRegistry } from './family-registry.js';
 
-/** The default kind: a handle's numbers wait for the next flush, so a record costs a few nanoseconds. */
+/**
+ * The default kind: a handle's numbers wait for the next flush, so a record costs a few nanoseconds; only the
+ * first numbers of a series since the latest collection go to the instruments at once ({@link FamilyRegistry.open}).
+ */
 class BufferedRegistry extends FamilyRegistry {
   protected accept(handle: SeriesHandle): void {
+    this.open(handle);
     this.enqueue(handle);
   }
 }
@@ -21,7 +25,9 @@ class DirectRegistry extends FamilyRegistry {
       return;
     }
     try {
+      this.startSeries(handle);
       handle.addTo(instruments);
+      handle.addedIn = this.collections;
     } catch (error) {
       this.enqueue(handle);
       this.diagnostics.flushFailed(error);

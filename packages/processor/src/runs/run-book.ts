@@ -43,8 +43,8 @@ export class RunBook implements RunEnd {
     if (series === undefined) {
       series = new RunSeries(attributes, this.spec.reasonKey);
       this.series.set(attributes, series);
-      // Queued at once, so that its series exist at 0 from the next flush on, before any run ends.
-      this.enqueue(series);
+      // Its series exist at 0 from now on (from the next flush without instruments yet), before any run ends.
+      this.deliver(series);
     }
     const run = new OpenRun(this, series);
     this.open.add(run);
@@ -60,7 +60,7 @@ export class RunBook implements RunEnd {
       else this.countInvalid();
     }
     run.series.succeeded(seconds, Date.now() / 1000, kept);
-    this.enqueue(run.series);
+    this.deliver(run.series);
   }
 
   fail(run: OpenRun, reason: RunFailureReason | undefined): void {
@@ -68,7 +68,7 @@ export class RunBook implements RunEnd {
     const seconds = (performance.now() - run.startedAt) / 1000;
     const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
     run.series.failed(index, seconds, Date.now() / 1000);
-    this.enqueue(run.series);
+    this.deliver(run.series);
   }
 
   /** Runs ended and not yet added to the instruments. */
@@ -107,6 +107,26 @@ export class RunBook implements RunEnd {
   close(): void {
     for (const run of [...this.open]) this.fail(run, RunFailure.Interrupted);
     this.closed = true;
+  }
+
+  /**
+   * Adds a run series' numbers to the instruments at once (a run's end is no hot path), so that its points start
+   * when its runs did rather than at a flush, which may be a collection's, after the collection's time. Without
+   * instruments yet, or when one throws, they wait for the next flush.
+   */
+  private deliver(series: RunSeries): void {
+    const instruments = this.instruments;
+    // A series already queued waits there, with what it has now; one that is not is marked for the attempt.
+    if (instruments === undefined || !series.markQueued()) {
+      this.enqueue(series);
+      return;
+    }
+    try {
+      series.addTo(instruments);
+    } catch (error) {
+      this.diagnostics.flushFailed(error);
+      this.queue.push(series);
+    }
   }
 
   private enqueue(series: RunSeries): void {

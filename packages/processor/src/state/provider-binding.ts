@@ -24,7 +24,7 @@ export class ProviderBinding {
     /** The stats' `metricPrefix`, which their self-metrics carry too. */
     private readonly prefix: string,
   ) {
-    this.member = { families: state.families, flushBeforeCollection: () => state.flushReporting() };
+    this.member = { families: state.families, flushBeforeCollection: () => state.flushBeforeCollection() };
     if (given !== undefined) {
       const meter = given.getMeter(METER_NAME, VERSION);
       if (meter === NOOP_METER) state.diagnostics.noopProviderGiven();
@@ -79,5 +79,8 @@ export class ProviderBinding {
     this.state.bind(meter);
     this.hook = collectionHookOf(provider, meter, this.prefix);
     this.hook.join(this.member);
+    // What waited for a provider goes now, so that its points start here rather than at a collection's drain,
+    // after the collection's time.
+    this.state.flushReporting();
   }
 }

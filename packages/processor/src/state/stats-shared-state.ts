@@ -76,6 +76,12 @@ export class StatsSharedState {
     }
   }
 
+  /** The flush of the collection hook, after which every series' next numbers open a new interval. */
+  flushBeforeCollection(): void {
+    this.flushReporting();
+    for (const registry of this.families) registry.collected();
+  }
+
   /**
    * Ends the runs in progress as interrupted, then flushes and closes every family (see
    * {@link FamilyRegistry.close}), keeping the first error in `errors`. Stats that never had a provider say first
