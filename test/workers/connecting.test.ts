@@ -82,7 +82,7 @@ describe('connecting worker threads', () => {
     await stats.shutdown();
     expect(stats.workerLink().places).toEqual([]);
     expect(() => connectBackupStats({ places: [] } as never)).toThrow(
-      'backupstats: connectBackupStats link is an object; accepted: the value stats.workerLink() returned on the main thread, passed in workerData or postMessage',
+      'backupstats: connectBackupStats link is an object (not a link); accepted: the value stats.workerLink() returned on the main thread, passed in workerData or postMessage',
     );
     expect(() => stats.workerLink({ workers: 0 })).toThrow(
       'backupstats: workerLink option workers is 0; accepted: an integer from 1 to 1024 (worker threads recording through the link at once)',

@@ -45,7 +45,8 @@ export function resolveHistogramOptions(
   };
 }
 
-function isBoundaryList(value: unknown): value is readonly number[] {
+/** True for 1 to MAX_BOUNDARIES finite numbers above 0, in increasing order. */
+export function isBoundaryList(value: unknown): value is readonly number[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_BOUNDARIES) return false;
   // Number.isFinite is false for anything but a finite number (no conversion, unlike the global isFinite).
   return value.every((b, i) => Number.isFinite(b) && b > 0 && (i === 0 || b > (value[i - 1] as number)));

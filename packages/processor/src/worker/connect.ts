@@ -4,8 +4,9 @@ import { noop, noopStats } from '../doubles/noop-stats.js';
 import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import { FAMILIES } from '../naming/naming-types.js';
 import type { Stats } from '../stats.js';
+import { closedLinkConnected } from './closed-link.js';
 import type { WorkerLink } from './link-types.js';
-import { claimPlace } from './place-claim.js';
+import { claimPlace, isClosed } from './place-claim.js';
 import { type Region, SharedFamily } from './shared-family.js';
 import { layoutOf, requireLink } from './worker-link.js';
 
@@ -30,12 +31,22 @@ export interface WorkerBackupStats {
  * the stream meters of `backupstats` take them. `startRun()` records nothing in a worker (runs are the main
  * thread's).
  *
- * @throws TypeError when `link` is not a link, or when all its places are taken by live workers.
+ * Connected after the stats that made the link shut down, it records nothing and says so once (on stderr when the
+ * thread has no diag logger: the main thread's `OTEL_LOG_LEVEL` reaches no worker).
+ *
+ * @throws TypeError when `link` is not a link or its parts do not agree, or when all its places are taken by live
+ *   workers.
  */
 export function connectBackupStats(link: WorkerLink): WorkerBackupStats {
   requireLink(link);
-  if (link.control === undefined) return Object.freeze({ backup: noopStats, restore: noopStats, close: noop });
-  const claim = claimPlace(new Int32Array(link.control), link.places.length);
+  const nothing = Object.freeze({ backup: noopStats, restore: noopStats, close: noop });
+  if (link.control === undefined) return nothing;
+  const control = new Int32Array(link.control);
+  if (isClosed(control, link.places.length)) {
+    closedLinkConnected();
+    return nothing;
+  }
+  const claim = claimPlace(control, link.places.length);
   if (claim === undefined) {
     throw notAccepted(
       'connectBackupStats link',

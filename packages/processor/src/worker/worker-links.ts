@@ -1,5 +1,6 @@
 import type { FamilyRegistry } from '../registry/family-registry.js';
 import type { WorkerLink, WorkerLinkOptions } from './link-types.js';
+import { markClosed } from './place-claim.js';
 import { PlaceReader } from './place-reader.js';
 import { createLink, disabledLink, layoutOf, workerLinkOptions } from './worker-link.js';
 
@@ -10,6 +11,8 @@ import { createLink, disabledLink, layoutOf, workerLinkOptions } from './worker-
  */
 export class WorkerLinks {
   private readonly readers: PlaceReader[] = [];
+  /** Every link's control words, to mark them closed at shutdown. */
+  private readonly controls: { control: Int32Array; places: number }[] = [];
   private closed = false;
 
   constructor(
@@ -27,6 +30,7 @@ export class WorkerLinks {
     const { workers, maxScopes } = workerLinkOptions(options);
     if (this.closed) return disabledLink();
     const link = createLink(workers, maxScopes, this.boundaries);
+    if (link.control !== undefined) this.controls.push({ control: new Int32Array(link.control), places: workers });
     const layout = layoutOf(maxScopes, this.boundaries);
     for (const buffer of link.places) {
       const region = {
@@ -51,5 +55,7 @@ export class WorkerLinks {
     this.read();
     this.closed = true;
     this.readers.length = 0;
+    // A worker that connects from now on is told that it records into nothing.
+    for (const { control, places } of this.controls) markClosed(control, places);
   }
 }
