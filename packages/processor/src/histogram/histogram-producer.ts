@@ -81,26 +81,13 @@ export function attachHistograms(producer: HistogramProducer, families: readonly
  * Creates a MetricProducer for the latency histograms of backupstats, to pass in a MetricReader's `metricProducers`
  * and in `createBackupStats({ histogramProducers })` (`startBackupStats` does both for the readers it builds).
  *
- * @throws TypeError when `options.aggregation` is not `explicit` or `exponential`.
+ * @throws TypeError when `options.aggregation` is not `explicit` or `exponential`, or `options.temporality` not
+ *   `cumulative` or `delta`.
  */
 export function createHistogramProducer(options?: HistogramProducerOptions): HistogramProducer {
   const given = optionsOf('createHistogramProducer', options, "{ aggregation: 'exponential' }");
-  const aggregation = given.aggregation ?? 'explicit';
-  if (!HISTOGRAM_AGGREGATIONS.includes(aggregation)) {
-    throw notAccepted(
-      'createHistogramProducer option aggregation',
-      showValue(aggregation),
-      listChoices(HISTOGRAM_AGGREGATIONS),
-    );
-  }
-  const temporality = given.temporality ?? 'cumulative';
-  if (!HISTOGRAM_TEMPORALITIES.includes(temporality)) {
-    throw notAccepted(
-      'createHistogramProducer option temporality',
-      showValue(temporality),
-      listChoices(HISTOGRAM_TEMPORALITIES),
-    );
-  }
+  const aggregation = choice('aggregation', given.aggregation ?? 'explicit', HISTOGRAM_AGGREGATIONS);
+  const temporality = choice('temporality', given.temporality ?? 'cumulative', HISTOGRAM_TEMPORALITIES);
   const attached = new Set<readonly HistogramFamily[]>();
   const delta = temporality === 'delta' ? new DeltaState() : undefined;
   const producer: HistogramProducer = {
@@ -110,6 +97,12 @@ export function createHistogramProducer(options?: HistogramProducerOptions): His
   };
   sources.set(producer, attached);
   return producer;
+}
+
+/** `value` when it is one of `choices`; else the TypeError naming the option. */
+function choice<T extends string>(option: string, value: T, choices: readonly T[]): T {
+  if (choices.includes(value)) return value;
+  throw notAccepted(`createHistogramProducer option ${option}`, showValue(value), listChoices(choices));
 }
 
 /**

@@ -78,30 +78,6 @@ export abstract class FamilyRegistry implements SeriesOwner, HistogramFamily {
   protected abstract accept(handle: SeriesHandle): void;
 
   /**
-   * Adds a series' numbers to the instruments at once at its first record, and at the first record after it has
-   * had no add through a whole collection, leaving it queued for the records that follow. The SDK starts a
-   * point at the series' first add in a reader's interval (or at the reader's previous collection, when the
-   * series was in it), and a collection takes its time before it drains what is pending: left to that drain, such
-   * a point would start after its end, and a series' start would be its first flush rather than its first record.
-   * A series with an add since the collection before the latest has one in every reader's interval already
-   * before this record, or was in every reader's previous collection. So a series recorded on steadily is added
-   * at its flushes only; the others cost one add per instrument when they start or resume.
-   */
-  protected open(handle: SeriesHandle): void {
-    const instruments = this.instruments;
-    if (instruments === undefined) return;
-    if (handle.addedIn !== -1 && handle.addedIn >= this.collections - 1) return;
-    try {
-      this.startSeries(handle);
-      handle.addTo(instruments);
-      handle.addedIn = this.collections;
-    } catch (error) {
-      this.diagnostics.flushFailed(error);
-    }
-    handle.queued = true;
-  }
-
-  /**
    * At a series' first add, its histogram starts where its counters do: now, as the SDK reads it (the first add
    * is at the first record, unless that record was made before there were instruments).
    */
