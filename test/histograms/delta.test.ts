@@ -95,7 +95,7 @@ describe('delta latency histograms', () => {
       if (value.min !== undefined) expect(value.min).toBeGreaterThanOrEqual(0.002);
       if (value.max !== undefined) expect(value.max).toBeLessThanOrEqual(0.004);
       summedCount += value.count;
-      summedSum += value.sum;
+      summedSum += value.sum ?? 0;
       value.buckets.counts.forEach((c, j) => {
         summedBuckets[j] = (summedBuckets[j] ?? 0) + c;
       });
