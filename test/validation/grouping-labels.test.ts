@@ -13,8 +13,8 @@ const ACCEPTED =
 
 /** Every label a pushed series carries or Prometheus reads, with why it is refused. */
 const CLASHING: readonly [string, string][] = [
-  ['le', 'Prometheus gives "le" a meaning (buckets, quantiles)'],
-  ['quantile', 'Prometheus gives "quantile" a meaning (buckets, quantiles)'],
+  ['le', 'Prometheus reads "le" as a histogram bucket\'s bound'],
+  ['quantile', 'Prometheus reads "quantile" as a summary\'s quantile'],
   ['component', 'the pushed series carry "component"'],
   ['implementation', 'the pushed series carry "implementation"'],
   ['operation', 'the pushed series carry "operation"'],

@@ -16,8 +16,12 @@ const SERIES_LABELS: readonly string[] = [
   'otel_metric_overflow',
 ];
 
-/** Labels Prometheus reads a meaning into: a histogram's buckets, a summary's quantiles. */
-const PROMETHEUS_LABELS: readonly string[] = ['le', 'quantile'];
+/** Labels Prometheus reads a meaning into. */
+const PROMETHEUS_MEANINGS: Readonly<Record<string, string>> = {
+  le: "a histogram bucket's bound",
+  quantile: "a summary's quantile",
+};
+const PROMETHEUS_LABELS: readonly string[] = Object.keys(PROMETHEUS_MEANINGS);
 
 /**
  * The resource attributes every OpenTelemetry SDK sets, which the serializer writes as labels of `target_info`
@@ -49,7 +53,9 @@ export function groupingLabelProblem(name: string, resourceLabels: readonly stri
   if (name.startsWith('__')) return `${quote(name)} starts with "__", which Prometheus keeps for its own labels`;
   if (!LABEL_NAME.test(name)) return `${quote(name)} is not a Prometheus label name`;
   if (KEY_LABELS.includes(name)) return `${quote(name)} is already in every grouping key`;
-  if (PROMETHEUS_LABELS.includes(name)) return `Prometheus gives ${quote(name)} a meaning (buckets, quantiles)`;
+  const meaning = PROMETHEUS_MEANINGS[name];
+  if (meaning !== undefined && Object.hasOwn(PROMETHEUS_MEANINGS, name))
+    return `Prometheus reads ${quote(name)} as ${meaning}`;
   if (name.startsWith('otel_')) return `${quote(name)} is an OpenTelemetry label of the pushed series`;
   if (SERIES_LABELS.includes(name)) return `the pushed series carry ${quote(name)}`;
   if (DEFAULT_RESOURCE_LABELS.includes(name) || resourceLabels.includes(name)) {
