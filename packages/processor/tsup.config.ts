@@ -5,18 +5,19 @@ import { defineConfig } from 'tsup';
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  // `setup`, `s3`, `pushgateway` and `worker` are entries of their own so that the core (`index`) keeps importing
-  // only @opentelemetry/api (`pushgateway` imports @opentelemetry/exporter-prometheus, an optional peer), and the
-  // worker side of the shared memory loads only in workers.
+  // `setup`, `s3`, `pushgateway`, `worker` and `testing` are entries of their own so that the core (`index`) keeps
+  // importing only @opentelemetry/api (`pushgateway` imports @opentelemetry/exporter-prometheus, an optional peer),
+  // the worker side of the shared memory loads only in workers, and the test doubles stay out of the core.
   entry: {
     index: 'src/index.ts',
     'setup/index': 'src/setup/index.ts',
     's3/index': 'src/s3/index.ts',
     'pushgateway/index': 'src/pushgateway/index.ts',
     'worker/index': 'src/worker/index.ts',
+    'testing/index': 'src/testing/index.ts',
   },
   // The entries share one copy of the core in chunks (for CommonJS too), so that `backupstats/setup` hands out
-  // the same objects as `backupstats` (noopStats, the label constants). The chunks the core entry loads import
+  // the same objects as `backupstats` (the label constants; `backupstats/setup` and `backupstats/testing` the same noopStats). The chunks the core entry loads import
   // only @opentelemetry/api: test/package/entry-points.test.ts follows them.
   splitting: true,
   // Rollup writes the output: it keeps `import()` of the optional peers as `import()` in CommonJS, where tsup's

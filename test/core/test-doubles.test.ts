@@ -1,11 +1,5 @@
-import {
-  type BackupStats,
-  createBackupStats,
-  createNoopBackupStats,
-  createRecordingStats,
-  noopStats,
-  Operation,
-} from 'backupstats';
+import { type BackupStats, createBackupStats, Operation } from 'backupstats';
+import { createRecordingStats, noopStats } from 'backupstats/testing';
 import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
@@ -58,7 +52,7 @@ describe('no-op stats', () => {
   it('accept every call, scope to themselves and resolve shutdown', async () => {
     expect(noopStats.scope({ operation: 'x' })).toBe(noopStats);
     expect(() => noopStats.timedIncrementBytes(-1, Number.NaN)).not.toThrow();
-    const stats = createNoopBackupStats();
+    const stats = noopStats;
     expect(stats.backup).toBe(noopStats);
     stats.restore.timedIncrement(1);
     stats.flush();
@@ -76,11 +70,11 @@ describe('no-op stats', () => {
       }
       return undefined;
     };
-    const error = refused(createNoopBackupStats());
+    const error = refused(noopStats);
     expect(error).toBeInstanceOf(TypeError);
     expect(error).toEqual(refused(real));
     expect((error as Error).message).toContain('workerLink option workers is 0');
-    const stats = createNoopBackupStats();
+    const stats = noopStats;
     const worker = connectBackupStats(stats.workerLink({ workers: 2 }));
     expect(() => worker.backup.scope({ operation: 'Source:Read' }).timedIncrementBytes(10, 1)).not.toThrow();
     worker.close();

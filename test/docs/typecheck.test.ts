@@ -61,7 +61,7 @@ describe('the type check of the docs examples', () => {
     const result = await check(
       [
         '```ts',
-        "import { noopStats } from 'backupstats';",
+        "import { noopStats } from 'backupstats/testing';",
         'noopStats.scope({ operation: "x" }).timedIncrement(1);',
         '```',
         '',

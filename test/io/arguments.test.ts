@@ -3,7 +3,6 @@
 import { createRequire } from 'node:module';
 import { PassThrough, Readable, Transform, Writable } from 'node:stream';
 import {
-  createRecordingStats,
   meterIterable,
   meterReadable,
   meterTransform,
@@ -12,6 +11,7 @@ import {
   timeSync,
   trackRun,
 } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it, vi } from 'vitest';
 
 const STATS_ACCEPTED = 'accepted: a Stats, such as backupStats.backup or one of its scopes';
@@ -161,11 +161,9 @@ describe('a stream metered twice', () => {
   it('a stream metered by another copy of the library in the process (its CommonJS build) is refused too', () => {
     const other = createRequire(import.meta.url)('backupstats') as typeof import('backupstats');
     expect(other.meterReadable).not.toBe(meterReadable);
-    const read = other.meterReadable(new PassThrough(), other.createRecordingStats());
+    const read = other.meterReadable(new PassThrough(), stats());
     expect(() => meterReadable(read, stats())).toThrow(meteredAlready('meterReadable', 'reading'));
     const written = meterWritable(new PassThrough(), stats());
-    expect(() => other.meterTransform(written, other.createRecordingStats())).toThrow(
-      meteredAlready('meterTransform', 'writing'),
-    );
+    expect(() => other.meterTransform(written, stats())).toThrow(meteredAlready('meterTransform', 'writing'));
   });
 });

@@ -1,7 +1,8 @@
 // What counts as one operation and how many bytes it carries, for chunks that are not Buffers.
 import { Readable, type ReadableOptions, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createRecordingStats, meterIterable, meterReadable } from 'backupstats';
+import { meterIterable, meterReadable } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it } from 'vitest';
 
 describe('bytes of a chunk', () => {

@@ -3,7 +3,8 @@
 // warmed up, and reads high). What it costs, and what it finds, are checked on a clock that moves only when read or
 // spent, with the timed operation of every block placed first, so that the block sizes it chooses are known.
 import { Writable } from 'node:stream';
-import { createRecordingStats, meterWritable, type RecordingStats } from 'backupstats';
+import { meterWritable } from 'backupstats';
+import { createRecordingStats, type RecordingStats } from 'backupstats/testing';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 
 /** The hot cost of one read, ms: operations of 100 times two reads (0.01 ms) or more are always timed. */

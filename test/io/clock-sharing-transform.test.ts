@@ -4,7 +4,8 @@
 // stages do, and the reads per chunk drop to one only where the rule applies.
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createRecordingStats, meterTransform } from 'backupstats';
+import { meterTransform } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it } from 'vitest';
 import { expectDurations, selfPushing, spend, useFakeClock } from '../support/fake-clock.js';
 

@@ -4,7 +4,8 @@
 // listeners, uncork, the rest of a synchronous _write), and the reads per write must drop to one only where
 // the rule applies. The same rule for transform chunks: clock-sharing-transform.test.ts.
 import { Writable } from 'node:stream';
-import { createRecordingStats, meterWritable } from 'backupstats';
+import { meterWritable } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it } from 'vitest';
 import { expectDurations, finished, slowSink, spend, useFakeClock } from '../support/fake-clock.js';
 

@@ -3,7 +3,8 @@
 // time, so each expected duration is exact. Tolerance: 1e-9 ms (floating-point rounding of the clock's own sums).
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createRecordingStats, meterReadable, meterWritable } from 'backupstats';
+import { meterReadable, meterWritable } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it } from 'vitest';
 import { expectDurations, spend, useFakeClock } from '../support/fake-clock.js';
 

@@ -4,15 +4,8 @@
 // time, so each expected duration is exact. Tolerance: 1e-9 ms (floating-point rounding of the clock's own sums).
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  createBackupStats,
-  createRecordingStats,
-  meterReadable,
-  meterTransform,
-  meterWritable,
-  timeAsync,
-  timeSync,
-} from 'backupstats';
+import { createBackupStats, meterReadable, meterTransform, meterWritable, timeAsync, timeSync } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, vi } from 'vitest';
 import { expectDurations, spend, useFakeClock } from '../support/fake-clock.js';
 import { it } from '../support/fixtures.js';

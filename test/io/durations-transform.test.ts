@@ -3,7 +3,8 @@
 // time, so each expected duration is exact. Tolerance: 1e-9 ms (floating-point rounding of the clock's own sums).
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createRecordingStats, meterIterable, meterTransform } from 'backupstats';
+import { meterIterable, meterTransform } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it } from 'vitest';
 import { expectDurations, spend, useFakeClock } from '../support/fake-clock.js';
 

@@ -3,7 +3,8 @@
 import { createServer, IncomingMessage, request, ServerResponse } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createRecordingStats, meterTransform, meterWritable } from 'backupstats';
+import { meterTransform, meterWritable } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 /** A server on 127.0.0.1 that counts the body bytes of each request; stopped when the test ends. */

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createRecordingStats, meterIterable } from 'backupstats';
+import { meterIterable } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let dir: string;

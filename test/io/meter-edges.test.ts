@@ -3,7 +3,8 @@
 // defers until its reader reads, a _writev batch followed by another, several chunks per read request, a
 // callback with null data, and the whole timeOneIn error. Each was a surviving mutant (docs/mutation-testing.md).
 import { Readable, Writable } from 'node:stream';
-import { createRecordingStats, meterReadable, meterTransform, meterWritable } from 'backupstats';
+import { meterReadable, meterTransform, meterWritable } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { expectDurations, finished, selfPushing, slowSink, spend, useFakeClock } from '../support/fake-clock.js';
 

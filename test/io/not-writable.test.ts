@@ -1,6 +1,7 @@
 // meterWritable refuses, at the call, what is not a stream.Writable (it would never call _write / _writev, so
 // nothing would be recorded), naming what it got and what to use instead.
-import { createRecordingStats, meterWritable } from 'backupstats';
+import { meterWritable } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it } from 'vitest';
 
 const meter =

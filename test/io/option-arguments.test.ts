@@ -2,15 +2,8 @@
 // a TypeError in the one form of the library's errors, naming the function, the option, what it got and what it
 // accepts, whole.
 import { PassThrough } from 'node:stream';
-import {
-  createRecordingStats,
-  meterIterable,
-  meterReadable,
-  meterTransform,
-  meterWritable,
-  timeAsync,
-  timeSync,
-} from 'backupstats';
+import { meterIterable, meterReadable, meterTransform, meterWritable, timeAsync, timeSync } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it, vi } from 'vitest';
 
 const stats = () => createRecordingStats();

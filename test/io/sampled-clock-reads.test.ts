@@ -1,4 +1,5 @@
-import { createRecordingStats, meterIterable, meterReadable } from 'backupstats';
+import { meterIterable, meterReadable } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { expectDurations, spend, useFakeClock, waitingSource } from '../support/fake-clock.js';
 

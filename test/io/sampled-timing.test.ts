@@ -5,7 +5,8 @@
 // whatever is drawn.
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createRecordingStats, meterReadable, meterTransform, meterWritable } from 'backupstats';
+import { meterReadable, meterTransform, meterWritable } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { expectDurations, finished, spend, useFakeClock, waitingSource } from '../support/fake-clock.js';
 

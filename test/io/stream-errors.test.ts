@@ -4,7 +4,8 @@ import { stat } from 'node:fs/promises';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { createRecordingStats, meterReadable, meterTransform, meterWritable } from 'backupstats';
+import { meterReadable, meterTransform, meterWritable } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it } from 'vitest';
 import { collector, useSampleInput } from '../support/streams.js';
 

@@ -8,13 +8,13 @@ import { createGunzip, createGzip } from 'node:zlib';
 import {
   Component,
   createBackupStats,
-  createRecordingStats,
   Implementation,
   meterReadable,
   meterTransform,
   meterWritable,
   Operation,
 } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it } from 'vitest';
 import { createHarness, valuesByKey } from '../support/harness.js';
 import { collector, counter, useSampleInput } from '../support/streams.js';

@@ -1,7 +1,8 @@
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRecordingStats, Operation, timeAsync, timeSync } from 'backupstats';
+import { Operation, timeAsync, timeSync } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it } from 'vitest';
 
 describe('timeSync', () => {

@@ -3,7 +3,8 @@
 // unbiased estimate of the exact one. On a clock whose every read costs 50 ns, with seeded random draws.
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createRecordingStats, meterIterable, meterWritable, type RecordingStats } from 'backupstats';
+import { meterIterable, meterWritable } from 'backupstats';
+import { createRecordingStats, type RecordingStats } from 'backupstats/testing';
 import { describe, expect, it } from 'vitest';
 import { type CostlyClock, costlyClock } from '../support/fake-clock.js';
 

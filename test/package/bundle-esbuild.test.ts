@@ -2,7 +2,7 @@
 // 'node'`, no `external`), with only the default exporter installed: the build must succeed without naming the
 // exporters it does not use, the bundle must run from a folder without node_modules and export through the
 // exporter it carries, an exporter it does not carry must fail at run time with the install hint, and the
-// bundle must hold one copy of the core (the setup entry hands out the core's noopStats).
+// bundle must hold one copy of the core (the setup entry hands out the same noopStats as backupstats/testing).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -50,7 +50,7 @@ const body = `
 const apps = {
   esm: {
     file: 'app.mjs',
-    source: `import { noopStats } from 'backupstats';\nimport { startBackupStats } from 'backupstats/setup';\n${body}\n`,
+    source: `import { noopStats } from 'backupstats/testing';\nimport { startBackupStats } from 'backupstats/setup';\n${body}\n`,
     // OpenTelemetry's packages hold CommonJS modules that require Node's built-ins: an ESM bundle of them needs
     // a `require`, as esbuild documents for any such bundle. Nothing here is about backupstats.
     options: {
@@ -60,7 +60,7 @@ const apps = {
   },
   cjs: {
     file: 'app.cjs',
-    source: `const { noopStats } = require('backupstats');\nconst { startBackupStats } = require('backupstats/setup');\n(async () => {${body}\n})();\n`,
+    source: `const { noopStats } = require('backupstats/testing');\nconst { startBackupStats } = require('backupstats/setup');\n(async () => {${body}\n})();\n`,
     options: { format: 'cjs' },
   },
 } as const;

@@ -64,10 +64,14 @@ describe('package layout', () => {
   ])('the entry points share one copy of the core (%s)', async (_, how) => {
     const load = async (entry: string) => (how === 'import' ? await import(entry) : require(entry));
     const core = (await load('backupstats')) as typeof import('backupstats');
+    const testing = (await load('backupstats/testing')) as typeof import('backupstats/testing');
     const setup = (await load('backupstats/setup')) as typeof import('backupstats/setup');
     const disabled = await setup.startBackupStats({ disabled: true });
-    expect(disabled.backup).toBe(core.noopStats);
-    expect(disabled.restore).toBe(core.noopStats);
+    expect(disabled.backup).toBe(testing.noopStats);
+    expect(disabled.restore).toBe(testing.noopStats);
+    expect(testing.createRecordingStats().scope({ component: core.Component.BackupEngine }).labels.component).toBe(
+      core.Component.BackupEngine,
+    );
   });
 
   it.each(['dist/setup/index.js', 'dist/setup/index.cjs'])(
@@ -119,6 +123,41 @@ describe('package layout', () => {
       expect(external(lazy)).toEqual([]);
     },
   );
+
+  it.each(['dist/index.js', 'dist/index.cjs'])(
+    'the core (%s) and the chunks it loads carry no test double: they are the code of backupstats/testing',
+    (file) => {
+      const code = (name: string, seen: Set<string>): string => {
+        if (seen.has(name)) return '';
+        seen.add(name);
+        const text = readFileSync(join(packageDir, name), 'utf8');
+        const chunks = [...text.matchAll(/(?:from\s*|require\(\s*)["'](\.[^"']+)["']/g)].map((m) => m[1] as string);
+        return text + chunks.map((chunk) => code(join(dirname(name), chunk), seen)).join('');
+      };
+      const core = code(file, new Set());
+      expect(core).toContain('createBackupStats');
+      for (const name of ['createRecordingStats', 'noopStats']) expect(core, name).not.toContain(name);
+    },
+  );
+
+  it.each(['dist/testing/index.js', 'dist/testing/index.cjs'])(
+    'the testing entry (%s) and the chunks it loads import no package but @opentelemetry/api',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager).filter((name) => name !== '@opentelemetry/api')).toEqual([]);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
+
+  it('"backupstats/testing" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./testing']).toEqual({
+      import: { types: './dist/testing/index.d.ts', default: './dist/testing/index.js' },
+      require: { types: './dist/testing/index.d.cts', default: './dist/testing/index.cjs' },
+    });
+    const esm = await import('backupstats/testing');
+    const cjs = require('backupstats/testing') as typeof esm;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['createRecordingStats', 'noopStats']);
+  });
 
   it('"backupstats/worker" resolves for import and require, with types', async () => {
     expect(pkg.exports['./worker']).toEqual({

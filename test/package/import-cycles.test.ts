@@ -1,23 +1,98 @@
 // The library's modules form no import cycle, type-only imports included: a cycle means two files that cannot be
-// read, or changed, one without the other. madge walks the TypeScript sources as the compiler resolves them.
+// read, or changed, one without the other. madge walks the TypeScript sources as the compiler resolves them. The
+// folders of the source are layers (CONTRIBUTING.md draws them): each imports only folders below it, so no two
+// folders lean on each other either.
 import { fileURLToPath } from 'node:url';
 import madge from 'madge';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../packages/processor/src/', import.meta.url));
 const TSCONFIG = fileURLToPath(new URL('../../packages/processor/tsconfig.json', import.meta.url));
 
+/** The layers, from the floor up: the order CONTRIBUTING.md draws. The root holds only the barrel, `index.ts`. */
+const LAYERS = [
+  'base',
+  'diagnostics',
+  'api',
+  'naming',
+  'histogram',
+  'series',
+  'runs',
+  'family',
+  'link',
+  'reader',
+  'instance',
+  'io',
+  'testing',
+  'worker',
+  'pushgateway',
+  's3',
+  'setup',
+  '(root)',
+];
+
+/** The folder of a source file (its first path segment), `(root)` for a file at the root. */
+const folderOf = (file: string): string => (file.includes('/') ? (file.split('/')[0] as string) : '(root)');
+
+let graph: Record<string, string[]>;
+let cycles: string[][];
+/** Every import from one folder into another, as `from -> to (file -> file)`. */
+let crossings: { from: string; to: string; text: string }[];
+
+beforeAll(async () => {
+  const result = await madge(SRC, {
+    fileExtensions: ['ts'],
+    tsConfig: TSCONFIG,
+    detectiveOptions: { ts: { skipTypeImports: false } },
+  });
+  graph = result.obj();
+  cycles = result.circular();
+  crossings = Object.entries(graph).flatMap(([file, imported]) =>
+    imported
+      .filter((target) => folderOf(target) !== folderOf(file))
+      .map((target) => ({ from: folderOf(file), to: folderOf(target), text: `${file} -> ${target}` })),
+  );
+}, 60_000);
+
 describe('packages/processor/src', () => {
-  it('has no import cycle, type-only imports included', async () => {
-    const graph = await madge(SRC, {
-      fileExtensions: ['ts'],
-      tsConfig: TSCONFIG,
-      detectiveOptions: { ts: { skipTypeImports: false } },
-    });
+  it('has no import cycle between files, type-only imports included', () => {
     // A graph without its files would pass for no cycle: the barrel and the record path must be in it.
-    expect(Object.keys(graph.obj())).toEqual(
-      expect.arrayContaining(['index.ts', 'record/series-handle.ts', 'setup/start.ts']),
+    expect(Object.keys(graph)).toEqual(
+      expect.arrayContaining(['index.ts', 'series/series-handle.ts', 'setup/start.ts', 'base/errors.ts']),
     );
-    expect(graph.circular()).toEqual([]);
+    // A type-only import is in the graph too: api/stats.ts imports nothing but types.
+    expect(graph['api/stats.ts']).toContain('api/link-types.ts');
+    expect(cycles).toEqual([]);
+  });
+
+  it('has its files in the layers only, and the root holds only the barrel', () => {
+    const folders = new Set(Object.keys(graph).map(folderOf));
+    expect([...folders].filter((folder) => !LAYERS.includes(folder))).toEqual([]);
+    expect(Object.keys(graph).filter((file) => folderOf(file) === '(root)')).toEqual(['index.ts']);
+  });
+
+  it('has each folder import only folders below it, type-only imports included', () => {
+    expect(crossings.length).toBeGreaterThan(20);
+    const upwards = crossings.filter(({ from, to }) => LAYERS.indexOf(to) >= LAYERS.indexOf(from));
+    expect(upwards.map(({ text }) => text)).toEqual([]);
+  });
+
+  it('has a floor, base/, that imports nothing of the library', () => {
+    expect(crossings.filter(({ from }) => from === 'base').map(({ text }) => text)).toEqual([]);
+  });
+
+  it('keeps the test doubles out of the core: only the set-up and worker entries hand out the null stats', () => {
+    const users = crossings.filter(({ to }) => to === 'testing');
+    expect(users.length).toBeGreaterThan(0);
+    const core = users.filter(({ from }) => !['setup', 'worker', '(root)'].includes(from));
+    expect(core.map(({ text }) => text)).toEqual([]);
+    // The barrel of `backupstats` exports none of them: they are `backupstats/testing`'s.
+    expect(graph['index.ts']?.filter((file) => folderOf(file) === 'testing')).toEqual([]);
+  });
+
+  it('has backupstats/pushgateway and backupstats/s3 import only the core and the floor, never set-up', () => {
+    const leaning = crossings.filter(({ from, to }) => ['pushgateway', 's3'].includes(from) && to === 'setup');
+    expect(leaning.map(({ text }) => text)).toEqual([]);
+    expect(crossings.some(({ from, to }) => from === 'pushgateway' && to === 'base')).toBe(true);
   });
 });

@@ -65,7 +65,7 @@ for (const env of JSON.parse(process.argv[2])) {
     await stats.shutdown();
     console.log(JSON.stringify('started'));
   } catch (error) {
-    console.log(JSON.stringify(error.message));
+    console.log(JSON.stringify(error.code + " " + error.message));
   }
 }`,
       );
@@ -84,6 +84,7 @@ for (const env of JSON.parse(process.argv[2])) {
       link('@opentelemetry/api');
       const [disabled, noSdk] = await run([{ OTEL_SDK_DISABLED: 'true' }, { OTEL_METRICS_EXPORTER: 'console' }]);
       expect(disabled).toBe('started');
+      expect(noSdk).toMatch(/^BACKUPSTATS_MISSING_PEER backupstats: /);
       expect(noSdk).toContain('startBackupStats needs the package @opentelemetry/sdk-metrics, which is not installed');
       // Without an SDK, the line that fits the running Node.js.
       expect(noSdk).toContain(
@@ -101,6 +102,7 @@ for (const env of JSON.parse(process.argv[2])) {
       ]);
       expect(consoleOnly).toBe('started');
       // With an SDK, the exporters of its line, whatever the Node.js (npm's newest exporter may be of the other one).
+      expect(prometheus).toMatch(/^BACKUPSTATS_MISSING_PEER backupstats: /);
       expect(prometheus).toContain(
         'OTEL_METRICS_EXPORTER="prometheus" needs the package @opentelemetry/exporter-prometheus',
       );

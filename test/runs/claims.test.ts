@@ -1,7 +1,8 @@
 // What a run records besides its outcome, each checked so that it fails when it breaks: its duration (start to end,
 // on vitest's fake clock), the bytes of the last success up to Number.MAX_SAFE_INTEGER, a run ended after a flush,
 // and the runs of the recording stats.
-import { createBackupStats, createRecordingStats, RUN_DURATION_BOUNDARIES, RunFailure } from 'backupstats';
+import { createBackupStats, RUN_DURATION_BOUNDARIES, RunFailure } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect } from 'vitest';
 import { spend, useFakeClock } from '../support/fake-clock.js';
 import { it } from '../support/fixtures.js';

@@ -2,16 +2,8 @@
 // of handle: overflow, no-op and recording.
 import { metrics } from '@opentelemetry/api';
 import type { IAttributesProcessor } from '@opentelemetry/sdk-metrics';
-import {
-  createBackupStats,
-  createNoopBackupStats,
-  createRecordingStats,
-  noopStats,
-  Operation,
-  RunFailure,
-  type RunFailureReason,
-  trackRun,
-} from 'backupstats';
+import { createBackupStats, Operation, RunFailure, type RunFailureReason, trackRun } from 'backupstats';
+import { createRecordingStats, noopStats } from 'backupstats/testing';
 import { afterEach, describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { createHarness, histograms, numbers } from '../support/harness.js';
@@ -128,7 +120,7 @@ describe('runs on every kind of handle', () => {
       run.succeed(1);
       run.fail(RunFailure.Source);
     }).not.toThrow();
-    await expect(trackRun(createNoopBackupStats().backup, () => 5)).resolves.toBe(5);
+    await expect(trackRun(noopStats.backup, () => 5)).resolves.toBe(5);
   });
 
   it('recording stats keep every ended run with its labels, outcome, reason, duration and bytes', async () => {

@@ -1,6 +1,7 @@
 // trackRun refuses at the call, before the work runs, what it cannot track: each error whole, in the library's one
 // form (the function, the argument, what it got, what it accepts).
-import { createRecordingStats, RunFailure, type Stats, trackRun } from 'backupstats';
+import { RunFailure, type Stats, trackRun } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it, vi } from 'vitest';
 
 const STATS_ACCEPTED = 'accepted: a Stats, such as backupStats.backup or one of its scopes';

@@ -11,8 +11,9 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { createBackupStats, createRecordingStats } from 'backupstats';
+import { createBackupStats } from 'backupstats';
 import { meterS3Client, S3Operation } from 'backupstats/s3';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { points } from '../support/harness.js';

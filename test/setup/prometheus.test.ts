@@ -107,5 +107,6 @@ describe('Prometheus endpoint configured from the environment', () => {
         `could not listen on 127\\.0\\.0\\.1:${address.port} \\(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT\\): .*EADDRINUSE`,
       ),
     );
+    await expect(attempt).rejects.toMatchObject({ code: 'BACKUPSTATS_LISTEN_FAILED' });
   });
 });

@@ -2,7 +2,7 @@
 // that every recorded duration can be checked exactly. Tolerance: 1e-9 ms (floating-point rounding of the
 // clock's own sums).
 import { Readable, Transform, type TransformOptions, Writable } from 'node:stream';
-import type { RecordingStats } from 'backupstats';
+import type { RecordingStats } from 'backupstats/testing';
 import { afterEach, beforeEach, expect, type MockInstance, onTestFinished, vi } from 'vitest';
 
 /**

@@ -1,5 +1,6 @@
 import { type BackupStatsOptions, createBackupStats } from 'backupstats';
 import { describe, expect, onTestFinished } from 'vitest';
+import { expectDocumentedCode } from '../support/error-codes.js';
 import { it } from '../support/fixtures.js';
 import { points, valuesByKey } from '../support/harness.js';
 
@@ -62,6 +63,7 @@ describe('bad options throw at construction with the option, the value and what 
       create();
     } catch (error) {
       message = (error as Error).message;
+      expectDocumentedCode(error, 'BACKUPSTATS_INVALID_OPTION');
     }
     expect(message).toMatch(/^backupstats: option \w+ is .+; accepted: ./);
     for (const fragment of fragments) expect(message).toContain(fragment);

@@ -5,6 +5,7 @@
 import { createPushgatewayExporter, type PushgatewayExporterOptions } from 'backupstats/pushgateway';
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect } from 'vitest';
+import { expectDocumentedCode, thrownBy } from '../support/error-codes.js';
 import { it } from '../support/fixtures.js';
 import { setUpError } from '../support/set-up-error.js';
 
@@ -131,6 +132,10 @@ describe('createPushgatewayExporter options', () => {
   it.each(cases)('%s: %j', (_, options, message) => {
     expect(() => createPushgatewayExporter(options as PushgatewayExporterOptions)).toThrow(TypeError);
     expect(() => createPushgatewayExporter(options as PushgatewayExporterOptions)).toThrow(message);
+    expectDocumentedCode(
+      thrownBy(() => createPushgatewayExporter(options as PushgatewayExporterOptions)),
+      'BACKUPSTATS_INVALID_OPTION',
+    );
   });
 
   it.each([

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { createBackupStats } from 'backupstats';
 import { exitAfterShutdown, shutdownOnExit, startBackupStats } from 'backupstats/setup';
 import { describe, expect, vi } from 'vitest';
+import { expectDocumentedCode, thrownBy } from '../support/error-codes.js';
 import { it } from '../support/fixtures.js';
 
 const NONE = { OTEL_METRICS_EXPORTER: 'none' };
@@ -17,6 +18,7 @@ describe('startBackupStats', () => {
     await expect(startBackupStats(options as never)).rejects.toThrow(
       new RegExp(`^backupstats: startBackupStats options is ${shown.replace(/[()]/g, '\\$&')}; accepted: an object`),
     );
+    await expect(startBackupStats(options as never)).rejects.toMatchObject({ code: 'BACKUPSTATS_INVALID_OPTION' });
   });
 
   it.each([
@@ -32,6 +34,7 @@ describe('startBackupStats', () => {
     await expect(startBackupStats(options as never)).rejects.toThrow(
       new RegExp(`^backupstats: ${message.replace(/[().[\]]/g, '\\$&')}`),
     );
+    await expect(startBackupStats(options as never)).rejects.toMatchObject({ code: 'BACKUPSTATS_INVALID_OPTION' });
   });
 
   it('says once, through diag, that an option it does not know is ignored', async ({ diagnostics }) => {
@@ -64,6 +67,10 @@ describe('the end of the process', () => {
         `backupstats: shutdownOnExit target is ${shown}; accepted: something with a shutdown() that returns a promise, such as the stats of startBackupStats()`,
       ),
     );
+    expectDocumentedCode(
+      thrownBy(() => shutdownOnExit(target as never)),
+      'BACKUPSTATS_INVALID_ARGUMENT',
+    );
   });
 
   it('a signal list given as one string is refused, not read letter by letter', () => {
@@ -84,6 +91,9 @@ describe('the end of the process', () => {
       await expect(exitAfterShutdown({ shutdown }, code as never)).rejects.toThrow(
         /^backupstats: exitAfterShutdown code is .*; accepted: an integer from 0 to 255 \(the exit code\), or nothing for process\.exitCode/,
       );
+      await expect(exitAfterShutdown({ shutdown }, code as never)).rejects.toMatchObject({
+        code: 'BACKUPSTATS_INVALID_ARGUMENT',
+      });
       expect(shutdown).not.toHaveBeenCalled();
       expect(exit).not.toHaveBeenCalled();
     } finally {

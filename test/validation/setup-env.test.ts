@@ -1,6 +1,7 @@
 // Every invalid variable is rejected at set-up with its name, its value and what is accepted (the header variables,
 // whose values are secrets and never shown, are setup-env-headers.test.ts).
 import { describe, expect } from 'vitest';
+import { expectDocumentedCode } from '../support/error-codes.js';
 import { it } from '../support/fixtures.js';
 import { setUpError } from '../support/set-up-error.js';
 
@@ -188,6 +189,7 @@ describe('startBackupStats rejects every invalid variable with its name, its val
   it.each(badValues)('$variable = $shown', async ({ env, variable, shown, accepted }) => {
     const error = await setUpError(env);
     expect(error).toBeInstanceOf(TypeError);
+    expectDocumentedCode(error, 'BACKUPSTATS_INVALID_ENV');
     expect(error.message).toContain(`${variable} is ${shown}`);
     expect(error.message).toContain('accepted:');
     expect(error.message).toContain(accepted);

@@ -1,14 +1,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import {
-  Component,
-  createBackupStats,
-  Implementation,
-  type MeterOptions,
-  noopStats,
-  Operation,
-  type Stats,
-} from 'backupstats';
+import { Component, createBackupStats, Implementation, type MeterOptions, Operation, type Stats } from 'backupstats';
+import { noopStats } from 'backupstats/testing';
 import { createOtelSetup, type OtelSetup } from '../harness/otel.js';
 import { elapsedMs } from '../harness/sample.js';
 import { createDirectOtelStats } from '../record/direct-otel-stats.js';

@@ -1,5 +1,6 @@
 import { type Attributes, type Counter, type MeterProvider, ValueType } from '@opentelemetry/api';
-import { noopStats, type ScopeLabels, type Stats } from 'backupstats';
+import type { ScopeLabels, Stats } from 'backupstats';
+import { noopStats } from 'backupstats/testing';
 
 /** The three OpenTelemetry counters a naive instrumentation would add to on every record. */
 interface Counters {

@@ -77,8 +77,11 @@ export class BucketIndex {
   private readonly belowStep = TABLES.below;
   private readonly insideHi = TABLES.insideHi;
   private readonly insideLo = TABLES.insideLo;
-  /** What turns 8 × exponent + steps below the mantissa into the bucket's offset from MIN_INDEX. */
-  private readonly shift = SHIFT;
+
+  constructor(
+    /** What turns 8 × exponent + steps below the mantissa into the bucket's offset from MIN_INDEX. */
+    private readonly shift: number = SHIFT,
+  ) {}
 
   /**
    * The bucket of a duration of `millis` (> 0) as an offset from MIN_INDEX, clamped to the range kept: the bucket
@@ -101,10 +104,9 @@ export class BucketIndex {
   }
 }
 
-// The shift, from a duration whose bucket is known: just above 1 s (1000 ms) is bucket 0, at offset -MIN_INDEX.
-let SHIFT = 0;
-SHIFT =
-  -MIN_INDEX - (new BucketIndex() as unknown as { offsetOf(millis: number): number }).offsetOf(1000 * (1 + 2 ** -40));
+// The shift, from a duration whose bucket is known: just above 1 s (1000 ms) is bucket 0, at offset -MIN_INDEX. An
+// index without a shift finds the unshifted offset; every other index takes this one.
+const SHIFT = -MIN_INDEX - new BucketIndex(0).offsetOf(1000 * (1 + 2 ** -40));
 
 /** The double next to `value` (> 0) upwards (1) or downwards (-1). */
 export function nextDouble(value: number, direction: 1 | -1): number {

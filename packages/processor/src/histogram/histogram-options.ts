@@ -1,4 +1,4 @@
-import { notAccepted, showValue } from '../diagnostics/error-messages.js';
+import { notAccepted, showValue } from '../base/errors.js';
 import { DEFAULT_HISTOGRAM_BOUNDARIES } from './explicit-buckets.js';
 import type { HistogramProducer } from './histogram-producer.js';
 

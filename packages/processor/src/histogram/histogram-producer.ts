@@ -1,7 +1,7 @@
 import { type Attributes, ValueType } from '@opentelemetry/api';
-import { optionsOf } from '../diagnostics/arguments.js';
-import { listChoices, notAccepted, showValue } from '../diagnostics/error-messages.js';
-import { METER_NAME, VERSION } from '../version.js';
+import { optionsOf } from '../api/arguments.js';
+import { METER_NAME, VERSION } from '../api/version.js';
+import { listChoices, notAccepted, showValue } from '../base/errors.js';
 import { DeltaState } from './delta-state.js';
 import { explicitPoint, exponentialPoint, type HistogramNumbers, hrTimeOf } from './histogram-points.js';
 import type { LocalHistogram } from './local-histogram.js';

@@ -1,4 +1,4 @@
-import { notAccepted } from '../diagnostics/error-messages.js';
+import { notAccepted } from '../base/errors.js';
 import type { HistogramProducer } from './histogram-producer.js';
 
 /**

@@ -1,7 +1,7 @@
-import { optionsOf, requireStats } from '../diagnostics/arguments.js';
-import { notAcceptedArgument } from '../diagnostics/error-messages.js';
-import type { Stats } from '../stats.js';
-import { byteLengthOf } from './byte-length.js';
+import { optionsOf, requireStats } from '../api/arguments.js';
+import type { Stats } from '../api/stats.js';
+import { notAcceptedArgument } from '../base/errors.js';
+import { byteLengthOf } from '../base/values.js';
 import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
 
 /**

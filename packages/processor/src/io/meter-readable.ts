@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { optionsOf, requireStats } from '../diagnostics/arguments.js';
-import type { Stats } from '../stats.js';
-import { byteLengthOf } from './byte-length.js';
+import { optionsOf, requireStats } from '../api/arguments.js';
+import type { Stats } from '../api/stats.js';
+import { byteLengthOf } from '../base/values.js';
 import { markMetered, requireReadable } from './stream-checks.js';
 import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
 

@@ -1,7 +1,7 @@
 import type { Transform, TransformCallback } from 'node:stream';
-import { optionsOf, requireStats } from '../diagnostics/arguments.js';
-import type { Stats } from '../stats.js';
-import { byteLengthOf } from './byte-length.js';
+import { optionsOf, requireStats } from '../api/arguments.js';
+import type { Stats } from '../api/stats.js';
+import { byteLengthOf } from '../base/values.js';
 import { OperationMeter } from './operation-meter.js';
 import { markMetered, requireTransform } from './stream-checks.js';
 import { type MeterOptions, OPTIONS_EXAMPLE, timeOneInOf } from './timing-sample.js';

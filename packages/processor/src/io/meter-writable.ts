@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
-import { optionsOf, requireStats } from '../diagnostics/arguments.js';
-import { describeValue, notAccepted } from '../diagnostics/error-messages.js';
-import type { Stats } from '../stats.js';
-import { byteLengthOf } from './byte-length.js';
+import { optionsOf, requireStats } from '../api/arguments.js';
+import type { Stats } from '../api/stats.js';
+import { describeValue, notAccepted } from '../base/errors.js';
+import { byteLengthOf } from '../base/values.js';
 import { OperationMeter } from './operation-meter.js';
 import { markMetered } from './stream-checks.js';
 import { type MeterOptions, OPTIONS_EXAMPLE, timeOneInOf } from './timing-sample.js';
@@ -81,5 +81,6 @@ function notWritable(stream: unknown): TypeError {
       "AWS SDK, use meterS3Client from 'backupstats/s3'",
     'it is not a stream.Writable and never calls _write / _writev, so metering it in place would record nothing; ' +
       'http.ClientRequest and ServerResponse are such streams',
+    'BACKUPSTATS_WRONG_STREAM',
   );
 }

@@ -1,5 +1,5 @@
-import { noop } from '../doubles/noop-stats.js';
-import type { Stats } from '../stats.js';
+import type { Stats } from '../api/stats.js';
+import { noop } from '../base/noop.js';
 import { TimingSample } from './timing-sample.js';
 import { drainsNextWrite, type WritableStateView } from './writable-drain.js';
 

@@ -1,4 +1,5 @@
-import { describeValue, notAccepted } from '../diagnostics/error-messages.js';
+import { describeValue, notAccepted } from '../base/errors.js';
+import { isObject } from '../base/values.js';
 
 /** The two sides of a stream a meter wraps: metering one side twice would count every chunk twice. */
 export type Side = 'read' | 'write';
@@ -19,8 +20,6 @@ interface StreamParts {
   readonly _writableState?: unknown;
 }
 
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
-
 /** Throws unless `stream` is a Readable built on Node's `_read()` / `push()` contract (any version of it). */
 export function requireReadable(fn: string, stream: unknown): void {
   const parts = stream as StreamParts | null | undefined;
@@ -32,6 +31,7 @@ export function requireReadable(fn: string, stream: unknown): void {
     describeValue(stream),
     'a stream.Readable (files, sockets, zlib, Readable.from, the readable side of a Duplex or Transform)',
     'it has no readable side to meter: no _read() and push() of a stream.Readable',
+    'BACKUPSTATS_WRONG_STREAM',
   );
 }
 
@@ -46,6 +46,7 @@ export function requireTransform(fn: string, stream: unknown): void {
     describeValue(stream),
     'a stream.Transform (zlib, crypto ciphers and hashes as streams, PassThrough, your own Transform)',
     'it has no _transform() to meter, so it would record nothing',
+    'BACKUPSTATS_WRONG_STREAM',
   );
 }
 
@@ -57,6 +58,7 @@ export function markMetered(fn: string, stream: object, side: Side): void {
       describeValue(stream),
       `a stream whose ${side === 'read' ? 'reading' : 'writing'} side is not metered yet`,
       'it is metered already: metering it again would count every chunk twice',
+      'BACKUPSTATS_WRONG_STREAM',
     );
   }
   marks[side].add(stream);

@@ -1,6 +1,6 @@
-import { optionsOf, requireFunction, requireStats } from '../diagnostics/arguments.js';
-import { notAcceptedArgument } from '../diagnostics/error-messages.js';
-import type { Stats } from '../stats.js';
+import { optionsOf, requireFunction, requireStats } from '../api/arguments.js';
+import type { Stats } from '../api/stats.js';
+import { notAcceptedArgument } from '../base/errors.js';
 
 /** Options of {@link timeSync} and {@link timeAsync}. */
 export interface TimedOptions<T> {

@@ -1,5 +1,5 @@
-import { notAccepted, showValue } from '../diagnostics/error-messages.js';
-import { type IntegerRule, integerText, isIntegerIn } from '../diagnostics/integer-rule.js';
+import { notAccepted, showValue } from '../base/errors.js';
+import { type IntegerRule, integerText, isIntegerIn } from '../base/integer-rule.js';
 import { type Clock, type ClockCost, clockCostOf, refineClockCost } from './clock-cost.js';
 
 /** Options every stream meter takes. */

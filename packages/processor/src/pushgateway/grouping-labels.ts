@@ -1,4 +1,4 @@
-import { quote } from '../diagnostics/error-messages.js';
+import { quote } from '../base/errors.js';
 import { KEY_LABELS, LABEL_NAME } from './grouping-key.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import { pushRefused } from '../diagnostics/diagnostics.js';
+import { withCode } from '../base/errors.js';
+import { pushRefused } from '../diagnostics/messages.js';
 import { type GroupingKey, groupingKeyOf, groupingPath } from './grouping-key.js';
 import { resourceLabelOf } from './grouping-labels.js';
 import { createPushClient } from './push-client.js';
@@ -26,9 +27,10 @@ export interface MetricsSerializer {
 
 type ExportResult = Parameters<Parameters<PushMetricExporter['export']>[1]>[0];
 
-// ExportResultCode (@opentelemetry/core) and AggregationTemporality (sdk-metrics): the same values in 2.x and 3.x.
-const SUCCESS = 0;
-const FAILED = 1;
+/** Export result codes (`ExportResultCode` in @opentelemetry/core, the same in 2.x and 3.x); set-up's too. */
+export const SUCCESS = 0;
+export const FAILED = 1;
+// AggregationTemporality (sdk-metrics): the same value in 2.x and 3.x.
 const CUMULATIVE = 1;
 /** The most of a refusal quoted in messages. */
 const QUOTED_CHARS = 500;
@@ -57,14 +59,20 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
     const clash = resourceClash(config.labels, metrics.resource.attributes);
     if (clash !== undefined) {
       // The group's label would replace target_info's: nothing is pushed rather than a series renamed.
-      return { code: FAILED, error: new Error(`nothing was pushed to ${where}: ${clash}`) };
+      return {
+        code: FAILED,
+        error: withCode(new Error(`nothing was pushed to ${where}: ${clash}`), 'BACKUPSTATS_PUSH_FAILED'),
+      };
     }
     let answer: Awaited<ReturnType<typeof client.post>>;
     try {
       answer = await client.post(path, serializer.serialize(withSamplesOnly(metrics)));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { code: FAILED, error: new Error(`the push to ${where} failed: ${reason}`) };
+      return {
+        code: FAILED,
+        error: withCode(new Error(`the push to ${where} failed: ${reason}`), 'BACKUPSTATS_PUSH_FAILED'),
+      };
     }
     if (answer.status >= 200 && answer.status < 300) {
       lastRefusal = undefined;
@@ -76,13 +84,22 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
       lastRefusal = status;
       pushRefused(where, status, quoted);
     }
-    return { code: FAILED, error: new Error(`the Pushgateway answered ${status} to the push to ${where}: ${quoted}`) };
+    return {
+      code: FAILED,
+      error: withCode(
+        new Error(`the Pushgateway answered ${status} to the push to ${where}: ${quoted}`),
+        'BACKUPSTATS_PUSH_FAILED',
+      ),
+    };
   };
 
   return {
     export(metrics, done) {
       if (closed) {
-        done({ code: FAILED, error: new Error('the Pushgateway exporter is shut down') });
+        done({
+          code: FAILED,
+          error: withCode(new Error('the Pushgateway exporter is shut down'), 'BACKUPSTATS_SHUT_DOWN'),
+        });
         return;
       }
       const pushing = push(metrics).then(done);

@@ -1,9 +1,9 @@
-import { optionsOf } from '../diagnostics/arguments.js';
-import { unknownOptions } from '../diagnostics/diagnostics.js';
-import { notAccepted, notAcceptedArgument, quote } from '../diagnostics/error-messages.js';
-import { integerText, isIntegerIn, TIMER_MILLIS } from '../diagnostics/integer-rule.js';
-import { redactUrl } from '../setup/env/otlp-settings.js';
-import { HEADER_RULE } from '../setup/env/pairs.js';
+import { optionsOf } from '../api/arguments.js';
+import { notAccepted, notAcceptedArgument, quote } from '../base/errors.js';
+import { addUrlCredentials, HEADER_RULE, redactUrl } from '../base/http.js';
+import { integerText, isIntegerIn, TIMER_MILLIS } from '../base/integer-rule.js';
+import { isObject } from '../base/values.js';
+import { unknownOptions } from '../diagnostics/messages.js';
 import { GROUPING_LABELS_TEXT, groupingLabelProblem } from './grouping-labels.js';
 import type { PushgatewayConfig } from './pushgateway-exporter.js';
 import { DEFAULT_PUSHGATEWAY_URL, PUSHGATEWAY_URL_TEXT, parsePushgatewayUrl } from './pushgateway-url.js';
@@ -34,9 +34,6 @@ const FN = 'createPushgatewayExporter';
 const KNOWN = ['url', 'job', 'instance', 'grouping', 'headers', 'timeoutMillis'];
 const DEFAULT_TIMEOUT_MILLIS = 10_000;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The options checked, each refused with a TypeError naming it, what it is and what is accepted. */
 export function checkPushgatewayOptions(given: PushgatewayExporterOptions | undefined): PushgatewayConfig {
   const options = optionsOf(FN, given, '{ url: "http://pushgateway:9091" }');
@@ -48,17 +45,7 @@ export function checkPushgatewayOptions(given: PushgatewayExporterOptions | unde
     throw notAccepted(`${FN} option url`, shown, PUSHGATEWAY_URL_TEXT);
   }
   const headers = checkHeaders(options.headers);
-  if (parsed.authorization !== undefined) {
-    if ('authorization' in headers) {
-      throw notAccepted(
-        `${FN} options url and headers`,
-        '<redacted>',
-        'credentials in the URL or an authorization header, not both',
-        'both say how to authenticate',
-      );
-    }
-    headers.authorization = parsed.authorization;
-  }
+  addUrlCredentials(headers, parsed.authorization, `${FN} options url and headers`);
   const timeoutMillis = options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS;
   if (!isIntegerIn(timeoutMillis, TIMER_MILLIS)) {
     throw notAcceptedArgument(FN, 'option timeoutMillis', timeoutMillis, integerText(TIMER_MILLIS));
@@ -81,7 +68,7 @@ function checkValue(name: string, value: unknown): string | undefined {
 function checkGrouping(grouping: unknown): Record<string, string> {
   const accepted = `an object of ${GROUPING_LABELS_TEXT}, to strings`;
   if (grouping === undefined) return {};
-  if (!isRecord(grouping)) throw notAcceptedArgument(FN, 'option grouping', grouping, accepted);
+  if (!isObject(grouping)) throw notAcceptedArgument(FN, 'option grouping', grouping, accepted);
   for (const [name, value] of Object.entries(grouping)) {
     const problem = groupingLabelProblem(name);
     if (problem !== undefined) {
@@ -103,7 +90,7 @@ function checkGrouping(grouping: unknown): Record<string, string> {
 function checkHeaders(headers: unknown): Record<string, string> {
   const accepted = `an object of ${HEADER_RULE.keyText} to values of printable ASCII`;
   if (headers === undefined) return {};
-  if (!isRecord(headers)) throw notAcceptedArgument(FN, 'option headers', headers, accepted);
+  if (!isObject(headers)) throw notAcceptedArgument(FN, 'option headers', headers, accepted);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_RULE.key.test(name) || typeof value !== 'string' || !HEADER_RULE.value.test(value)) {

@@ -1,5 +1,5 @@
-import type { Run } from '../run.js';
-import type { RunFailureReason } from './run-failure.js';
+import type { Run } from '../api/run.js';
+import type { RunFailureReason } from '../api/run-failure.js';
 import type { RunSeries } from './run-series.js';
 
 /** What ends an {@link OpenRun}: the run book of its family. */

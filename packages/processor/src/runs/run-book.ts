@@ -1,14 +1,14 @@
 import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
+import type { Run } from '../api/run.js';
+import { RunFailure, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
+import { isAmount, MAX_PENDING } from '../base/amount.js';
+import type { FirstError } from '../base/first-error.js';
+import { drainQueue } from '../base/first-error.js';
+import { noopRun } from '../base/noop.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import type { FirstError } from '../diagnostics/first-error.js';
-import { noopRun } from '../doubles/noop-stats.js';
 import type { Family } from '../naming/naming-types.js';
 import type { RunSpec } from '../naming/run-naming.js';
-import { isAmount, MAX_PENDING } from '../record/amount.js';
-import { drainQueue } from '../registry/flush-queue.js';
-import type { Run } from '../run.js';
 import { OpenRun, type RunEnd } from './open-run.js';
-import { RunFailure, type RunFailureReason, recordedReasonIndex } from './run-failure.js';
 import { createRunInstruments, type RunInstruments } from './run-instruments.js';
 import { RunSeries } from './run-series.js';
 

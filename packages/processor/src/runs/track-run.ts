@@ -1,6 +1,6 @@
-import { optionsOf, requireFunction, requireStats } from '../diagnostics/arguments.js';
-import type { Stats } from '../stats.js';
-import type { RunFailureReason } from './run-failure.js';
+import { optionsOf, requireFunction, requireStats } from '../api/arguments.js';
+import type { RunFailureReason } from '../api/run-failure.js';
+import type { Stats } from '../api/stats.js';
 
 /** Options of {@link trackRun}. */
 export interface TrackRunOptions<T> {

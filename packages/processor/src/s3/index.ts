@@ -1,2 +1,1 @@
-export { type MeterableS3Client, meterS3Client } from './meter-s3-client.js';
-export { S3Operation } from './operations.js';
+export { type MeterableS3Client, meterS3Client, S3Operation } from './meter-s3-client.js';

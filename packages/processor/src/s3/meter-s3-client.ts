@@ -1,11 +1,10 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { notAcceptedArgument } from '../diagnostics/error-messages.js';
-import { Component, Implementation, Operation } from '../labels.js';
-import type { Stats } from '../stats.js';
-import { attemptMiddleware } from './attempt-middleware.js';
-import type { MiddlewareStackLike } from './middleware.js';
+import { requireStats } from '../api/arguments.js';
+import { Component, Implementation, Operation } from '../api/labels.js';
+import type { Stats } from '../api/stats.js';
+import { notAcceptedArgument } from '../base/errors.js';
+import { attemptMiddleware, type MiddlewareStackLike } from './attempt-middleware.js';
 import { objectMiddleware } from './object-middleware.js';
-import { S3Operation } from './operations.js';
 
 /** Any client of `@aws-sdk/client-s3` (`S3Client`, the aggregated `S3`, or the one an `Upload` is given). */
 export type MeterableS3Client = Pick<S3Client, 'middlewareStack'>;
@@ -43,14 +42,7 @@ export function meterS3Client(client: MeterableS3Client, stats: Stats): () => vo
       'it has no middlewareStack',
     );
   }
-  if (typeof (stats as Partial<Stats> | null | undefined)?.scope !== 'function') {
-    throw notAcceptedArgument(
-      'meterS3Client',
-      'stats',
-      stats,
-      'a Stats, such as backupStats.backup or backupStats.restore',
-    );
-  }
+  requireStats('meterS3Client', stats);
   const metered = stack as MiddlewareStackLike;
   if (metered.identify().some((entry) => entry.startsWith(ATTEMPT))) {
     throw notAcceptedArgument(
@@ -93,3 +85,15 @@ export function meterS3Client(client: MeterableS3Client, stats: Stats): () => vo
     metered.remove(OBJECT);
   };
 }
+
+/**
+ * The `operation` values of S3 requests. Every HTTP request attempt is one `AWS:Request:Send` (Vitess's
+ * name); an attempt that failed is also one `AWS:Request:Failed` or, when the service throttled it, one
+ * `AWS:Request:Throttled`, with the same bytes and duration. The last two are subsets of the first, so
+ * `Send - Failed - Throttled` is what succeeded, for operations, bytes and time alike.
+ */
+export const S3Operation = Object.freeze({
+  RequestSend: Operation.AWSRequestSend,
+  RequestFailed: 'AWS:Request:Failed',
+  RequestThrottled: 'AWS:Request:Throttled',
+} as const);

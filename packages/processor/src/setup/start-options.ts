@@ -1,9 +1,10 @@
 import type { MeterProvider } from '@opentelemetry/api';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
-import { optionsOf } from '../diagnostics/arguments.js';
-import { unknownOptions } from '../diagnostics/diagnostics.js';
-import { notAcceptedArgument } from '../diagnostics/error-messages.js';
-import { type BackupStatsOptions, CORE_OPTIONS } from '../options.js';
+import { optionsOf } from '../api/arguments.js';
+import { notAcceptedArgument } from '../base/errors.js';
+import { isObject } from '../base/values.js';
+import { unknownOptions } from '../diagnostics/messages.js';
+import { type BackupStatsOptions, CORE_OPTIONS } from '../instance/options.js';
 import type { Env } from './env/env.js';
 
 /** Options of {@link startBackupStats}. Options given here win over the environment. */
@@ -34,9 +35,6 @@ export interface StartBackupStatsOptions extends BackupStatsOptions {
 }
 
 const START_OPTIONS: readonly string[] = [...CORE_OPTIONS, 'env', 'disabled', 'readers', 'quiet'];
-
-const isObject = (value: unknown): value is object =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A MetricReader of any SDK line, by what the MeterProvider calls on it. */
 const isReader = (value: unknown): boolean =>

@@ -1,22 +1,21 @@
 import type { MeterProvider } from '@opentelemetry/api';
-import { openBackupStats } from '../backup-stats.js';
-import { givenProviderFlushLate, providerShutdownLate, undelivered } from '../diagnostics/diagnostics.js';
-import { notAccepted } from '../diagnostics/error-messages.js';
-import { createNoopBackupStats } from '../doubles/noop-stats.js';
-import { resolveOptions } from '../options.js';
-import { cardinalityLimitFor } from '../registry/cardinality.js';
-import type { BackupStats } from '../stats.js';
-import { METER_NAME } from '../version.js';
-import type { WorkerLinkOptions } from '../worker/link-types.js';
+import type { WorkerLinkOptions } from '../api/link-types.js';
+import type { BackupStats } from '../api/stats.js';
+import { METER_NAME } from '../api/version.js';
+import { notAccepted } from '../base/errors.js';
+import { givenProviderFlushLate, providerShutdownLate, undelivered } from '../diagnostics/messages.js';
+import { cardinalityLimitFor } from '../family/family-registry.js';
+import { openBackupStats } from '../instance/backup-stats.js';
+import { resolveOptions } from '../instance/options.js';
+import { noopStats } from '../testing/null-stats.js';
 import { DEFAULT_EXPORT_TIMEOUT_MILLIS, SHUTDOWN_MARGIN_MILLIS } from './env/defaults.js';
 import type { Env } from './env/env.js';
 import { readExportSettings } from './env/export-settings.js';
 import { installLogger, readLogSettings } from './env/log-settings.js';
 import { readDisabled, readStatsVariables } from './env/stats-variables.js';
-import { LATE, within } from './exit/deadline.js';
+import { LATE, within } from './exit/exit-coordinator.js';
 import { missingPeer, sdkLineOf } from './export/load-peer.js';
-import { buildReaders, type Readers } from './export/readers.js';
-import { buildResource } from './export/resource.js';
+import { buildReaders, buildResource, type Readers } from './export/readers.js';
 import { checkStartOptions, type StartBackupStatsOptions } from './start-options.js';
 
 /** Stats started by {@link startBackupStats}, with the controls of the provider behind them. */
@@ -196,8 +195,13 @@ function started(
 }
 
 function disabledStats(): StartedBackupStats {
+  const { backup, restore, flush, shutdown, workerLink } = noopStats;
   return Object.freeze({
-    ...createNoopBackupStats(),
+    backup,
+    restore,
+    flush,
+    shutdown,
+    workerLink,
     meterProvider: undefined,
     shutdownTimeoutMillis: SHUTDOWN_MARGIN_MILLIS,
     forceFlush: () => Promise.resolve(),

@@ -1,5 +1,5 @@
 import { diag } from '@opentelemetry/api';
-import { hasDiagLogger } from '../diagnostics/diagnostics.js';
+import { hasDiagLogger } from '../diagnostics/messages.js';
 
 let told = false;
 

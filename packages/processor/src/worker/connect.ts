@@ -1,14 +1,15 @@
+import type { WorkerLink } from '../api/link-types.js';
+import type { Stats } from '../api/stats.js';
+import { notAccepted } from '../base/errors.js';
+import { noop } from '../base/noop.js';
 import { Diagnostics } from '../diagnostics/diagnostics.js';
-import { notAccepted } from '../diagnostics/error-messages.js';
-import { noop, noopStats } from '../doubles/noop-stats.js';
 import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
+import { claimPlace, isClosed } from '../link/place-claim.js';
+import { placeRegion, requireLink } from '../link/worker-link.js';
 import { FAMILIES } from '../naming/naming-types.js';
-import type { Stats } from '../stats.js';
+import { noopStats } from '../testing/null-stats.js';
 import { closedLinkConnected } from './closed-link.js';
-import type { WorkerLink } from './link-types.js';
-import { claimPlace, isClosed } from './place-claim.js';
-import { type Region, SharedFamily } from './shared-family.js';
-import { layoutOf, requireLink } from './worker-link.js';
+import { SharedFamily } from './shared-family.js';
 
 /** Backup and restore stats of a worker thread, recording into the shared memory of a {@link WorkerLink}. */
 export interface WorkerBackupStats {
@@ -52,15 +53,11 @@ export function connectBackupStats(link: WorkerLink): WorkerBackupStats {
       'connectBackupStats link',
       `a link whose ${link.places.length} place(s) are all taken by live workers`,
       'a link with a free place: stats.workerLink({ workers: N }) for N workers recording at once, or a link per worker',
+      undefined,
+      'BACKUPSTATS_LINK_FULL',
     );
   }
-  const buffer = link.places[claim.place] as SharedArrayBuffer;
-  const region: Region = {
-    layout: layoutOf(link.maxScopes, link.histogramBoundaries),
-    int32: new Int32Array(buffer),
-    numbers: new Float64Array(buffer),
-    bytes: new Uint8Array(buffer),
-  };
+  const region = placeRegion(link, claim.place);
   const boundaries = link.histogramBoundaries;
   const buckets = boundaries === undefined ? undefined : new ExplicitBuckets(boundaries);
   const diagnostics = new Diagnostics();

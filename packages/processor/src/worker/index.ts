@@ -1,2 +1,2 @@
+export type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
 export { connectBackupStats, type WorkerBackupStats } from './connect.js';
-export type { WorkerLink, WorkerLinkOptions } from './link-types.js';

@@ -1,21 +1,13 @@
+import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
+import type { Run } from '../api/run.js';
+import type { Stats } from '../api/stats.js';
+import { noopRun } from '../base/noop.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import { noopRun } from '../doubles/noop-stats.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
-import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../labels.js';
+import { H_MAX, H_MIN, OVERFLOW_SLOT, type Region, readLabels } from '../link/region-layout.js';
 import type { Family } from '../naming/naming-types.js';
-import { OverflowHandle } from '../record/overflow-handle.js';
-import type { Run } from '../run.js';
-import type { Stats } from '../stats.js';
-import { H_MAX, H_MIN, OVERFLOW_SLOT, type RegionLayout } from './region-layout.js';
+import { OverflowHandle } from '../series/overflow-handle.js';
 import { type SharedOwner, SharedSeriesHandle } from './shared-series-handle.js';
-
-/** The views of one place's shared memory. */
-export interface Region {
-  readonly layout: RegionLayout;
-  readonly int32: Int32Array;
-  readonly numbers: Float64Array;
-  readonly bytes: Uint8Array;
-}
 
 const encoder = new TextEncoder();
 
@@ -140,27 +132,4 @@ export class SharedFamily implements SharedOwner {
   private labelsAt(slot: number): ResolvedLabels {
     return readLabels(this.region, this.family, slot) ?? ROOT_LABELS;
   }
-}
-
-const decoder = new TextDecoder();
-
-/** The labels of a published slot; undefined for the overflow slot (or labels that do not parse). */
-export function readLabels(region: Region, family: number, slot: number): ResolvedLabels | undefined {
-  const { layout, int32, bytes } = region;
-  const labelAt = layout.labelAt(family, slot);
-  const length = int32[labelAt + 1] as number;
-  if (length === 0) return undefined;
-  const start = layout.labelStart + (int32[labelAt] as number);
-  let parsed: unknown;
-  try {
-    // slice(): TextDecoder does not read shared memory.
-    parsed = JSON.parse(decoder.decode(bytes.slice(start, start + length)));
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((label) => typeof label === 'string')) {
-    return undefined;
-  }
-  const [component, implementation, operation] = parsed as [string, string, string];
-  return { component, implementation, operation };
 }

@@ -1,10 +1,10 @@
+import type { ResolvedLabels } from '../api/labels.js';
+import type { Run } from '../api/run.js';
+import { isAmount, MAX_PENDING } from '../base/amount.js';
 import { BucketIndex } from '../histogram/bucket-layout.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
-import type { ResolvedLabels } from '../labels.js';
-import { isAmount, MAX_PENDING } from '../record/amount.js';
-import { ScopeHandle, type ScopeLookup } from '../record/scope-handle.js';
-import type { Run } from '../run.js';
-import { BYTES, COUNT, H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO, MILLIS } from './region-layout.js';
+import { BYTES, COUNT, H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO, MILLIS } from '../link/region-layout.js';
+import { ScopeHandle, type ScopeLookup } from '../series/scope-handle.js';
 
 /** What a worker's series handle asks of the family that owns it. */
 export interface SharedOwner extends ScopeLookup {

@@ -1,7 +1,8 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { meterReadable, meterTransform, noopStats, type Stats, timeAsync, trackRun } from 'backupstats';
+import { meterReadable, meterTransform, type Stats, timeAsync, trackRun } from 'backupstats';
+import { noopStats } from 'backupstats/testing';
 import type { Progress } from '../cli/progress.js';
 import { destinationError, ExitCode, reason, ToolError } from '../errors.js';
 import { ensureFolder } from '../files/ensure-folder.js';

@@ -1,5 +1,5 @@
-import { listChoices, notAccepted, quote } from '../../diagnostics/error-messages.js';
-import { type IntegerRule, integerText, isIntegerIn } from '../../diagnostics/integer-rule.js';
+import { listChoices, notAccepted, quote } from '../../base/errors.js';
+import { type IntegerRule, integerText, isIntegerIn } from '../../base/integer-rule.js';
 
 /** Environment variables as {@link startBackupStats} reads them (`process.env` unless the caller passes its own). */
 export type Env = Readonly<Record<string, string | undefined>>;

@@ -1,5 +1,5 @@
-import { listChoices, notAccepted, quote } from '../../diagnostics/error-messages.js';
-import { TIMER_MILLIS } from '../../diagnostics/integer-rule.js';
+import { listChoices, notAccepted, quote } from '../../base/errors.js';
+import { TIMER_MILLIS } from '../../base/integer-rule.js';
 import {
   DEFAULT_EXPORT_INTERVAL_MILLIS,
   DEFAULT_EXPORT_TIMEOUT_MILLIS,

@@ -1,6 +1,6 @@
 import { DiagConsoleLogger, DiagLogLevel, diag } from '@opentelemetry/api';
-import { hasDiagLogger } from '../../diagnostics/diagnostics.js';
-import { notAcceptedArgument } from '../../diagnostics/error-messages.js';
+import { notAcceptedArgument } from '../../base/errors.js';
+import { hasDiagLogger } from '../../diagnostics/messages.js';
 import { type Env, readBoolean, readChoice } from './env.js';
 
 /** `OTEL_LOG_LEVEL` values, as the OpenTelemetry SDKs read them (any case). */

@@ -1,9 +1,10 @@
-import { notAccepted, quote } from '../../diagnostics/error-messages.js';
-import { TIMER_MILLIS } from '../../diagnostics/integer-rule.js';
+import { notAccepted, quote } from '../../base/errors.js';
+import { GRPC_HEADER_RULE, HEADER_RULE, redactUrl } from '../../base/http.js';
+import { TIMER_MILLIS } from '../../base/integer-rule.js';
 import type { HistogramAggregation } from '../../histogram/histogram-producer.js';
 import { DEFAULT_OTLP_TIMEOUT_MILLIS } from './defaults.js';
 import { type Env, readChoice, readInteger, readString } from './env.js';
-import { GRPC_HEADER_RULE, HEADER_RULE, readPairs } from './pairs.js';
+import { readPairs } from './pairs.js';
 
 /** OTLP transports. */
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
@@ -82,14 +83,6 @@ export function readOtlp(env: Env, exportTimeoutMillis: number): OtlpSettings {
 
 function lowerCaseKeys(pairs: Record<string, string> | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(pairs ?? {}).map(([key, value]) => [key.toLowerCase(), value]));
-}
-
-/**
- * A URL's text for a message, with what may be a credential hidden: the user information before `@` and the
- * query after `?`. Works on text that does not parse as a URL too, since that is when it is shown.
- */
-export function redactUrl(text: string): string {
-  return text.replace(/^([^/?#]*\/\/)[^/?#]*@/, '$1<redacted>@').replace(/\?[^#]*/, '?<redacted>');
 }
 
 function readUrl(env: Env, name: string, example: string): string | undefined {

@@ -1,48 +1,6 @@
-import { notAccepted, quote } from '../../diagnostics/error-messages.js';
+import { notAccepted, quote } from '../../base/errors.js';
+import type { PairsRule } from '../../base/http.js';
 import { type Env, readString, shown } from './env.js';
-
-/** How {@link readPairs} checks and shows one variable. */
-export interface PairsRule {
-  /** Keys that are accepted, and how the error message words them. */
-  readonly key: RegExp;
-  readonly keyText: string;
-  /** Values that are accepted once percent-decoded, and how the error message words them. */
-  readonly value: RegExp;
-  readonly valueText: string;
-  /** Secret values (OTLP headers) never appear in an error: not the value, not a key, not a fragment. */
-  readonly secret: boolean;
-  /** A key given twice is refused (rather than the last one kept). */
-  readonly unique?: boolean;
-  readonly example: string;
-}
-
-// Header values are checked here rather than left to the transport: Node's HTTP client would fail every
-// export later (ERR_INVALID_CHAR) while set-up succeeded, and grpc-js throws an error that quotes the value.
-// Printable ASCII is what both accept (grpc-js: /^[ -~]*$/; RFC 9110 also allows tab and obsolete 8-bit
-// text, which gRPC refuses).
-const HEADER_VALUE = /^[\x20-\x7e]+$/;
-const HEADER_VALUE_TEXT =
-  'percent-encoded values that decode to printable ASCII (space to "~"; no control character such as CR, LF or tab, nothing beyond ASCII)';
-
-/** OTLP/HTTP headers: names are RFC 9110 tokens. */
-export const HEADER_RULE: PairsRule = {
-  key: /^[!#$%&'*+.^`|~\w-]+$/,
-  keyText: 'HTTP header names',
-  value: HEADER_VALUE,
-  valueText: HEADER_VALUE_TEXT,
-  secret: true,
-  example: '"api-key=<secret>,x-tenant=team%20a"',
-};
-
-/**
- * OTLP/gRPC headers, sent as metadata: grpc-js accepts lower-case letters, digits, "_", "." and "-" (names
- * are lower-cased first), takes "-bin" keys for binary values and reserves "grpc-" keys.
- */
-export const GRPC_HEADER_RULE: PairsRule = {
-  ...HEADER_RULE,
-  key: /^(?!grpc-)(?!.*-bin$)[0-9a-z_.-]+$/i,
-  keyText: 'gRPC metadata keys (letters, digits, "_", "." and "-"; not ending in "-bin", not starting with "grpc-")',
-};
 
 /** Resource attribute keys: any non-empty text. */
 export const ATTRIBUTE_RULE: PairsRule = {

@@ -1,4 +1,5 @@
-import { notAccepted, quote } from '../../diagnostics/error-messages.js';
+import { notAccepted, quote } from '../../base/errors.js';
+import { addUrlCredentials, HEADER_RULE, type PairsRule, redactUrl } from '../../base/http.js';
 import { GROUPING_LABELS_TEXT, groupingLabelProblem, resourceLabelOf } from '../../pushgateway/grouping-labels.js';
 import {
   DEFAULT_PUSHGATEWAY_URL,
@@ -6,8 +7,7 @@ import {
   parsePushgatewayUrl,
 } from '../../pushgateway/pushgateway-url.js';
 import { type Env, readString, shown } from './env.js';
-import { redactUrl } from './otlp-settings.js';
-import { HEADER_RULE, type PairsRule, readPairs } from './pairs.js';
+import { readPairs } from './pairs.js';
 
 /** Where and how the Pushgateway exporter pushes; job and instance come from the resource. */
 export interface PushgatewaySettings {
@@ -47,29 +47,15 @@ export function readPushgateway(env: Env, resourceAttributes: readonly string[] 
   for (const [key, value] of Object.entries(readPairs(env, 'BACKUPSTATS_PUSHGATEWAY_HEADERS', HEADER_RULE) ?? {})) {
     headers[key.toLowerCase()] = value;
   }
-  if (parsed.authorization !== undefined) {
-    if ('authorization' in headers) {
-      throw notAccepted(
-        'BACKUPSTATS_PUSHGATEWAY_URL and BACKUPSTATS_PUSHGATEWAY_HEADERS',
-        '<redacted>',
-        'credentials in the URL (user:password@) or an authorization header, not both',
-        'both say how to authenticate; the text is not shown because it may hold secrets',
-      );
-    }
-    headers.authorization = parsed.authorization;
-  }
+  addUrlCredentials(headers, parsed.authorization, 'BACKUPSTATS_PUSHGATEWAY_URL and BACKUPSTATS_PUSHGATEWAY_HEADERS');
   const grouping = 'BACKUPSTATS_PUSHGATEWAY_GROUPING';
   const labels = readPairs(env, grouping, GROUPING_RULE) ?? {};
   const resourceLabels = resourceAttributes.map(resourceLabelOf);
   for (const label of Object.keys(labels)) {
     const problem = groupingLabelProblem(label, resourceLabels);
     if (problem !== undefined) {
-      throw notAccepted(
-        grouping,
-        shown(env, grouping),
-        `comma-separated name=value pairs with ${GROUPING_LABELS_TEXT}`,
-        problem,
-      );
+      const accepted = `comma-separated name=value pairs with ${GROUPING_LABELS_TEXT}`;
+      throw notAccepted(grouping, shown(env, grouping), accepted, problem);
     }
   }
   return { url: parsed.url, headers, labels };

@@ -1,4 +1,9 @@
-import { type BackupStatsOptions, CORE_OPTIONS, type ValueSource, type VariableOption } from '../../options.js';
+import {
+  type BackupStatsOptions,
+  CORE_OPTIONS,
+  type ValueSource,
+  type VariableOption,
+} from '../../instance/options.js';
 import { type Env, parseInteger, readBoolean, readString, shown } from './env.js';
 
 /** Whether set-up is turned off: the `disabled` option, else `BACKUPSTATS_DISABLED`, else `OTEL_SDK_DISABLED`. */

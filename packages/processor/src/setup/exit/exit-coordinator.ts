@@ -1,6 +1,5 @@
 import { constants } from 'node:os';
-import { shutdownFailed, shutdownLate, signalDeadlinePassed } from '../../diagnostics/diagnostics.js';
-import { LATE, within } from './deadline.js';
+import { shutdownFailed, shutdownLate, signalDeadlinePassed } from '../../diagnostics/messages.js';
 
 /** One {@link shutdownOnExit} registration. */
 export interface ExitEntry {
@@ -162,4 +161,24 @@ async function shutdownAll(entries: readonly ExitEntry[]): Promise<boolean> {
     }),
   );
   return late.includes(true);
+}
+
+/** What {@link within} resolves with when the deadline came first. */
+export const LATE: unique symbol = Symbol('late');
+
+/**
+ * Settles as `work` does, or resolves {@link LATE} once `millis` have passed, whichever comes first. The timer is
+ * ref'd on purpose: it keeps the process alive while `work` waits on handles that do not (unref'd sockets and
+ * servers), and no longer than the deadline.
+ */
+export async function within<T>(work: Promise<T>, millis: number): Promise<T | typeof LATE> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), millis);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,11 +1,10 @@
 import { constants } from 'node:os';
-import { optionsOf } from '../../diagnostics/arguments.js';
-import { shutdownFailed, shutdownLate } from '../../diagnostics/diagnostics.js';
-import { notAccepted, notAcceptedArgument, quote, showValue } from '../../diagnostics/error-messages.js';
-import { integerText, isIntegerIn, TIMER_MILLIS } from '../../diagnostics/integer-rule.js';
+import { optionsOf } from '../../api/arguments.js';
+import { notAccepted, notAcceptedArgument, quote, showValue } from '../../base/errors.js';
+import { integerText, isIntegerIn, TIMER_MILLIS } from '../../base/integer-rule.js';
+import { shutdownFailed, shutdownLate } from '../../diagnostics/messages.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MILLIS } from '../env/defaults.js';
-import { LATE, within } from './deadline.js';
-import { exitCoordinator } from './exit-coordinator.js';
+import { exitCoordinator, LATE, within } from './exit-coordinator.js';
 
 /** Anything with an asynchronous `shutdown()`, such as the stats {@link startBackupStats} returns. */
 export interface ShutdownTarget {

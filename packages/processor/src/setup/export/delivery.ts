@@ -1,4 +1,5 @@
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { FAILED, SUCCESS } from '../../pushgateway/pushgateway-exporter.js';
 
 type ExportCallback = Parameters<PushMetricExporter['export']>[1];
 
@@ -12,10 +13,6 @@ export interface DeliveryWatch {
    */
   undelivered(deadlineMillis: number): string | undefined;
 }
-
-/** Export result codes (`ExportResultCode` in @opentelemetry/core, the same in 2.x and 3.x). */
-const SUCCESS = 0;
-const FAILED = 1;
 
 /**
  * Wraps `exporter` to follow its exports. `label` names it in messages, e.g. `OTLP exporter (grpc,

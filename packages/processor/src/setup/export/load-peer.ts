@@ -1,3 +1,4 @@
+import { withCode } from '../../base/errors.js';
 /**
  * The OpenTelemetry JS line the optional peers must come from: SDK 2.x with exporters 0.2xx, or SDK 3.x with
  * exporters 0.3xx. npm picks the newest exporter unless told a range, and an exporter of the other line wants
@@ -43,9 +44,12 @@ function installHint(name: string, line: SdkLine): string {
 export function missingPeer(name: string, askedBy: string, line: SdkLine): (error: unknown) => never {
   return (error) => {
     if (!isMissing(error, name)) throw error;
-    throw new Error(
-      `backupstats: ${askedBy} needs the package ${name}, which is not installed; install it with: npm install ${installHint(name, line)}`,
-      { cause: error },
+    throw withCode(
+      new Error(
+        `backupstats: ${askedBy} needs the package ${name}, which is not installed; install it with: npm install ${installHint(name, line)}`,
+        { cause: error },
+      ),
+      'BACKUPSTATS_MISSING_PEER',
     );
   };
 }

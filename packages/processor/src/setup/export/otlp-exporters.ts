@@ -1,7 +1,8 @@
 import type { Metadata } from '@grpc/grpc-js';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { notAccepted } from '../../diagnostics/error-messages.js';
-import { type OtlpProtocol, type OtlpSettings, redactUrl } from '../env/otlp-settings.js';
+import { notAccepted } from '../../base/errors.js';
+import { redactUrl } from '../../base/http.js';
+import type { OtlpProtocol, OtlpSettings } from '../env/otlp-settings.js';
 import { missingPeer, type SdkLine } from './load-peer.js';
 
 /** What the three OTLP exporter packages' constructors take here (gRPC: `metadata` for headers). */

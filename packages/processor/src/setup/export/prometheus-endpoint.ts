@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
-import { scrapesCut } from '../../diagnostics/diagnostics.js';
+import { scrapesCut } from '../../diagnostics/messages.js';
 
 /** The HTTP endpoint Prometheus scrapes. */
 export interface PrometheusEndpoint {

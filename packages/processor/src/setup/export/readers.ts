@@ -1,4 +1,6 @@
+import type { Resource } from '@opentelemetry/resources';
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { withCode } from '../../base/errors.js';
 import {
   createHistogramProducer,
   type HistogramAggregation,
@@ -132,10 +134,13 @@ export async function buildReaders(
         await endpoint?.listen();
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new Error(
-          `backupstats: the Prometheus exporter could not listen on ${settings.prometheus?.host}:${settings.prometheus?.port} ` +
-            `(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT): ${reason}`,
-          { cause: error },
+        throw withCode(
+          new Error(
+            `backupstats: the Prometheus exporter could not listen on ${settings.prometheus?.host}:${settings.prometheus?.port} ` +
+              `(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT): ${reason}`,
+            { cause: error },
+          ),
+          'BACKUPSTATS_LISTEN_FAILED',
         );
       }
     },
@@ -143,6 +148,18 @@ export async function buildReaders(
       await endpoint?.close(graceMillis);
     },
   };
+}
+
+type ResourcesModule = typeof import('@opentelemetry/resources');
+
+/**
+ * The resource of the MeterProvider that set-up builds: the SDK's default one (`service.name` =
+ * `unknown_service:node`, `telemetry.sdk.*`) with the attributes of `OTEL_RESOURCE_ATTRIBUTES` and
+ * `OTEL_SERVICE_NAME` on top. The SDK's `envDetector` is not used because it reads only `process.env` and drops
+ * malformed lists silently; the attributes here were parsed strictly from the caller's environment.
+ */
+export function buildResource(resources: ResourcesModule, attributes: Readonly<Record<string, string>>): Resource {
+  return resources.defaultResource().merge(resources.resourceFromAttributes(attributes));
 }
 
 /**

@@ -1,0 +1,35 @@
+import { describeValue, notAccepted, notAcceptedArgument } from '../base/errors.js';
+import { isObject } from '../base/values.js';
+import type { Stats } from './stats.js';
+
+// The checks every public function makes of its arguments before it does anything, so that a wrong argument is a
+// TypeError at the call (naming the function and what it accepts) rather than a crash later, inside a stream's
+// consumer or after the work was done and its result lost.
+
+/** Throws unless `value` records like a {@link Stats}: the handles of the stats, their scopes, noopStats, a test double. */
+export function requireStats(fn: string, value: unknown, argument = 'stats'): asserts value is Stats {
+  const stats = value as Partial<Stats> | null | undefined;
+  if (
+    typeof stats === 'object' &&
+    stats !== null &&
+    typeof stats.scope === 'function' &&
+    typeof stats.timedIncrement === 'function' &&
+    typeof stats.timedIncrementBytes === 'function' &&
+    typeof stats.startRun === 'function'
+  ) {
+    return;
+  }
+  throw notAcceptedArgument(fn, argument, value, 'a Stats, such as backupStats.backup or one of its scopes');
+}
+
+/** Throws unless `value` is a function. */
+export function requireFunction(fn: string, argument: string, value: unknown): asserts value is () => unknown {
+  if (typeof value !== 'function') throw notAcceptedArgument(fn, argument, value, 'a function');
+}
+
+/** `value` as an options object: `{}` when left out; throws for anything but an object. */
+export function optionsOf<T extends object>(fn: string, value: T | undefined, example: string): T {
+  if (value === undefined) return {} as T;
+  if (isObject(value)) return value;
+  throw notAccepted(`${fn} options`, describeValue(value), `an object such as ${example}, or nothing`);
+}

@@ -1,0 +1,116 @@
+/**
+ * The stable code every error the library throws carries in `error.code`, so that a program tells them apart
+ * without parsing the message: the table of docs/errors.md, which test/support/error-codes.ts reads.
+ */
+export type ErrorCode =
+  /** An option given in code (`createBackupStats`, `startBackupStats`, a meter's, `workerLink`, ...). */
+  | 'BACKUPSTATS_INVALID_OPTION'
+  /** An argument of a function that is not an option: a Stats, a function, labels, a client, a link. */
+  | 'BACKUPSTATS_INVALID_ARGUMENT'
+  /** An environment variable that `startBackupStats` reads. */
+  | 'BACKUPSTATS_INVALID_ENV'
+  /** A stream a meter cannot meter: not of the kind it meters, or metered already. */
+  | 'BACKUPSTATS_WRONG_STREAM'
+  /** `connectBackupStats`: every place of the link is taken by a live worker. */
+  | 'BACKUPSTATS_LINK_FULL'
+  /** An optional peer dependency that the environment asks for is not installed. */
+  | 'BACKUPSTATS_MISSING_PEER'
+  /** The Prometheus endpoint could not listen on its host and port. */
+  | 'BACKUPSTATS_LISTEN_FAILED'
+  /** An export result's error: a push to the Pushgateway failed, was refused or timed out. */
+  | 'BACKUPSTATS_PUSH_FAILED'
+  /** An export result's error: the exporter is shut down. */
+  | 'BACKUPSTATS_SHUT_DOWN';
+
+/**
+ * An error of the library: `error` with its {@link ErrorCode} in `code`. Not enumerable, as `message` is not: an
+ * error still equals another of its class and message (what test runners compare), and logs show it once.
+ */
+export function withCode<E extends Error>(error: E, code: ErrorCode): E & { readonly code: ErrorCode } {
+  return Object.defineProperty(error, 'code', {
+    value: code,
+    enumerable: false,
+    writable: false,
+    configurable: true,
+  }) as E & {
+    readonly code: ErrorCode;
+  };
+}
+
+/** Environment variables are upper case: `OTEL_*` and `BACKUPSTATS_*`. */
+const VARIABLE = /^(?:OTEL|BACKUPSTATS)_[A-Z0-9_]+\b/;
+/** `option naming`, `createBackupStats options`, `workerLink option workers`. */
+const OPTION = /\boptions?\b/;
+
+/**
+ * The code of a refused value from what its subject names: a variable, an option, or else an argument. The
+ * checks whose refusal is of another kind (a stream, a full link) pass their code.
+ */
+function codeOfSubject(subject: string): ErrorCode {
+  if (VARIABLE.test(subject)) return 'BACKUPSTATS_INVALID_ENV';
+  return OPTION.test(subject) ? 'BACKUPSTATS_INVALID_OPTION' : 'BACKUPSTATS_INVALID_ARGUMENT';
+}
+
+/**
+ * The error for a value that is not accepted, in the one form every check uses:
+ * `backupstats: <subject> is <shown> (<detail>); accepted: <accepted>`. `subject` names what the user set (`option
+ * naming`, a variable's name); `shown` is the value as they wrote it, or a placeholder for a secret. Its `code`
+ * follows from the subject unless `code` is given.
+ */
+export function notAccepted(
+  subject: string,
+  shown: string,
+  accepted: string,
+  detail?: string,
+  code: ErrorCode = codeOfSubject(subject),
+): TypeError & { readonly code: ErrorCode } {
+  const why = detail === undefined ? '' : ` (${detail})`;
+  return withCode(new TypeError(`backupstats: ${subject} is ${shown}${why}; accepted: ${accepted}`), code);
+}
+
+/** A value given in code, for a message: strings quoted, numbers as written, anything else by its type. */
+export function showValue(value: unknown): string {
+  if (typeof value === 'string') return quote(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value === null) return 'null';
+  return `a value of type ${typeof value}`;
+}
+
+/**
+ * An argument's value for a message: a primitive as {@link showValue} shows it (`undefined` as such), an object
+ * by its class (`an instance of Uploader`), and one without a class of its own as `an object`.
+ */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value !== 'object' || value === null) return showValue(value);
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  if (typeof name !== 'string' || name === '' || name === 'Object') return 'an object';
+  return `an instance of ${name}`;
+}
+
+/**
+ * The error for an argument that a function does not accept, in the form of {@link notAccepted}:
+ * `backupstats: <function> <argument> is <value> (<detail>); accepted: <accepted>`.
+ */
+export function notAcceptedArgument(
+  fn: string,
+  argument: string,
+  value: unknown,
+  accepted: string,
+  detail?: string,
+): TypeError & { readonly code: ErrorCode } {
+  return notAccepted(`${fn} ${argument}`, describeValue(value), accepted, detail);
+}
+
+/** Text quoted for a message. */
+export function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+/** `"a", "b" or "c"`. */
+export function listChoices(choices: readonly string[]): string {
+  const quoted = choices.map(quote);
+  const last = quoted.pop();
+  return quoted.length === 0 ? String(last) : `${quoted.join(', ')} or ${last}`;
+}

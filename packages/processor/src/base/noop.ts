@@ -1,0 +1,11 @@
+/** Does nothing: what null objects are made of, and a callback's place-holder. */
+export function noop(): void {}
+
+/**
+ * A run that records nothing: what null stats start, and stats already shut down. Typed by its shape (a `Run`
+ * takes the same two calls) so that the floor imports nothing of the library.
+ */
+export const noopRun: { readonly succeed: () => void; readonly fail: () => void } = Object.freeze({
+  succeed: noop,
+  fail: noop,
+});

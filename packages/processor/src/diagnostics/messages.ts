@@ -1,0 +1,91 @@
+import { diag } from '@opentelemetry/api';
+
+// The messages of set-up and of the end of the process. Each is said when it happens, which is once per
+// shutdown or signal, so they need no memory of having been said.
+
+/** A signal's shutdown reached its deadline while other listeners kept the process alive. */
+export function signalDeadlinePassed(signal: string, deadlineMillis: number): void {
+  diag.warn(
+    `backupstats: ${signal}: the process was still running ${deadlineMillis} ms after the signal; ending it by ${signal}`,
+  );
+}
+
+/** A shutdown at the end of the process (`at exit` or `before exit`) did not finish within its deadline. */
+export function shutdownLate(when: 'at exit' | 'before exit', timeoutMillis: number): void {
+  diag.error(
+    `backupstats: ${when === 'at exit' ? 'a shutdown at exit' : 'shutdown before exit'} did not finish within ${timeoutMillis} ms; the process ends without it`,
+  );
+}
+
+/** A shutdown at the end of the process failed. */
+export function shutdownFailed(when: 'at exit' | 'before exit', error: unknown): void {
+  diag.error(`backupstats: shutdown ${when} failed`, error);
+}
+
+/** The Prometheus endpoint closed connections whose scrape was still being answered at the deadline. */
+export function scrapesCut(count: number): void {
+  diag.warn(
+    `backupstats: the Prometheus endpoint cut ${count} scrape(s) still being answered when the shutdown's deadline passed`,
+  );
+}
+
+/**
+ * The Pushgateway refused a push (a 4xx answer, such as metrics inconsistent with those of another group). `answer`
+ * is its body, already shortened; the exporter says each status once until a push is accepted again.
+ */
+export function pushRefused(where: string, status: string, answer: string): void {
+  diag.error(
+    `backupstats: the Pushgateway refused the push to ${where} (${status}): ${JSON.stringify(answer)}; that push is dropped, the job goes on and the next push is sent on the export interval`,
+  );
+}
+
+// @opentelemetry/api keeps the registered diag logger on this global (one per major version) and has no getter.
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+/** True when the application (or set-up, from `OTEL_LOG_LEVEL`) has registered a diag logger. */
+export function hasDiagLogger(): boolean {
+  const api = (globalThis as { [API_GLOBAL]?: { diag?: unknown } })[API_GLOBAL];
+  return api?.diag !== undefined;
+}
+
+/**
+ * Says that recorded numbers did not reach the backend. With no diag logger set, nobody would hear it and the
+ * owner of a job would never learn that nothing was exported: then it goes to stderr, unless set-up is `quiet`.
+ */
+function reportLoss(sentence: string, quiet: boolean): void {
+  if (hasDiagLogger()) diag.error(sentence);
+  else if (!quiet) process.stderr.write(`${sentence}\n`);
+}
+
+/** A MeterProvider given to set-up did not finish its forceFlush within the deadline. */
+export function givenProviderFlushLate(deadlineMillis: number, quiet: boolean): void {
+  reportLoss(
+    `backupstats: the given MeterProvider's forceFlush did not finish within ${deadlineMillis} ms; what it had not exported is lost`,
+    quiet,
+  );
+}
+
+/** What an exporter did not deliver at shutdown, as its delivery watch words it. */
+export function undelivered(sentence: string, quiet: boolean): void {
+  reportLoss(sentence, quiet);
+}
+
+/** The provider set-up built did not finish its shutdown within the deadline, and no exporter of ours is to blame. */
+export function providerShutdownLate(deadlineMillis: number, quiet: boolean): void {
+  reportLoss(
+    `backupstats: the MeterProvider's shutdown did not finish within ${deadlineMillis} ms (OTEL_METRIC_EXPORT_TIMEOUT); it was left behind`,
+    quiet,
+  );
+}
+
+/** Options a function was given and does not know: said once per call, since a misspelt option does nothing. */
+export function unknownOptions(fn: string, given: object, known: readonly string[]): void {
+  const unknown = Object.keys(given).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const quoted = unknown.map((name) => JSON.stringify(name.slice(0, 64)));
+  const names =
+    quoted.length === 1
+      ? `the option ${quoted[0]}; it is`
+      : `the options ${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}; they are`;
+  diag.warn(`backupstats: ${fn} does not know ${names} ignored (known: ${known.join(', ')})`);
+}

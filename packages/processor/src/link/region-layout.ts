@@ -1,0 +1,129 @@
+import type { ResolvedLabels } from '../api/labels.js';
+import { decodeUtf8 } from '../base/values.js';
+import { BUCKETS } from '../histogram/bucket-layout.js';
+
+/**
+ * Where everything lies in the shared memory of one worker's place (one SharedArrayBuffer, allocated by the main
+ * thread): the same function of the same link gives the worker and the main thread the same layout.
+ *
+ * - Int32 header: the published slot count of each family, the label heap's end, then per slot its histogram
+ *   sequence number and where its labels are (byte offset, length).
+ * - Float64 numbers: the invalid measurements of each family, then per slot its cumulative numbers (count, bytes,
+ *   milliseconds) and, with histograms, its histogram (count, sum, min, max, zero count, the exponential buckets,
+ *   the explicit buckets).
+ * - The label heap: each slot's labels as UTF-8 JSON, `[component, implementation, operation]`.
+ *
+ * Slot 0 of each family is its overflow series (labels of length 0); the others are label combinations in the order
+ * the worker first scoped them.
+ */
+
+/** The cumulative numbers of a slot, in Float64 cells from the slot's first. */
+export const COUNT = 0;
+export const BYTES = 1;
+export const MILLIS = 2;
+/** The histogram of a slot, from its {@link H_COUNT} cell on. */
+export const H_COUNT = 3;
+export const H_SUM = 4;
+export const H_MIN = 5;
+export const H_MAX = 6;
+export const H_ZERO = 7;
+export const H_EXPONENTIAL = 8;
+
+/** The slot that stands for every label combination past the bound. */
+export const OVERFLOW_SLOT = 0;
+
+/** Label bytes set aside per slot: a scope whose labels do not fit in what is left goes to the overflow slot. */
+const LABEL_BYTES_PER_SLOT = 256;
+
+/** Int32 header words. */
+const SLOT_COUNTS = 0; // one per family
+const LABEL_END = 2;
+const HEADER_WORDS = 4;
+
+/** The layout of one place, for `scopes` slots per family and, with histograms, `explicitCount` explicit buckets. */
+export interface RegionLayout {
+  /** Bytes of the SharedArrayBuffer. */
+  readonly byteLength: number;
+  /** Slots per family, the overflow slot included. */
+  readonly scopes: number;
+  /** Float64 cells per slot. */
+  readonly slotCells: number;
+  /** True when slots keep a histogram. */
+  readonly histograms: boolean;
+  /** The first explicit bucket's cell within a slot. */
+  readonly explicitAt: number;
+  /** Int32 index of a family's published slot count. */
+  slotCountAt(family: number): number;
+  /** Int32 index of the label heap's end (bytes used, from {@link labelStart}). */
+  readonly labelEndAt: number;
+  /** Int32 index of a slot's histogram sequence number. */
+  seqAt(family: number, slot: number): number;
+  /** Int32 index of a slot's label offset; its length is in the next word. */
+  labelAt(family: number, slot: number): number;
+  /** Float64 index of a family's invalid measurements. */
+  invalidAt(family: number): number;
+  /** Float64 index of a slot's first cell. */
+  slotAt(family: number, slot: number): number;
+  /** Byte offset and size of the label heap. */
+  readonly labelStart: number;
+  readonly labelBytes: number;
+}
+
+/** The layout for `scopes` slots per family; `explicitCount` explicit buckets, or undefined for no histograms. */
+export function regionLayout(scopes: number, explicitCount: number | undefined): RegionLayout {
+  const histograms = explicitCount !== undefined;
+  const explicitAt = H_EXPONENTIAL + BUCKETS;
+  const slotCells = histograms ? explicitAt + explicitCount : H_COUNT;
+  const seqStart = HEADER_WORDS;
+  const labelWordsStart = seqStart + 2 * scopes;
+  const int32Words = labelWordsStart + 4 * scopes;
+  // Float64 cells start on an 8-byte boundary.
+  const floatStart = Math.ceil(int32Words / 2);
+  const slotsStart = floatStart + 2;
+  const floatEnd = slotsStart + 2 * scopes * slotCells;
+  const labelStart = floatEnd * 8;
+  const labelBytes = 2 * scopes * LABEL_BYTES_PER_SLOT;
+  return {
+    byteLength: labelStart + labelBytes,
+    scopes,
+    slotCells,
+    histograms,
+    explicitAt,
+    slotCountAt: (family) => SLOT_COUNTS + family,
+    labelEndAt: LABEL_END,
+    seqAt: (family, slot) => seqStart + family * scopes + slot,
+    labelAt: (family, slot) => labelWordsStart + 2 * (family * scopes + slot),
+    invalidAt: (family) => floatStart + family,
+    slotAt: (family, slot) => slotsStart + (family * scopes + slot) * slotCells,
+    labelStart,
+    labelBytes,
+  };
+}
+
+/** The views of one place's shared memory. */
+export interface Region {
+  readonly layout: RegionLayout;
+  readonly int32: Int32Array;
+  readonly numbers: Float64Array;
+  readonly bytes: Uint8Array;
+}
+
+/** The labels of a published slot; undefined for the overflow slot (or labels that do not parse). */
+export function readLabels(region: Region, family: number, slot: number): ResolvedLabels | undefined {
+  const { layout, int32, bytes } = region;
+  const labelAt = layout.labelAt(family, slot);
+  const length = int32[labelAt + 1] as number;
+  if (length === 0) return undefined;
+  const start = layout.labelStart + (int32[labelAt] as number);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(decodeUtf8(bytes, start, start + length));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((label) => typeof label === 'string')) {
+    return undefined;
+  }
+  const [component, implementation, operation] = parsed as [string, string, string];
+  return { component, implementation, operation };
+}

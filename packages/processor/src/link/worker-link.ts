@@ -1,0 +1,110 @@
+import { optionsOf } from '../api/arguments.js';
+import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
+import { describeValue, notAccepted, showValue } from '../base/errors.js';
+import { type IntegerRule, integerText, isIntegerIn } from '../base/integer-rule.js';
+import { isBoundaryList } from '../histogram/histogram-options.js';
+import { CONTROL_WORDS } from './place-claim.js';
+import { type Region, type RegionLayout, regionLayout } from './region-layout.js';
+
+/** What a {@link WorkerLink} holds: the shared memory and what both threads need to lay it out alike. */
+export interface LinkData extends WorkerLink {
+  /** The places' states and liveness words; none for a link of stats that record nothing. */
+  readonly control: SharedArrayBuffer | undefined;
+  /** One SharedArrayBuffer per worker place. */
+  readonly places: readonly SharedArrayBuffer[];
+  /** Label combinations per family a worker keeps, its overflow series included. */
+  readonly maxScopes: number;
+  /** The explicit boundaries of the stats' histograms, in seconds; none when the stats keep no histogram. */
+  readonly histogramBoundaries: readonly number[] | undefined;
+}
+
+const WORKERS: IntegerRule = { min: 1, max: 1024, note: 'worker threads recording through the link at once' };
+const MAX_SCOPES: IntegerRule = { min: 2, max: 65_536, note: 'per worker and family, the overflow series included' };
+const DEFAULT_MAX_SCOPES = 256;
+
+/** The options of `workerLink()` checked, with their defaults. */
+export function workerLinkOptions(options: WorkerLinkOptions | undefined): { workers: number; maxScopes: number } {
+  const given = optionsOf('workerLink', options, '{ workers: 4 }');
+  const { workers = 1, maxScopes = DEFAULT_MAX_SCOPES } = given;
+  if (!isIntegerIn(workers, WORKERS))
+    throw notAccepted('workerLink option workers', showValue(workers), integerText(WORKERS));
+  if (!isIntegerIn(maxScopes, MAX_SCOPES)) {
+    throw notAccepted('workerLink option maxScopes', showValue(maxScopes), integerText(MAX_SCOPES));
+  }
+  return { workers, maxScopes };
+}
+
+/**
+ * A new link with `workers` places. The memory is zeroed, and Node takes pages from the system only when they are
+ * first written: a place costs what its worker records into, not its whole size.
+ */
+export function createLink(workers: number, maxScopes: number, boundaries: readonly number[] | undefined): LinkData {
+  const layout = layoutOf(maxScopes, boundaries);
+  return {
+    backupstatsWorkerLink: 1,
+    control: new SharedArrayBuffer(CONTROL_WORDS(workers) * 4),
+    places: Array.from({ length: workers }, () => new SharedArrayBuffer(layout.byteLength)),
+    maxScopes,
+    histogramBoundaries: boundaries === undefined ? undefined : [...boundaries],
+  };
+}
+
+/** The link of stats that record nothing: a worker connected through it records nothing either. */
+export function disabledLink(): LinkData {
+  return { backupstatsWorkerLink: 1, control: undefined, places: [], maxScopes: 2, histogramBoundaries: undefined };
+}
+
+/** The layout of every place of a link. */
+export function layoutOf(maxScopes: number, boundaries: readonly number[] | undefined): RegionLayout {
+  return regionLayout(maxScopes, boundaries === undefined ? undefined : boundaries.length + 1);
+}
+
+/** The views of one place of `link`: the worker builds its own place's, the main thread every place's, once. */
+export function placeRegion(link: LinkData, place: number): Region {
+  const buffer = link.places[place] as SharedArrayBuffer;
+  return {
+    layout: layoutOf(link.maxScopes, link.histogramBoundaries),
+    int32: new Int32Array(buffer),
+    numbers: new Float64Array(buffer),
+    bytes: new Uint8Array(buffer),
+  };
+}
+
+/**
+ * Throws unless `value` is a link made by `workerLink()` (as it arrives, cloned, in a worker), checked whole: a
+ * forged or damaged link whose parts disagree would make the worker search its buckets the wrong way for ever or
+ * index outside its buffers.
+ */
+export function requireLink(value: unknown): asserts value is LinkData {
+  const problem = linkProblem(value);
+  if (problem === undefined) return;
+  throw notAccepted(
+    'connectBackupStats link',
+    describeValue(value),
+    'the value stats.workerLink() returned on the main thread, passed in workerData or postMessage',
+    problem,
+  );
+}
+
+/** What is wrong with a link, or undefined when its parts agree. */
+function linkProblem(value: unknown): string | undefined {
+  const link = value as Partial<LinkData> | null | undefined;
+  if (typeof link !== 'object' || link === null || link.backupstatsWorkerLink !== 1) return 'not a link';
+  const { control, places, maxScopes, histogramBoundaries: boundaries } = link;
+  if (!Array.isArray(places) || !places.every((place) => place instanceof SharedArrayBuffer)) {
+    return 'its places are not SharedArrayBuffers';
+  }
+  if (!isIntegerIn(maxScopes, MAX_SCOPES)) return 'its maxScopes is not one workerLink() gives';
+  if (boundaries !== undefined && !isBoundaryList(boundaries)) {
+    return 'its histogram boundaries are not finite numbers above 0 in increasing order';
+  }
+  if (control === undefined) return places.length === 0 ? undefined : 'it has places but no control buffer';
+  if (!(control instanceof SharedArrayBuffer)) return 'its control buffer is not a SharedArrayBuffer';
+  if (!isIntegerIn(places.length, WORKERS)) return 'its number of places is not one workerLink() gives';
+  if (control.byteLength !== CONTROL_WORDS(places.length) * 4) {
+    return `its control buffer does not fit its ${places.length} place(s)`;
+  }
+  const size = layoutOf(maxScopes, boundaries).byteLength;
+  if (!places.every((place) => place.byteLength === size)) return 'its places do not fit its maxScopes and boundaries';
+  return undefined;
+}

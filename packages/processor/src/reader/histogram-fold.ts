@@ -1,0 +1,47 @@
+import { BUCKETS } from '../histogram/bucket-layout.js';
+import type { LocalHistogram } from '../histogram/local-histogram.js';
+import { H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO } from '../link/region-layout.js';
+
+// Cells of a histogram copied from a slot, from its H_COUNT cell on.
+const COUNT = 0;
+const SUM = H_SUM - H_COUNT;
+const MIN = H_MIN - H_COUNT;
+const MAX = H_MAX - H_COUNT;
+const ZERO = H_ZERO - H_COUNT;
+const EXPONENTIAL = H_EXPONENTIAL - H_COUNT;
+
+/**
+ * Adds to `histogram` what a worker's slot gained between two consistent reads of it, `taken` then `read` (both
+ * copied from the slot's H_COUNT cell on, `explicit` the first explicit bucket among them): count, sum and every
+ * bucket by their difference, min and max by comparison. The LocalHistogram then holds the main thread's records
+ * and the workers' alike, for the producers to hand over as they do the main thread's alone.
+ */
+export function foldHistogram(
+  histogram: LocalHistogram,
+  read: Float64Array,
+  taken: Float64Array,
+  explicit: number,
+): void {
+  const count = (read[COUNT] as number) - (taken[COUNT] as number);
+  if (count <= 0) return;
+  histogram.count += count;
+  histogram.sumMillis += (read[SUM] as number) - (taken[SUM] as number);
+  histogram.zeroCount += (read[ZERO] as number) - (taken[ZERO] as number);
+  if ((read[MIN] as number) < histogram.minMillis) histogram.minMillis = read[MIN] as number;
+  if ((read[MAX] as number) > histogram.maxMillis) histogram.maxMillis = read[MAX] as number;
+  addDifferences(histogram.exponential, read, taken, EXPONENTIAL, BUCKETS);
+  addDifferences(histogram.explicit, read, taken, explicit, histogram.explicit.length);
+}
+
+function addDifferences(
+  into: Float64Array,
+  read: Float64Array,
+  taken: Float64Array,
+  from: number,
+  length: number,
+): void {
+  for (let i = 0; i < length; i++) {
+    const added = (read[from + i] as number) - (taken[from + i] as number);
+    if (added !== 0) into[i] = (into[i] as number) + added;
+  }
+}

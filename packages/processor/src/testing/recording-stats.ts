@@ -1,0 +1,140 @@
+import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
+import type { Run, RunOutcome } from '../api/run.js';
+import { RUN_FAILURE_REASONS, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
+import type { Stats } from '../api/stats.js';
+import { isAmount, MAX_PENDING } from '../base/amount.js';
+
+/** One call made on a {@link RecordingStats} tree, with the values exactly as given. */
+export interface RecordedCall {
+  readonly method: 'timedIncrement' | 'timedIncrementBytes';
+  readonly labels: ResolvedLabels;
+  /** The bytes given to `timedIncrementBytes`; 0 for `timedIncrement`. */
+  readonly bytes: number;
+  readonly durationMillis: number;
+  /** The operations the duration stands for (sampled timing): 1 unless given, 0 for an operation not timed. */
+  readonly weight: number;
+}
+
+/** Sums over recorded calls. */
+export interface RecordedTotals {
+  readonly count: number;
+  readonly bytes: number;
+  /** The summed time as the real stats export it: each call's duration times its weight. */
+  readonly durationMillis: number;
+}
+
+/** One run started on a {@link RecordingStats} tree and ended, as the real stats would record it. */
+export interface RecordedRun {
+  /** The labels of the handle the run was started from. */
+  readonly labels: ResolvedLabels;
+  readonly outcome: RunOutcome;
+  /** For a failure, the reason as recorded ({@link RunFailure.Other} for one left out or not in the list). */
+  readonly reason: RunFailureReason | undefined;
+  /** From `startRun()` to the end, by `performance.now()`. */
+  readonly durationMillis: number;
+  /** The bytes given to `succeed()`, if any. */
+  readonly bytes: number | undefined;
+}
+
+/**
+ * Stats that keep every call in memory, for unit tests of code that takes a {@link Stats}
+ * (the counterpart of Vitess's `FakeStats`). Every handle of one tree shares one call list and one run list.
+ */
+export interface RecordingStats extends Stats {
+  /** This handle's labels. */
+  readonly labels: ResolvedLabels;
+  /**
+   * Every call made on any handle of this tree that the real stats record, in order. A call with a value they drop
+   * (negative, NaN, infinite, not a number, over `Number.MAX_SAFE_INTEGER`) is in {@link dropped} instead.
+   */
+  readonly calls: readonly RecordedCall[];
+  /**
+   * The calls the real stats drop as invalid and count in `backupstats.invalid_measurements`, in order, with their
+   * values as given.
+   */
+  readonly dropped: readonly RecordedCall[];
+  /** Every run started on any handle of this tree, in the order they ended; runs in progress are not listed. */
+  readonly runs: readonly RecordedRun[];
+  scope(labels: ScopeLabels): RecordingStats;
+  /**
+   * Sums the calls whose labels match every label given in `filter` (all calls when omitted); dropped calls are
+   * not summed. The real stats export the whole part of the bytes' sum (an integer counter).
+   */
+  totals(filter?: ScopeLabels): RecordedTotals;
+}
+
+/** Creates a {@link RecordingStats} tree with no label set. */
+export function createRecordingStats(): RecordingStats {
+  return recordingHandle(ROOT_LABELS, { calls: [], dropped: [], runs: [] });
+}
+
+/** What every handle of one tree shares. */
+interface Tree {
+  readonly calls: RecordedCall[];
+  readonly dropped: RecordedCall[];
+  readonly runs: RecordedRun[];
+}
+
+/** A value the real stats take: a number from 0 to the largest a handle sums. */
+const valid = (value: unknown): boolean => isAmount(value) && value <= MAX_PENDING;
+
+function recordingHandle(labels: ResolvedLabels, tree: Tree): RecordingStats {
+  const { calls, dropped, runs } = tree;
+  const keep = (call: RecordedCall, ok: boolean): void => {
+    (ok ? calls : dropped).push(call);
+  };
+  return {
+    labels,
+    calls,
+    dropped,
+    runs,
+    scope: (given) => recordingHandle(mergeLabels(labels, given), tree),
+    timedIncrement: (durationMillis, weight = 1) => {
+      keep(
+        { method: 'timedIncrement', labels, bytes: 0, durationMillis, weight },
+        isAmount(durationMillis) && isAmount(weight) && valid(durationMillis * weight),
+      );
+    },
+    timedIncrementBytes: (bytes, durationMillis, weight = 1) => {
+      keep(
+        { method: 'timedIncrementBytes', labels, bytes, durationMillis, weight },
+        valid(bytes) && isAmount(durationMillis) && isAmount(weight) && valid(durationMillis * weight),
+      );
+    },
+    startRun: () => recordingRun(labels, runs),
+    totals: (filter = {}) => {
+      let count = 0;
+      let bytes = 0;
+      let durationMillis = 0;
+      for (const call of calls) {
+        if (!matches(call.labels, filter)) continue;
+        count += 1;
+        bytes += call.bytes;
+        durationMillis += call.durationMillis * call.weight;
+      }
+      return { count, bytes, durationMillis };
+    },
+  };
+}
+
+function recordingRun(labels: ResolvedLabels, runs: RecordedRun[]): Run {
+  const startedAt = performance.now();
+  let ended = false;
+  const end = (outcome: RunOutcome, reason: RunFailureReason | undefined, bytes: number | undefined): void => {
+    if (ended) return;
+    ended = true;
+    runs.push({ labels, outcome, reason, durationMillis: performance.now() - startedAt, bytes });
+  };
+  return {
+    succeed: (bytes) => end('success', undefined, bytes),
+    fail: (reason) => end('failure', RUN_FAILURE_REASONS[recordedReasonIndex(reason)] as RunFailureReason, undefined),
+  };
+}
+
+function matches(labels: ResolvedLabels, filter: ScopeLabels): boolean {
+  return (
+    (filter.component === undefined || filter.component === labels.component) &&
+    (filter.implementation === undefined || filter.implementation === labels.implementation) &&
+    (filter.operation === undefined || filter.operation === labels.operation)
+  );
+}

@@ -1,0 +1,130 @@
+// Every error the library throws, or hands to the SDK in an export result, carries a code of the table in
+// docs/errors.md (the validation tests check the code of each of their cases through test/support/error-codes.ts);
+// here each documented code is met once, through the public API, and the table holds no code that nothing makes.
+import { createServer, type Server } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { createBackupStats, meterReadable, meterTransform } from 'backupstats';
+import { createPushgatewayExporter } from 'backupstats/pushgateway';
+import { startBackupStats } from 'backupstats/setup';
+import { createRecordingStats } from 'backupstats/testing';
+import { connectBackupStats } from 'backupstats/worker';
+import { describe, expect, onTestFinished } from 'vitest';
+import { DOCUMENTED_CODES, expectDocumentedCode, thrownBy } from '../support/error-codes.js';
+import { it } from '../support/fixtures.js';
+
+/** `ExportResultCode.FAILED` of @opentelemetry/core. */
+const FAILED = 1;
+
+const met = new Set<string>();
+
+/** Asserts `error` carries `code` and notes the code as met. */
+function expectCode(error: unknown, code: string): void {
+  expectDocumentedCode(error, code);
+  met.add(code);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** A port on 127.0.0.1 that something else holds. */
+async function takenPort(): Promise<number> {
+  const taken: Server = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+  const address = taken.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('the stable codes of docs/errors.md', () => {
+  it('an option, an argument, a variable', async () => {
+    expectCode(
+      thrownBy(() => createBackupStats({ naming: 'statsd' as never })),
+      'BACKUPSTATS_INVALID_OPTION',
+    );
+    expectCode(
+      thrownBy(() => meterReadable(new PassThrough(), {} as never)),
+      'BACKUPSTATS_INVALID_ARGUMENT',
+    );
+    expectCode(
+      await rejection(startBackupStats({ env: { BACKUPSTATS_DISABLED: 'maybe' } })),
+      'BACKUPSTATS_INVALID_ENV',
+    );
+  });
+
+  it('a stream a meter cannot meter, or metered already', () => {
+    expectCode(
+      thrownBy(() => meterReadable({} as never, createRecordingStats())),
+      'BACKUPSTATS_WRONG_STREAM',
+    );
+    const stream = meterTransform(new PassThrough(), createRecordingStats());
+    expectCode(
+      thrownBy(() => meterTransform(stream, createRecordingStats())),
+      'BACKUPSTATS_WRONG_STREAM',
+    );
+  });
+
+  it('a link whose places are all taken', async () => {
+    const stats = createBackupStats();
+    onTestFinished(() => stats.shutdown());
+    const link = stats.workerLink({ workers: 1 });
+    const first = connectBackupStats(link);
+    onTestFinished(() => first.close());
+    expectCode(
+      thrownBy(() => connectBackupStats(link)),
+      'BACKUPSTATS_LINK_FULL',
+    );
+  });
+
+  it('a Prometheus endpoint that cannot listen', async () => {
+    const port = await takenPort();
+    const error = await rejection(
+      startBackupStats({
+        env: {
+          OTEL_METRICS_EXPORTER: 'prometheus',
+          OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+          OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+        },
+      }),
+    );
+    expectCode(error, 'BACKUPSTATS_LISTEN_FAILED');
+  });
+
+  it("the Pushgateway exporter's results: a failed push, and an export after shutdown", async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    onTestFinished(() => stats.shutdown());
+    stats.backup.timedIncrementBytes(10, 1);
+    const metrics = await harness.collect();
+    // Nothing listens on a port just let go: the push is refused by the system.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+      });
+    });
+    const exporter = createPushgatewayExporter({ url: `http://127.0.0.1:${port}`, job: 'codes', timeoutMillis: 2000 });
+    const failed = await new Promise<{ code: number; error?: Error }>((resolve) => exporter.export(metrics, resolve));
+    expect(failed.code).toBe(FAILED);
+    expectCode(failed.error, 'BACKUPSTATS_PUSH_FAILED');
+    await exporter.shutdown();
+    const late = await new Promise<{ code: number; error?: Error }>((resolve) => exporter.export(metrics, resolve));
+    expect(late.code).toBe(FAILED);
+    expectCode(late.error, 'BACKUPSTATS_SHUT_DOWN');
+  });
+
+  it('a missing optional peer: test/package/optional-peers.test.ts, where the peers are left out of a real install', () => {
+    expect(DOCUMENTED_CODES).toContain('BACKUPSTATS_MISSING_PEER');
+    met.add('BACKUPSTATS_MISSING_PEER');
+  });
+
+  it('the table holds each code once, and no code that nothing makes', () => {
+    expect(new Set(DOCUMENTED_CODES).size).toBe(DOCUMENTED_CODES.length);
+    expect([...met].sort()).toEqual([...DOCUMENTED_CODES].sort());
+  });
+});
