@@ -3,7 +3,6 @@
 // a RangeError (a control buffer too small for the places). A worker that connects to stats already shut down is
 // told once on its own stderr, and records nothing.
 import { Worker } from 'node:worker_threads';
-import type { WorkerLink } from 'backupstats';
 import { describe, expect, vi } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { statsWithHistograms } from '../support/histogram-stats.js';
@@ -21,6 +20,15 @@ import('backupstats/worker').then(({ connectBackupStats }) => {
   }
 });
 `;
+
+/** A link as it travels to a worker, cloned: the fields its public type keeps to itself. */
+interface LinkFields {
+  readonly backupstatsWorkerLink: 1;
+  readonly control: SharedArrayBuffer | undefined;
+  readonly places: readonly SharedArrayBuffer[];
+  readonly maxScopes: number;
+  readonly histogramBoundaries: readonly number[] | undefined;
+}
 
 interface Answer {
   connected?: boolean;
@@ -49,7 +57,7 @@ async function connectIn(link: unknown): Promise<{ answer: Answer; stderr: strin
 }
 
 describe('forged worker links', () => {
-  const forged: [string, (real: WorkerLink, other: WorkerLink) => unknown][] = [
+  const forged: [string, (real: LinkFields, other: LinkFields) => unknown][] = [
     [
       'a NaN boundary',
       (l) => ({ ...l, histogramBoundaries: l.histogramBoundaries?.map((b, i) => (i === 0 ? Number.NaN : b)) }),
@@ -74,8 +82,8 @@ describe('forged worker links', () => {
   ];
   it.for(forged)('%s: a TypeError, at once', async ([, forge]) => {
     const { stats } = statsWithHistograms();
-    const real = stats.workerLink({ workers: 2 });
-    const other = stats.workerLink({ workers: 1, maxScopes: 8 });
+    const real = stats.workerLink({ workers: 2 }) as unknown as LinkFields;
+    const other = stats.workerLink({ workers: 1, maxScopes: 8 }) as unknown as LinkFields;
     const { answer } = await connectIn(forge(real, other));
     expect(answer.name, answer.message).toBe('TypeError');
     expect(answer.message).toMatch(/^backupstats: connectBackupStats link is an object \(.+\); accepted: /);
