@@ -2,7 +2,7 @@ import { optionsOf } from '../api/arguments.js';
 import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
 import { describeValue, notAccepted, showValue } from '../base/errors.js';
 import { type IntegerRule, integerText, isIntegerIn } from '../base/integer-rule.js';
-import { isBoundaryList } from '../histogram/histogram-options.js';
+import { boundaryProblem } from '../histogram/histogram-options.js';
 import { CONTROL_WORDS } from './place-claim.js';
 import { type Region, type RegionLayout, regionLayout } from './region-layout.js';
 
@@ -21,11 +21,16 @@ export interface LinkData extends WorkerLink {
 const WORKERS: IntegerRule = { min: 1, max: 1024, note: 'worker threads recording through the link at once' };
 const MAX_SCOPES: IntegerRule = { min: 2, max: 65_536, note: 'per worker and family, the overflow series included' };
 const DEFAULT_MAX_SCOPES = 256;
+/**
+ * Places of a link made without `workers`: a pool shares one link (piscina's default pool is 1.5 × the available
+ * parallelism), and a place no worker took costs a page of resident memory, not its size.
+ */
+export const DEFAULT_WORKERS = 128;
 
 /** The options of `workerLink()` checked, with their defaults. */
 export function workerLinkOptions(options: WorkerLinkOptions | undefined): { workers: number; maxScopes: number } {
   const given = optionsOf('workerLink', options, '{ workers: 4 }');
-  const { workers = 1, maxScopes = DEFAULT_MAX_SCOPES } = given;
+  const { workers = DEFAULT_WORKERS, maxScopes = DEFAULT_MAX_SCOPES } = given;
   if (!isIntegerIn(workers, WORKERS))
     throw notAccepted('workerLink option workers', showValue(workers), integerText(WORKERS));
   if (!isIntegerIn(maxScopes, MAX_SCOPES)) {
@@ -95,9 +100,8 @@ function linkProblem(value: unknown): string | undefined {
     return 'its places are not SharedArrayBuffers';
   }
   if (!isIntegerIn(maxScopes, MAX_SCOPES)) return 'its maxScopes is not one workerLink() gives';
-  if (boundaries !== undefined && !isBoundaryList(boundaries)) {
-    return 'its histogram boundaries are not finite numbers above 0 in increasing order';
-  }
+  const boundariesProblem = boundaries === undefined ? undefined : boundaryProblem(boundaries);
+  if (boundariesProblem !== undefined) return `its histogram boundaries: ${boundariesProblem}`;
   if (control === undefined) return places.length === 0 ? undefined : 'it has places but no control buffer';
   if (!(control instanceof SharedArrayBuffer)) return 'its control buffer is not a SharedArrayBuffer';
   if (!isIntegerIn(places.length, WORKERS)) return 'its number of places is not one workerLink() gives';
