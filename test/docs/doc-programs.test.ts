@@ -169,6 +169,16 @@ const PROGRAMS: readonly Program[] = [
     exitCode: 2,
   },
   { file: 'docs/s3.md', marker: 'meterS3Client(', elsewhere: 'test/docs/s3-example.test.ts' },
+  {
+    file: 'docs/report.md',
+    marker: "await writeReport(stats, 'backup-report.html')",
+    check: ({ dir, stdout, receiver }) => {
+      expect(stdout).toMatch(/^Source:Read was busy \d+ % of the run: this backup is bound by reading its source/m);
+      expect(stdout).toContain('1 series');
+      expect(sizeOf(dir, 'backup-report.html')).toBeGreaterThan(50_000);
+      expect(receiver.totals().get(seriesKey('backup.bytes', READ))).toBe(65_536);
+    },
+  },
 ];
 
 function tsBlocks(file: string): Block[] {

@@ -21,9 +21,10 @@ import { startBackupStats, type StartedBackupStats } from 'backupstats/setup';
 import { meterS3Client } from 'backupstats/s3';
 import { createPushgatewayExporter } from 'backupstats/pushgateway';
 import { connectBackupStats } from 'backupstats/worker';
+import { writeReport } from 'backupstats/report';
 const handle: Stats = createBackupStats().backup;
 const started: Promise<StartedBackupStats> = startBackupStats();
-export { handle, started, meterS3Client, createPushgatewayExporter, connectBackupStats };
+export { handle, started, meterS3Client, createPushgatewayExporter, connectBackupStats, writeReport };
 `,
     );
     const program = ts.createProgram([file], {

@@ -178,6 +178,18 @@ const badValues: BadCase[] = [
     accepted: 'an integer of 2 or more',
   },
   {
+    env: { ...json, BACKUPSTATS_REPORT_PATH: '/nonexistent-folder/report.html' },
+    variable: 'BACKUPSTATS_REPORT_PATH',
+    shown: '"/nonexistent-folder/report.html"',
+    accepted: 'the path of an HTML file to write at shutdown, in a folder that exists',
+  },
+  {
+    env: { ...json, BACKUPSTATS_REPORT_PATH: '/tmp' },
+    variable: 'BACKUPSTATS_REPORT_PATH',
+    shown: '"/tmp" (it is a folder)',
+    accepted: 'in a folder that exists (not a folder itself)',
+  },
+  {
     env: { ...json, BACKUPSTATS_METRIC_PREFIX: '9lives_' },
     variable: 'BACKUPSTATS_METRIC_PREFIX',
     shown: '"9lives_"',

@@ -89,3 +89,8 @@ export function unknownOptions(fn: string, given: object, known: readonly string
       : `the options ${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}; they are`;
   diag.warn(`backupstats: ${fn} does not know ${names} ignored (known: ${known.join(', ')})`);
 }
+
+/** The report page `BACKUPSTATS_REPORT_PATH` asks for could not be written at shutdown. */
+export function reportNotWritten(path: string, error: unknown, quiet: boolean): void {
+  reportLoss(`backupstats: the report ${path} (BACKUPSTATS_REPORT_PATH) was not written: ${String(error)}`, quiet);
+}

@@ -7,19 +7,23 @@ import type { Instruments, SeriesHandle } from '../series/series-handle.js';
 // would start after its end, and a series' start would be its first flush rather than its first record.
 
 /**
- * Adds a series' numbers to the instruments at once at its first record, and at the first record after it has had
- * no add through a whole collection (`collections` is the number of the current one), leaving it queued for the
- * records that follow. A series with an add since the collection before the latest has one in every reader's
+ * True when a series' numbers go to the instruments at once: at its first record, and at the first record after it
+ * has had no add through a whole collection (`collections` is the number of the current one); it then stays queued
+ * for the records that follow. A series with an add since the collection before the latest has one in every reader's
  * interval already before this record, or was in every reader's previous collection. So a series recorded on
  * steadily is added at its flushes only; the others cost one add per instrument when they start or resume.
  */
+export function opensInterval(handle: SeriesHandle, collections: number): boolean {
+  return handle.addedIn === -1 || handle.addedIn < collections - 1;
+}
+
+/** Adds the numbers of a handle that {@link opensInterval} now, leaving it queued; a failure is said, not thrown. */
 export function openInterval(
   handle: SeriesHandle,
   instruments: Instruments,
   collections: number,
   diagnostics: Diagnostics,
 ): void {
-  if (handle.addedIn !== -1 && handle.addedIn >= collections - 1) return;
   try {
     addNow(handle, instruments, collections);
   } catch (error) {
