@@ -48,6 +48,12 @@ export interface BackupStatsOptions {
    * readers' `metricProducers` too. `startBackupStats` makes and wires them for the readers it builds.
    */
   readonly histogramProducers?: readonly HistogramProducer[] | undefined;
+  /**
+   * `true`: never write to stderr by itself. A misuse said once (a dropped measurement, an unknown label) goes to
+   * the OpenTelemetry diag logger when one is set, else to stderr, so that it is seen; this silences the latter.
+   * Default `false`.
+   */
+  readonly quiet?: boolean | undefined;
 }
 
 /** Options after defaults and validation. */
@@ -57,6 +63,7 @@ export interface ResolvedOptions extends ResolvedHistogramOptions {
   readonly naming: Naming;
   readonly metricPrefix: string;
   readonly maxScopes: number;
+  readonly quiet: boolean;
 }
 
 /** The options of {@link createBackupStats}, for the warning about options it does not know. */
@@ -69,6 +76,7 @@ export const CORE_OPTIONS: readonly (keyof BackupStatsOptions)[] = [
   'histograms',
   'histogramBoundaries',
   'histogramProducers',
+  'quiet',
 ];
 
 /** The example of an options object in the messages. */
@@ -101,6 +109,8 @@ export type VariableOption =
 export interface ValueSource {
   readonly subject: string;
   readonly shown: string;
+  /** What the variable accepts, when its text differs from the option's values (`"true"` for `true`). */
+  readonly accepted?: string | undefined;
 }
 
 /**
@@ -117,10 +127,12 @@ export function resolveOptions(
     metricPrefix = '',
     maxScopes = DEFAULT_MAX_SCOPES,
     meterProvider,
+    quiet = false,
   } = options;
-  const invalid = (option: VariableOption, value: unknown, accepted: string): TypeError => {
+  const invalid = (option: VariableOption, value: unknown, accepted: string, detail?: string): TypeError => {
     const source = sources[option];
-    return notAccepted(source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), accepted);
+    const said = source?.accepted ?? accepted;
+    return notAccepted(source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), said, detail);
   };
   if (!isIntegerIn(flushIntervalMillis, FLUSH_INTERVAL))
     throw invalid('flushIntervalMillis', flushIntervalMillis, integerText(FLUSH_INTERVAL));
@@ -137,6 +149,7 @@ export function resolveOptions(
       'an OpenTelemetry MeterProvider (an object with getMeter())',
     );
   }
+  if (typeof quiet !== 'boolean') throw notAccepted('option quiet', showValue(quiet), 'true or false');
   const badName = invalidMetricName(naming, metricPrefix);
   if (badName !== undefined) {
     throw invalid(
@@ -146,7 +159,7 @@ export function resolveOptions(
     );
   }
   const histogramOptions = resolveHistogramOptions(options, invalid);
-  return { meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, ...histogramOptions };
+  return { meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, quiet, ...histogramOptions };
 }
 
 /** The first metric name the prefix makes invalid, if any. */

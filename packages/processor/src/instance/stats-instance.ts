@@ -7,9 +7,12 @@ import { Diagnostics } from '../diagnostics/diagnostics.js';
 import { type FamilyHost, FamilyRegistry } from '../family/family-registry.js';
 import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import { attachHistograms } from '../histogram/histogram-producer.js';
+import { checkOneReaderEach } from '../histogram/one-reader.js';
 import { familySpec } from '../naming/counter-naming.js';
 import { FAMILIES } from '../naming/naming-types.js';
 import { WorkerLinks } from '../reader/worker-links.js';
+import type { FamilyTimeline } from '../timeline/family-timeline.js';
+import { attachTimeline } from '../timeline/stats-timeline.js';
 import { type CollectionHook, collectionHookOf, type Member } from './collection-hook.js';
 import { DEFAULT_FLUSH_INTERVAL_MILLIS, type ResolvedOptions } from './options.js';
 
@@ -26,11 +29,13 @@ const NOOP_METER = createNoopMeter();
  * real one, and look for it again at every flush and every scope().
  */
 export class StatsInstance implements FamilyHost {
-  readonly diagnostics = new Diagnostics();
+  readonly diagnostics: Diagnostics;
   /** The backup and the restore registry, in the order of {@link FAMILIES}. */
   readonly families: readonly [FamilyRegistry, FamilyRegistry];
   /** The shared memory of the worker threads connected through this instance's links, read before every flush. */
   readonly workers: WorkerLinks;
+  /** Each family's timeline and runs, sampled at its flushes (timeline/), for `backupstats/report`. */
+  readonly timelines: readonly [FamilyTimeline, FamilyTimeline];
   /** What the user holds: `backup`, `restore`, `flush()`, `shutdown()`, `workerLink()`. */
   readonly stats: BackupStats;
   private hook: CollectionHook | undefined;
@@ -42,6 +47,7 @@ export class StatsInstance implements FamilyHost {
   private closing: Promise<void> | undefined;
 
   constructor(resolved: ResolvedOptions) {
+    this.diagnostics = new Diagnostics(resolved.quiet);
     this.prefix = resolved.metricPrefix;
     // One layout for every series of the instance: its explicit boundaries and the map to them. Histograms are kept
     // only when a producer will hand them to a reader: without one, a record does not touch them.
@@ -63,7 +69,10 @@ export class StatsInstance implements FamilyHost {
     this.families = [backup, restore];
     this.workers = new WorkerLinks(this.families, keep ? resolved.histogramBoundaries : undefined);
     for (const producer of resolved.histogramProducers) attachHistograms(producer, this.families);
-    this.member = { families: this.families, flushBeforeCollection: () => this.flushReporting() };
+    const readWorkers = (): void => this.workers.read();
+    this.timelines = [backup.attachTimeline(readWorkers), restore.attachTimeline(readWorkers)];
+    this.member = { families: this.families, flushBeforeCollection: () => this.flushBeforeCollection() };
+    checkOneReaderEach(resolved.meterProvider ?? metrics.getMeterProvider(), resolved.histogramProducers);
     this.bindProvider(resolved.meterProvider);
     this.startTimer(resolved.flushIntervalMillis);
     this.stats = {
@@ -78,6 +87,15 @@ export class StatsInstance implements FamilyHost {
       },
       workerLink: (options?: WorkerLinkOptions): WorkerLink => this.workers.create(options),
     };
+    attachTimeline(this.stats, {
+      createdAt: Date.now(),
+      families: this.timelines,
+      kept: !direct,
+      flush: () => {
+        if (this.follow()) this.flushReporting();
+      },
+      histogramBoundaries: keep ? resolved.histogramBoundaries : undefined,
+    });
   }
 
   /**
@@ -119,6 +137,12 @@ export class StatsInstance implements FamilyHost {
     }
   }
 
+  /** The flush of the collection hook, after which a series idle since opens a new interval at its next record. */
+  private flushBeforeCollection(): void {
+    this.flushReporting();
+    for (const registry of this.families) registry.collected();
+  }
+
   /** True once the stats have instruments; until then, looks for a global provider registered since. */
   private follow(): boolean {
     if (this.hook !== undefined) return true;
@@ -151,6 +175,9 @@ export class StatsInstance implements FamilyHost {
     for (const registry of this.families) registry.bind(meter);
     this.hook = collectionHookOf(provider, meter, this.prefix);
     this.hook.join(this.member);
+    // What waited for a provider goes now, so that its points start here rather than at a collection's drain,
+    // after the collection's time.
+    this.flushReporting();
   }
 
   /**

@@ -27,8 +27,24 @@ const stateAt = (place: number): number => 1 + 3 * place;
 const beaconAt = (place: number): number => 2 + 3 * place;
 const wakesAt = (place: number): number => 3 + 3 * place;
 
-/** Int32 words of a link's control buffer for `places` places. */
-export const CONTROL_WORDS = (places: number): number => 1 + 3 * places;
+/** True once a worker has taken the place (it may have written into it since); never false again. */
+export const placeEverTaken = (control: Int32Array, place: number): boolean =>
+  Atomics.load(control, stateAt(place)) !== FREE;
+
+/** Int32 words of a link's control buffer for `places` places: the lock, three per place, the closed mark. */
+export const CONTROL_WORDS = (places: number): number => 2 + 3 * places;
+/** The word the main thread sets when the stats that made the link shut down. */
+const closedAt = (places: number): number => 1 + 3 * places;
+
+/** Marks the link closed: the stats that made it shut down, and no one reads its places any more. */
+export function markClosed(control: Int32Array, places: number): void {
+  Atomics.store(control, closedAt(places), 1);
+}
+
+/** True once the stats that made the link shut down. */
+export function isClosed(control: Int32Array, places: number): boolean {
+  return Atomics.load(control, closedAt(places)) === 1;
+}
 
 /** How long a worker waits for another prober's lock before it gives up looking for a gone worker's place. */
 const LOCK_WAIT_MILLIS = 200;

@@ -2,6 +2,7 @@ import { optionsOf } from '../api/arguments.js';
 import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
 import { describeValue, notAccepted, showValue } from '../base/errors.js';
 import { type IntegerRule, integerText, isIntegerIn } from '../base/integer-rule.js';
+import { boundaryProblem } from '../histogram/histogram-options.js';
 import { CONTROL_WORDS } from './place-claim.js';
 import { type Region, type RegionLayout, regionLayout } from './region-layout.js';
 
@@ -20,11 +21,16 @@ export interface LinkData extends WorkerLink {
 const WORKERS: IntegerRule = { min: 1, max: 1024, note: 'worker threads recording through the link at once' };
 const MAX_SCOPES: IntegerRule = { min: 2, max: 65_536, note: 'per worker and family, the overflow series included' };
 const DEFAULT_MAX_SCOPES = 256;
+/**
+ * Places of a link made without `workers`: a pool shares one link (piscina's default pool is 1.5 × the available
+ * parallelism), and a place no worker took costs a page of resident memory, not its size.
+ */
+export const DEFAULT_WORKERS = 128;
 
 /** The options of `workerLink()` checked, with their defaults. */
 export function workerLinkOptions(options: WorkerLinkOptions | undefined): { workers: number; maxScopes: number } {
   const given = optionsOf('workerLink', options, '{ workers: 4 }');
-  const { workers = 1, maxScopes = DEFAULT_MAX_SCOPES } = given;
+  const { workers = DEFAULT_WORKERS, maxScopes = DEFAULT_MAX_SCOPES } = given;
   if (!isIntegerIn(workers, WORKERS))
     throw notAccepted('workerLink option workers', showValue(workers), integerText(WORKERS));
   if (!isIntegerIn(maxScopes, MAX_SCOPES)) {
@@ -69,27 +75,40 @@ export function placeRegion(link: LinkData, place: number): Region {
   };
 }
 
-/** Throws unless `value` is a link made by `workerLink()` (as it arrives, cloned, in a worker). */
+/**
+ * Throws unless `value` is a link made by `workerLink()` (as it arrives, cloned, in a worker), checked whole: a
+ * forged or damaged link whose parts disagree would make the worker search its buckets the wrong way for ever or
+ * index outside its buffers.
+ */
 export function requireLink(value: unknown): asserts value is LinkData {
-  const link = value as Partial<LinkData> | null | undefined;
-  const boundaries = link?.histogramBoundaries;
-  if (
-    typeof link === 'object' &&
-    link !== null &&
-    link.backupstatsWorkerLink === 1 &&
-    (link.control === undefined || link.control instanceof SharedArrayBuffer) &&
-    Array.isArray(link.places) &&
-    link.places.every((place) => place instanceof SharedArrayBuffer) &&
-    isIntegerIn(link.maxScopes, MAX_SCOPES) &&
-    (boundaries === undefined || (Array.isArray(boundaries) && boundaries.every((b) => typeof b === 'number'))) &&
-    (link.control === undefined ||
-      link.places.every((place) => place.byteLength === layoutOf(link.maxScopes as number, boundaries).byteLength))
-  ) {
-    return;
-  }
+  const problem = linkProblem(value);
+  if (problem === undefined) return;
   throw notAccepted(
     'connectBackupStats link',
     describeValue(value),
     'the value stats.workerLink() returned on the main thread, passed in workerData or postMessage',
+    problem,
   );
+}
+
+/** What is wrong with a link, or undefined when its parts agree. */
+function linkProblem(value: unknown): string | undefined {
+  const link = value as Partial<LinkData> | null | undefined;
+  if (typeof link !== 'object' || link === null || link.backupstatsWorkerLink !== 1) return 'not a link';
+  const { control, places, maxScopes, histogramBoundaries: boundaries } = link;
+  if (!Array.isArray(places) || !places.every((place) => place instanceof SharedArrayBuffer)) {
+    return 'its places are not SharedArrayBuffers';
+  }
+  if (!isIntegerIn(maxScopes, MAX_SCOPES)) return 'its maxScopes is not one workerLink() gives';
+  const boundariesProblem = boundaries === undefined ? undefined : boundaryProblem(boundaries);
+  if (boundariesProblem !== undefined) return `its histogram boundaries: ${boundariesProblem}`;
+  if (control === undefined) return places.length === 0 ? undefined : 'it has places but no control buffer';
+  if (!(control instanceof SharedArrayBuffer)) return 'its control buffer is not a SharedArrayBuffer';
+  if (!isIntegerIn(places.length, WORKERS)) return 'its number of places is not one workerLink() gives';
+  if (control.byteLength !== CONTROL_WORDS(places.length) * 4) {
+    return `its control buffer does not fit its ${places.length} place(s)`;
+  }
+  const size = layoutOf(maxScopes, boundaries).byteLength;
+  if (!places.every((place) => place.byteLength === size)) return 'its places do not fit its maxScopes and boundaries';
+  return undefined;
 }

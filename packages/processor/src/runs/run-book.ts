@@ -1,6 +1,6 @@
 import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
 import type { Run } from '../api/run.js';
-import { RunFailure, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
+import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
 import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { FirstError } from '../base/first-error.js';
 import { drainQueue } from '../base/first-error.js';
@@ -8,6 +8,7 @@ import { noopRun } from '../base/noop.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { Family } from '../naming/naming-types.js';
 import type { RunSpec } from '../naming/run-naming.js';
+import type { RunObserver } from '../timeline/run-profile.js';
 import { OpenRun, type RunEnd } from './open-run.js';
 import { createRunInstruments, type RunInstruments } from './run-instruments.js';
 import { RunSeries } from './run-series.js';
@@ -25,6 +26,8 @@ export class RunBook implements RunEnd {
   private readonly queue: RunSeries[] = [];
   private instruments: RunInstruments | undefined;
   private closed = false;
+  /** Hears of every run's start and end: the family's timeline, for the report. */
+  observer: RunObserver | undefined;
 
   constructor(
     private readonly family: Family,
@@ -43,11 +46,12 @@ export class RunBook implements RunEnd {
     if (series === undefined) {
       series = new RunSeries(attributes, this.spec.reasonKey);
       this.series.set(attributes, series);
-      // Queued at once, so that its series exist at 0 from the next flush on, before any run ends.
-      this.enqueue(series);
+      // Its series exist at 0 from now on (from the next flush without instruments yet), before any run ends.
+      this.deliver(series);
     }
     const run = new OpenRun(this, series);
     this.open.add(run);
+    this.observer?.started(run, attributes);
     return run;
   }
 
@@ -59,16 +63,27 @@ export class RunBook implements RunEnd {
       if (isAmount(bytes) && bytes <= MAX_PENDING) kept = Math.trunc(bytes);
       else this.countInvalid();
     }
-    run.series.succeeded(seconds, Date.now() / 1000, kept);
-    this.enqueue(run.series);
+    // One wall-clock read: the gauge's end time and the report's.
+    const endedAt = Date.now();
+    run.series.succeeded(seconds, endedAt / 1000, kept);
+    this.observer?.ended(run, { outcome: 'success', seconds, endedAt, bytes: kept, reason: undefined });
+    this.deliver(run.series);
   }
 
   fail(run: OpenRun, reason: RunFailureReason | undefined): void {
     if (!this.open.delete(run)) return;
     const seconds = (performance.now() - run.startedAt) / 1000;
     const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
-    run.series.failed(index, seconds, Date.now() / 1000);
-    this.enqueue(run.series);
+    const endedAt = Date.now();
+    run.series.failed(index, seconds, endedAt / 1000);
+    this.observer?.ended(run, {
+      outcome: 'failure',
+      seconds,
+      endedAt,
+      bytes: undefined,
+      reason: RUN_FAILURE_REASONS[index],
+    });
+    this.deliver(run.series);
   }
 
   /** Runs ended and not yet added to the instruments. */
@@ -107,6 +122,26 @@ export class RunBook implements RunEnd {
   close(): void {
     for (const run of [...this.open]) this.fail(run, RunFailure.Interrupted);
     this.closed = true;
+  }
+
+  /**
+   * Adds a run series' numbers to the instruments at once (a run's end is no hot path), so that its points start
+   * when its runs did rather than at a flush, which may be a collection's, after the collection's time. Without
+   * instruments yet, or when one throws, they wait for the next flush.
+   */
+  private deliver(series: RunSeries): void {
+    const instruments = this.instruments;
+    // A series already queued waits there, with what it has now; one that is not is marked for the attempt.
+    if (instruments === undefined || !series.markQueued()) {
+      this.enqueue(series);
+      return;
+    }
+    try {
+      series.addTo(instruments);
+    } catch (error) {
+      this.diagnostics.flushFailed(error);
+      this.queue.push(series);
+    }
   }
 
   private enqueue(series: RunSeries): void {

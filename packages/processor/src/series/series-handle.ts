@@ -1,7 +1,7 @@
 import type { Attributes, Counter, Meter } from '@opentelemetry/api';
 import type { ResolvedLabels } from '../api/labels.js';
 import type { Run } from '../api/run.js';
-import { isAmount, MAX_PENDING } from '../base/amount.js';
+import { isAmount, isWeight, MAX_PENDING } from '../base/amount.js';
 import type { LocalHistogram } from '../histogram/local-histogram.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
@@ -34,6 +34,11 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
    * or to their drop ({@link discard}). The family is told only while false. Only the handle writes it.
    */
   queued = false;
+  /**
+   * The number of the collection (FamilyRegistry.collections) during which the numbers last went to the
+   * instruments; -1 before the first time. Only the family writes it.
+   */
+  addedIn = -1;
 
   constructor(
     owner: SeriesOwner,
@@ -50,7 +55,7 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
   }
 
   timedIncrement(durationMillis: number, weight = 1): void {
-    if (isAmount(durationMillis) && isAmount(weight)) {
+    if (isAmount(durationMillis) && isWeight(weight)) {
       const pendingMillis = this.durationMillis + durationMillis * weight;
       if (pendingMillis <= MAX_PENDING) {
         this.count += 1;
@@ -68,7 +73,7 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
   }
 
   timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
-    if (isAmount(bytes) && isAmount(durationMillis) && isAmount(weight)) {
+    if (isAmount(bytes) && isAmount(durationMillis) && isWeight(weight)) {
       const pendingBytes = this.bytes + bytes;
       const pendingMillis = this.durationMillis + durationMillis * weight;
       if (pendingBytes <= MAX_PENDING && pendingMillis <= MAX_PENDING) {

@@ -29,12 +29,13 @@ export interface StartBackupStatsOptions extends BackupStatsOptions {
   /**
    * `true`: never write to stderr by itself. When no diag logger is set (neither by the application nor through
    * `OTEL_LOG_LEVEL`), set-up says a final export that did not reach its backend on stderr, so that the owner of a
-   * job learns that nothing was exported; this silences it. Default: `BACKUPSTATS_QUIET`, else `false`.
+   * job learns that nothing was exported; this silences it, and the stats' own misuse messages on stderr too.
+   * Default: `BACKUPSTATS_QUIET`, else `false`.
    */
   readonly quiet?: boolean | undefined;
 }
 
-const START_OPTIONS: readonly string[] = [...CORE_OPTIONS, 'env', 'disabled', 'readers', 'quiet'];
+const START_OPTIONS: readonly string[] = [...CORE_OPTIONS, 'env', 'disabled', 'readers'];
 
 /** A MetricReader of any SDK line, by what the MeterProvider calls on it. */
 const isReader = (value: unknown): boolean =>

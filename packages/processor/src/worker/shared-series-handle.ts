@@ -1,6 +1,6 @@
 import type { ResolvedLabels } from '../api/labels.js';
 import type { Run } from '../api/run.js';
-import { isAmount, MAX_PENDING } from '../base/amount.js';
+import { isAmount, isWeight, MAX_PENDING } from '../base/amount.js';
 import { BucketIndex } from '../histogram/bucket-layout.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import { BYTES, COUNT, H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO, MILLIS } from '../link/region-layout.js';
@@ -60,12 +60,12 @@ export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
   private readonly bucketIndex = new BucketIndex();
 
   timedIncrement(durationMillis: number, weight = 1): void {
-    if (isAmount(durationMillis) && isAmount(weight) && this.add(0, durationMillis, weight)) return;
+    if (isAmount(durationMillis) && isWeight(weight) && this.add(0, durationMillis, weight)) return;
     this.owner.countInvalid();
   }
 
   timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
-    if (isAmount(bytes) && isAmount(durationMillis) && isAmount(weight) && this.add(bytes, durationMillis, weight))
+    if (isAmount(bytes) && isAmount(durationMillis) && isWeight(weight) && this.add(bytes, durationMillis, weight))
       return;
     this.owner.countInvalid();
   }

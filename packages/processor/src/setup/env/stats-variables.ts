@@ -28,6 +28,8 @@ const VARIABLES: ReadonlyArray<{
   option: VariableOption;
   variable: string;
   parse(text: string, raw: string): unknown;
+  /** What the variable accepts, when the option's own words would not fit its text. */
+  accepted?: string;
 }> = [
   { option: 'flushIntervalMillis', variable: 'BACKUPSTATS_FLUSH_INTERVAL_MS', parse: parseInteger },
   // Compared in lower case, as OpenTelemetry's enum values are.
@@ -36,7 +38,12 @@ const VARIABLES: ReadonlyArray<{
   { option: 'metricPrefix', variable: 'BACKUPSTATS_METRIC_PREFIX', parse: (_text, raw) => raw },
   { option: 'maxScopes', variable: 'BACKUPSTATS_MAX_SCOPES', parse: parseInteger },
   // true / false in any case; any other text is kept, for resolveOptions to refuse naming the variable.
-  { option: 'histograms', variable: 'BACKUPSTATS_HISTOGRAMS', parse: parseBoolean },
+  {
+    option: 'histograms',
+    variable: 'BACKUPSTATS_HISTOGRAMS',
+    parse: parseBoolean,
+    accepted: '"true" or "false" (any case)',
+  },
   // Comma-separated seconds; a piece that is not a decimal number becomes NaN, which resolveOptions refuses.
   {
     option: 'histogramBoundaries',
@@ -59,11 +66,11 @@ export function readStatsVariables(env: Env, given: BackupStatsOptions): StatsVa
   const options: Record<string, unknown> = {};
   for (const option of CORE_OPTIONS) options[option] = given[option];
   const sources: Partial<Record<VariableOption, ValueSource>> = {};
-  for (const { option, variable, parse } of VARIABLES) {
+  for (const { option, variable, parse, accepted } of VARIABLES) {
     const text = readString(env, variable);
     if (given[option] !== undefined || text === undefined) continue;
     options[option] = parse(text, env[variable] ?? '');
-    sources[option] = { subject: variable, shown: shown(env, variable) };
+    sources[option] = { subject: variable, shown: shown(env, variable), accepted };
   }
   return { options: options as BackupStatsOptions, sources };
 }
