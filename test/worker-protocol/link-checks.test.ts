@@ -19,53 +19,93 @@ const fields = (link: WorkerLink): Fields => link as unknown as Fields;
 
 const ACCEPTED =
   'accepted: the value stats.workerLink() returned on the main thread, passed in workerData or postMessage';
-const refusal = (shown: string): string => `backupstats: connectBackupStats link is ${shown}; ${ACCEPTED}`;
+const refusal = (shown: string, problem: string): string =>
+  `backupstats: connectBackupStats link is ${shown} (${problem}); ${ACCEPTED}`;
 
 /** Options of stats that keep histograms with two explicit boundaries, or none. */
 const withHistograms = (histograms: boolean) =>
   histograms ? { histogramProducers: [createHistogramProducer()], histogramBoundaries: [0.001, 1] } : {};
 
 /** A link of real stats, with histograms or without, shut down when the test ends. */
-function realLink(histograms: boolean, maxScopes = 4): WorkerLink & Fields {
+function realLink(histograms: boolean, maxScopes = 4, workers = 1): WorkerLink & Fields {
   const stats = createBackupStats(withHistograms(histograms));
   onTestFinished(() => stats.shutdown());
-  return stats.workerLink({ maxScopes }) as WorkerLink & Fields;
+  return stats.workerLink({ maxScopes, workers }) as WorkerLink & Fields;
 }
 
 describe('connectBackupStats refuses what is not a link', () => {
   const link = (): WorkerLink & Fields => realLink(true);
   /** Memory of a place's size that is not shared. */
   const unshared = (): ArrayBuffer => new ArrayBuffer((link().places[0] as SharedArrayBuffer).byteLength);
-  const cases: [string, () => unknown, string][] = [
-    ['undefined', () => undefined, 'undefined'],
-    ['null', () => null, 'null'],
-    ['a number', () => 1, '1'],
-    ['a string', () => 'link', '"link"'],
-    ['an array', () => [], 'an instance of Array'],
-    ['a function carrying a link', () => Object.assign(() => {}, link()), 'a function'],
-    ['no mark', () => ({ ...link(), backupstatsWorkerLink: undefined }), 'an object'],
-    ['another mark', () => ({ ...link(), backupstatsWorkerLink: 2 }), 'an object'],
-    ['a control that is not shared', () => ({ ...link(), control: new ArrayBuffer(4) }), 'an object'],
-    ['places that are no array', () => ({ ...link(), places: link().places[0] }), 'an object'],
-    ['a place that is not shared', () => ({ ...link(), places: [...link().places, unshared()] }), 'an object'],
+  const two = (): WorkerLink & Fields => realLink(true, 4, 2);
+  const notLink = 'not a link';
+  const places = 'its places are not SharedArrayBuffers';
+  const scopes = 'its maxScopes is not one workerLink() gives';
+  const size = 'its places do not fit its maxScopes and boundaries';
+  const cases: [string, () => unknown, string, string][] = [
+    ['undefined', () => undefined, 'undefined', notLink],
+    ['null', () => null, 'null', notLink],
+    ['a number', () => 1, '1', notLink],
+    ['a string', () => 'link', '"link"', notLink],
+    ['an array', () => [], 'an instance of Array', notLink],
+    ['a function carrying a link', () => Object.assign(() => {}, link()), 'a function', notLink],
+    ['no mark', () => ({ ...link(), backupstatsWorkerLink: undefined }), 'an object', notLink],
+    ['another mark', () => ({ ...link(), backupstatsWorkerLink: 2 }), 'an object', notLink],
+    ['places that are no array', () => ({ ...link(), places: link().places[0] }), 'an object', places],
+    ['a place that is not shared', () => ({ ...two(), places: [two().places[0], unshared()] }), 'an object', places],
+    ['maxScopes missing', () => ({ ...link(), maxScopes: undefined }), 'an object', scopes],
+    ['maxScopes below 2', () => ({ ...link(), maxScopes: 1 }), 'an object', scopes],
+    ['maxScopes above 65536', () => ({ ...link(), maxScopes: 65_537 }), 'an object', scopes],
+    ['maxScopes not an integer', () => ({ ...link(), maxScopes: 4.5 }), 'an object', scopes],
+    [
+      'boundaries that are no array',
+      () => ({ ...link(), histogramBoundaries: 0.5 }),
+      'an object',
+      'its histogram boundaries: not an array',
+    ],
+    [
+      'a boundary that is no number',
+      () => ({ ...link(), histogramBoundaries: [0.001, '1'] }),
+      'an object',
+      'its histogram boundaries: boundary 2 is "1", not a finite number above 0',
+    ],
+    [
+      'places but no control',
+      () => ({ ...link(), control: undefined }),
+      'an object',
+      'it has places but no control buffer',
+    ],
+    [
+      'a control that is not shared',
+      () => ({ ...link(), control: new ArrayBuffer(20) }),
+      'an object',
+      'its control buffer is not a SharedArrayBuffer',
+    ],
+    [
+      'a control and no places',
+      () => ({ ...link(), places: [] }),
+      'an object',
+      'its number of places is not one workerLink() gives',
+    ],
+    [
+      'a control for fewer places',
+      () => ({ ...link(), places: two().places }),
+      'an object',
+      'its control buffer does not fit its 2 place(s)',
+    ],
     [
       'a place of the wrong size',
-      () => ({ ...link(), places: [...link().places, ...realLink(true, 5).places] }),
+      () => ({ ...two(), places: [two().places[0], ...realLink(true, 5).places] }),
       'an object',
+      size,
     ],
-    ['a place sized for no histograms', () => ({ ...link(), places: realLink(false).places }), 'an object'],
-    ['maxScopes missing', () => ({ ...link(), maxScopes: undefined }), 'an object'],
-    ['maxScopes below 2', () => ({ ...link(), maxScopes: 1 }), 'an object'],
-    ['maxScopes above 65536', () => ({ ...link(), maxScopes: 65_537 }), 'an object'],
-    ['maxScopes not an integer', () => ({ ...link(), maxScopes: 4.5 }), 'an object'],
-    ['boundaries that are no array', () => ({ ...link(), histogramBoundaries: 0.5 }), 'an object'],
-    ['a boundary that is no number', () => ({ ...link(), histogramBoundaries: [0.001, '1'] }), 'an object'],
-    ['boundaries another link has', () => ({ ...link(), histogramBoundaries: [0.001, 0.01, 1] }), 'an object'],
+    ['a place sized for no histograms', () => ({ ...link(), places: realLink(false).places }), 'an object', size],
+    ['boundaries another link has', () => ({ ...link(), histogramBoundaries: [0.001, 0.01, 1] }), 'an object', size],
   ];
-  for (const [what, value, shown] of cases) {
+  for (const [what, value, shown, problem] of cases) {
     it(what, () => {
       const connecting = () => connectBackupStats(value() as WorkerLink);
-      expect(connecting).toThrow(new TypeError(refusal(shown)));
+      expect(connecting).toThrow(new TypeError(refusal(shown, problem)));
       expect(connecting).toThrow(expect.objectContaining({ code: 'BACKUPSTATS_INVALID_ARGUMENT' }));
     });
   }
@@ -90,11 +130,11 @@ describe('connectBackupStats accepts', () => {
     });
   }
 
-  it('a link of stats that record nothing, however its places look', () => {
+  it('a link of stats that record nothing: no control buffer, no places', () => {
     const disabled: WorkerLink & Fields = {
       backupstatsWorkerLink: 1,
       control: undefined,
-      places: [new SharedArrayBuffer(8)],
+      places: [],
       maxScopes: 2,
       histogramBoundaries: undefined,
     };
@@ -129,12 +169,12 @@ describe('workerLink() options', () => {
     });
   }
 
-  it('accepts the limits, with one place per worker and the default of 256 scopes', () => {
+  it('accepts the limits, with one place per worker, and defaults of 128 places and 256 scopes', () => {
     const s = stats();
     expect(fields(s.workerLink({ workers: 1024, maxScopes: 2 })).places).toHaveLength(1024);
     expect(s.workerLink({ workers: 1, maxScopes: 65_536 })).toMatchObject({ maxScopes: 65_536 });
     expect(s.workerLink()).toMatchObject({ backupstatsWorkerLink: 1, maxScopes: 256, histogramBoundaries: undefined });
-    expect(fields(s.workerLink()).places).toHaveLength(1);
+    expect(fields(s.workerLink()).places).toHaveLength(128);
     expect(fields(s.workerLink({})).control).toBeInstanceOf(SharedArrayBuffer);
   });
 });

@@ -51,7 +51,7 @@ describe('the places of a link', { timeout: 15_000 }, () => {
   }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     onTestFinished(() => stats.shutdown());
-    const link = stats.workerLink();
+    const link = stats.workerLink({ workers: 1 });
     const busy = connectBackupStats(link);
     busy.backup.timedIncrement(1);
     expect(() => connectBackupStats(link)).toThrow(refused(1));
@@ -65,7 +65,7 @@ describe('the places of a link', { timeout: 15_000 }, () => {
   }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     onTestFinished(() => stats.shutdown());
-    const link = stats.workerLink();
+    const link = stats.workerLink({ workers: 1 });
     const first = connect(link);
     first.backup.scope({ operation: 'Read' }).timedIncrementBytes(10, 1);
     first.restore.timedIncrement(-1);
@@ -107,7 +107,7 @@ describe('the places of a link', { timeout: 15_000 }, () => {
   }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     onTestFinished(() => stats.shutdown());
-    const link = stats.workerLink();
+    const link = stats.workerLink({ workers: 1 });
     const first = connect(link);
     const read = first.backup.scope({ operation: 'Read' });
     read.timedIncrementBytes(1, 1);

@@ -65,7 +65,7 @@ describe('the slots of a worker', () => {
   });
 
   it("a worker taking a place over finds its slots: the root's, its labels', both families'", async ({ harness }) => {
-    const link = statsOn(harness).workerLink({ maxScopes: 4 });
+    const link = statsOn(harness).workerLink({ workers: 1, maxScopes: 4 });
     const first = connect(link);
     first.backup.timedIncrement(1);
     first.backup.scope({ implementation: 'I' }).timedIncrement(1);

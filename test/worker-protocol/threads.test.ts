@@ -47,7 +47,7 @@ describe('places held by worker threads', SLOW, () => {
 
   it('a place given back by an owner probed while busy: its next owner starts with no probe counted', async () => {
     const { stats, collect } = statsWithHistograms();
-    const link = stats.workerLink();
+    const link = stats.workerLink({ workers: 1 });
     const busy = connectBackupStats(link);
     busy.backup.scope(labels).timedIncrement(1);
     expect(() => connectBackupStats(link)).toThrow(REFUSED);
@@ -62,7 +62,7 @@ describe('places held by worker threads', SLOW, () => {
 
   it('a live worker keeps its place against every probe; one that gives it back while another looks is replaced', async () => {
     const { stats, collect } = statsWithHistograms();
-    const link = stats.workerLink();
+    const link = stats.workerLink({ workers: 1 });
     const first = await startRecordingWorker(link);
     await first.run({ kind: 'loop', count: 3, ms: 1, labels });
     expect(() => connectBackupStats(link)).toThrow(REFUSED);
@@ -78,7 +78,7 @@ describe('places held by worker threads', SLOW, () => {
 
   it('a place still being released: the closed owner answers no probe for the worker that took it after', async () => {
     const { stats, collect } = statsWithHistograms();
-    const link = stats.workerLink();
+    const link = stats.workerLink({ workers: 1 });
     const closed = connectBackupStats(link);
     closed.backup.scope(labels).timedIncrement(1);
     closed.close();
@@ -94,7 +94,7 @@ describe('places held by worker threads', SLOW, () => {
 
   it('a worker that ends by process.exit() gives its place back', async () => {
     const { stats, collect } = statsWithHistograms();
-    const link = stats.workerLink();
+    const link = stats.workerLink({ workers: 1 });
     const thread = await startRecordingWorker(link);
     await thread.run({ kind: 'loop', count: 2, ms: 1, labels });
     thread.send({ kind: 'exit' });
