@@ -12,7 +12,7 @@ export function hrTimeOf(unixMillis: number): HrTime {
 /** Weights as OpenTelemetry counts: whole numbers (sampled timing's weights are). */
 const whole = (weight: number): number => Math.round(weight);
 
-/** The explicit-bucket point of one series: every `le` count exact, summed from nothing but its own bucket. */
+/** The explicit-bucket point of one series: every `le` count exact, summed from its exponential buckets. */
 export function explicitPoint(
   attributes: Attributes,
   histogram: LocalHistogram,
@@ -23,7 +23,7 @@ export function explicitPoint(
     endTime,
     attributes,
     value: {
-      buckets: { boundaries: [...histogram.explicitBuckets.boundaries], counts: Array.from(histogram.explicit, whole) },
+      buckets: { boundaries: [...histogram.explicitBuckets.boundaries], counts: Array.from(histogram.explicitCounts(), whole) },
       sum: histogram.sumMillis / 1000,
       count: whole(histogram.count),
       min: histogram.minMillis / 1000,

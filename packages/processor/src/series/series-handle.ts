@@ -50,41 +50,32 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
   }
 
   timedIncrement(durationMillis: number, weight = 1): void {
-    if (isAmount(durationMillis) && isAmount(weight)) {
-      const pendingMillis = this.durationMillis + durationMillis * weight;
-      if (pendingMillis <= MAX_PENDING) {
-        this.count += 1;
-        this.durationMillis = pendingMillis;
-        const histogram = this.histogram;
-        if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
-        if (!this.queued) {
-          this.queued = true;
-          this.owner.deliver(this);
-        }
-        return;
-      }
-    }
+    if (isAmount(durationMillis) && isAmount(weight) && this.add(0, durationMillis, weight)) return;
     this.owner.countInvalid();
   }
 
   timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
-    if (isAmount(bytes) && isAmount(durationMillis) && isAmount(weight)) {
-      const pendingBytes = this.bytes + bytes;
-      const pendingMillis = this.durationMillis + durationMillis * weight;
-      if (pendingBytes <= MAX_PENDING && pendingMillis <= MAX_PENDING) {
-        this.count += 1;
-        this.bytes = pendingBytes;
-        this.durationMillis = pendingMillis;
-        const histogram = this.histogram;
-        if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
-        if (!this.queued) {
-          this.queued = true;
-          this.owner.deliver(this);
-        }
-        return;
-      }
-    }
+    if (isAmount(bytes) && isAmount(durationMillis) && isAmount(weight) && this.add(bytes, durationMillis, weight))
+      return;
     this.owner.countInvalid();
+  }
+
+  /** Adds one record of valid amounts; false when a pending sum would pass {@link MAX_PENDING}. */
+  private add(bytes: number, durationMillis: number, weight: number): boolean {
+    const pendingBytes = this.bytes + bytes;
+    const pendingMillis = this.durationMillis + durationMillis * weight;
+    if (pendingBytes > MAX_PENDING || pendingMillis > MAX_PENDING) return false;
+    this.count += 1;
+    this.bytes = pendingBytes;
+    this.durationMillis = pendingMillis;
+    const histogram = this.histogram;
+    if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
+    // `=== false`, not `!`: a comparison with a constant, where `!` compiles to a generic truthiness test.
+    if (this.queued === false) {
+      this.queued = true;
+      this.owner.deliver(this);
+    }
+    return true;
   }
 
   startRun(): Run {
@@ -96,7 +87,7 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     this.count += count;
     this.bytes += bytes;
     this.durationMillis += durationMillis;
-    if (!this.queued) {
+    if (this.queued === false) {
       this.queued = true;
       this.owner.deliver(this);
     }

@@ -81,18 +81,19 @@ export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
     const totalBytes = (numbers[at + BYTES] as number) + bytes;
     const totalMillis = (numbers[at + MILLIS] as number) + durationMillis * weight;
     if (totalBytes > MAX_PENDING || totalMillis > MAX_PENDING) return false;
-    // The histogram's cells, found before the first store: offsetOf and indexOf are calls, indexOf loops.
+    // The histogram's cells, found before the first store: offsetOf and indexOf are calls, indexOf loops. As in
+    // LocalHistogram, a duration has an explicit cell only in an exponential bucket that holds a boundary; the main
+    // thread sums the others' explicit counts from the exponential cells at collection.
     let bucketCell = -1;
     let explicitCell = -1;
     const buckets = this.buckets;
     if (weight > 0 && buckets !== undefined) {
       if (durationMillis === 0) {
         bucketCell = at + H_ZERO;
-        explicitCell = at + this.explicitAt;
       } else {
         const offset = this.bucketIndex.offsetOf(durationMillis);
         bucketCell = at + H_EXPONENTIAL + offset;
-        explicitCell = at + this.explicitAt + buckets.indexOf(durationMillis, offset);
+        if (buckets.split[offset] !== 0) explicitCell = at + this.explicitAt + buckets.indexOf(durationMillis, offset);
       }
     }
     // Plain stores only from here: no call and no loop.
@@ -109,7 +110,7 @@ export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
       if (durationMillis < (numbers[at + H_MIN] as number)) numbers[at + H_MIN] = durationMillis;
       if (durationMillis > (numbers[at + H_MAX] as number)) numbers[at + H_MAX] = durationMillis;
       numbers[bucketCell] = (numbers[bucketCell] as number) + weight;
-      numbers[explicitCell] = (numbers[explicitCell] as number) + weight;
+      if (explicitCell >= 0) numbers[explicitCell] = (numbers[explicitCell] as number) + weight;
       seqs[seqAt] = (seq + 2) | 0;
     }
     return true;
