@@ -17,6 +17,8 @@ export function renderJson(results: RunResults): unknown {
     flush: withStamp(results.flush?.rows),
     histogramCollect: withStamp(results.flush?.histograms),
     pipelineBudget: withStamp(results.pipeline?.budget),
+    pipelineFresh: withStamp(results.pipeline?.fresh.rows),
+    pipelineTree: withStamp(results.pipeline?.tree.rows),
     memory: withStamp(
       results.memory === undefined
         ? undefined
