@@ -64,7 +64,8 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
   private add(bytes: number, durationMillis: number, weight: number): boolean {
     const pendingBytes = this.bytes + bytes;
     const pendingMillis = this.durationMillis + durationMillis * weight;
-    if (pendingBytes > MAX_PENDING || pendingMillis > MAX_PENDING) return false;
+    // Compared with `<=`: a NaN sum (an infinite duration of weight 0, ∞ × 0) fails it, as an infinite one does.
+    if ((pendingBytes <= MAX_PENDING && pendingMillis <= MAX_PENDING) === false) return false;
     this.count += 1;
     this.bytes = pendingBytes;
     this.durationMillis = pendingMillis;

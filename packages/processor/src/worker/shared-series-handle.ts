@@ -80,7 +80,8 @@ export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
     const at = this.at;
     const totalBytes = (numbers[at + BYTES] as number) + bytes;
     const totalMillis = (numbers[at + MILLIS] as number) + durationMillis * weight;
-    if (totalBytes > MAX_PENDING || totalMillis > MAX_PENDING) return false;
+    // Compared with `<=`: a NaN sum (an infinite duration of weight 0, ∞ × 0) fails it, as an infinite one does.
+    if ((totalBytes <= MAX_PENDING && totalMillis <= MAX_PENDING) === false) return false;
     // The histogram's cells, found before the first store: offsetOf and indexOf are calls, indexOf loops. As in
     // LocalHistogram, a duration has an explicit cell only in an exponential bucket that holds a boundary; the main
     // thread sums the others' explicit counts from the exponential cells at collection.
