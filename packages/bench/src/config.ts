@@ -22,6 +22,7 @@ export const BENCHMARKS = [
   'demo-s3',
   's3-request',
   'pushgateway',
+  'scrape',
 ] as const;
 
 const ACCEPTED = `--quick, --only=${BENCHMARKS.join(',')}, --pipeline-mib=N, --rounds=N`;

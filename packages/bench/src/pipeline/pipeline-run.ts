@@ -19,7 +19,7 @@ import { createOtelSetup, type OtelSetup } from '../harness/otel.js';
 import { elapsedMs } from '../harness/sample.js';
 import { createDirectOtelStats } from '../record/direct-otel-stats.js';
 import type { PipelineMode } from './pipeline-modes.js';
-import { createStages, type Stages, type StageStats } from './stages.js';
+import { createStages, type StageStats, type Stages } from './stages.js';
 
 const BYTES_METRIC = 'backup.bytes';
 const TIME_METRIC = 'backup.time';
@@ -152,7 +152,7 @@ export async function runOnce(
   // runFresh) and not per chunk.
   (globalThis as { gc?: () => void }).gc?.();
   const stages = createStages(data, chunk, total, setup.stats, setup.meterOptions);
-  keptAlive = stages;
+  kept.stages = stages;
   const cpuStart = process.cpuUsage();
   const start = process.hrtime.bigint();
   await pipeline(stages.source, stages.transform, stages.destination);
@@ -174,7 +174,7 @@ export async function runOnce(
 }
 
 /** The last steady run's streams, kept from one run to the next (see runOnce). */
-let keptAlive: Stages | undefined;
+const kept: { stages: Stages | undefined } = { stages: undefined };
 
 /**
  * What a new pipeline costs to start, ms: `count` pipelines of `bytes` each in `chunk`-byte chunks, each built after
@@ -188,7 +188,7 @@ export async function runFresh(
   bytes: number,
   count: number,
 ): Promise<number> {
-  keptAlive = undefined;
+  kept.stages = undefined;
   const wall: number[] = [];
   for (let i = 0; i < count; i++) {
     (globalThis as { gc?: () => void }).gc?.();

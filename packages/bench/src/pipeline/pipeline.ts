@@ -271,7 +271,12 @@ function budgetRow(
 }
 
 /** The modes of the start-up and file-tree rows: the default against unmetered, with the A/A control. */
-const START_MODES: readonly PipelineMode[] = ['unmetered', 'backupstats default', 'wrappers on noopStats', 'unmetered again'];
+const START_MODES: readonly PipelineMode[] = [
+  'unmetered',
+  'backupstats default',
+  'wrappers on noopStats',
+  'unmetered again',
+];
 
 /** Runs `measure` for every mode in `rounds` rounds, the order rotated, and sums each mode up against unmetered. */
 async function interleaved(

@@ -16,12 +16,20 @@ interface RecordCase {
  * (hdr-histogram-js and perf_hooks take integers: nanoseconds). They record a duration alone, without the
  * operation, bytes and time counters that backupstats' record adds beside its histogram.
  */
-export async function histogramAnchors(durations: readonly number[], fast: number, slow: number): Promise<RecordCase[]> {
+export async function histogramAnchors(
+  durations: readonly number[],
+  fast: number,
+  slow: number,
+): Promise<RecordCase[]> {
   const mask = durations.length - 1;
   const nanos = durations.map((ms) => Math.max(1, Math.round(ms * 1e6)));
   const seconds = durations.map((ms) => ms / 1000);
   await hdr.initWebAssembly();
-  const hdrOptions = { lowestDiscernibleValue: 1, highestTrackableValue: 3.6e12, numberOfSignificantValueDigits: 2 } as const;
+  const hdrOptions = {
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 3.6e12,
+    numberOfSignificantValueDigits: 2,
+  } as const;
   const hdrWasm = hdr.build({ ...hdrOptions, useWebAssembly: true });
   const hdrJs = hdr.build({ ...hdrOptions, useWebAssembly: false });
   const sketch = new DDSketch({ relativeAccuracy: 0.01 });

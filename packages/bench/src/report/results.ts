@@ -5,6 +5,7 @@ import type { PipelineResult } from '../pipeline/pipeline.js';
 import type { PushgatewayResult } from '../pushgateway/pushgateway-push.js';
 import type { RecordCostResult } from '../record/record-cost.js';
 import type { S3RequestResult } from '../s3/s3-request.js';
+import type { ScrapeResult } from '../scrape/scrape.js';
 import type { WorkersResult } from '../workers/workers.js';
 import type { Machine } from './machine.js';
 
@@ -27,6 +28,8 @@ export interface RunResults {
   readonly s3Request?: S3RequestResult | undefined;
   /** Pushes of one job to the Pushgateway (or a sink), by number of scopes. */
   readonly pushgateway?: PushgatewayResult | undefined;
+  /** Prometheus scrapes of series with histograms, by number of series. */
+  readonly scrape?: ScrapeResult | undefined;
   /** Benchmark name → why it crashed. */
   readonly errors: Readonly<Record<string, string>>;
 }

@@ -142,7 +142,11 @@ export function checkTargets(results: RunResults): TargetCheck[] {
   const pipelineResult = results.pipeline;
   for (const [rows, benchmark, limit] of [
     [pipelineResult?.fresh.rows, 'a new metered pipeline vs a new unmetered one', TARGETS.newPipelineOverheadPercent],
-    [pipelineResult?.tree.rows, 'a file tree, one pipeline per file, default vs unmetered', TARGETS.treeOverheadPercent],
+    [
+      pipelineResult?.tree.rows,
+      'a file tree, one pipeline per file, default vs unmetered',
+      TARGETS.treeOverheadPercent,
+    ],
   ] as const) {
     const row = rows?.find((r) => r.mode === 'backupstats default');
     if (row === undefined) continue;

@@ -23,7 +23,10 @@ export function explicitPoint(
     endTime,
     attributes,
     value: {
-      buckets: { boundaries: [...histogram.explicitBuckets.boundaries], counts: Array.from(histogram.explicitCounts(), whole) },
+      buckets: {
+        boundaries: [...histogram.explicitBuckets.boundaries],
+        counts: Array.from(histogram.explicitCounts(), whole),
+      },
       sum: histogram.sumMillis / 1000,
       count: whole(histogram.count),
       min: histogram.minMillis / 1000,

@@ -2,7 +2,9 @@ import type { PipelineResult, StartRow } from '../../pipeline/pipeline.js';
 import { fixed, MiB, percent, table } from '../format.js';
 
 const startOverhead = (r: StartRow): string[] =>
-  r.mode === 'unmetered' ? ['–', '–'] : [percent(r.overheadPercent), `${percent(r.overheadMinPercent)} … ${percent(r.overheadMaxPercent)}`];
+  r.mode === 'unmetered'
+    ? ['–', '–']
+    : [percent(r.overheadPercent), `${percent(r.overheadMinPercent)} … ${percent(r.overheadMaxPercent)}`];
 
 /** Section 2: every pipeline mode at every chunk size, its overheads, and what the modes are. */
 export function pipelineSection(pipeline: PipelineResult): string[] {
