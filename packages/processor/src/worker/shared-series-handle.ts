@@ -1,14 +1,13 @@
 import type { ResolvedLabels } from '../api/labels.js';
 import type { Run } from '../api/run.js';
-import { isAmount, MAX_PENDING } from '../base/amount.js';
+import { MAX_PENDING } from '../base/amount.js';
 import { BucketIndex } from '../histogram/bucket-layout.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import { BYTES, COUNT, H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO, MILLIS } from '../link/region-layout.js';
-import { ScopeHandle, type ScopeLookup } from '../series/scope-handle.js';
+import { RecordingHandle, type RecordingOwner } from '../series/recording-handle.js';
 
 /** What a worker's series handle asks of the family that owns it. */
-export interface SharedOwner extends ScopeLookup {
-  countInvalid(): void;
+export interface SharedOwner extends RecordingOwner {
   startRun(): Run;
 }
 
@@ -37,7 +36,7 @@ export interface SharedOwner extends ScopeLookup {
  * folds only what it gained, so the rest comes with the next read and each record still counts exactly once; only
  * that one collection may show a count one record away from its buckets.
  */
-export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
+export class SharedSeriesHandle extends RecordingHandle<SharedOwner> {
   constructor(
     owner: SharedOwner,
     labels: ResolvedLabels,
@@ -59,23 +58,12 @@ export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
   /** Finds the exponential bucket (its tables read through this object's own fields, as LocalHistogram does). */
   private readonly bucketIndex = new BucketIndex();
 
-  timedIncrement(durationMillis: number, weight = 1): void {
-    if (isAmount(durationMillis) && isAmount(weight) && this.add(0, durationMillis, weight)) return;
-    this.owner.countInvalid();
-  }
-
-  timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
-    if (isAmount(bytes) && isAmount(durationMillis) && isAmount(weight) && this.add(bytes, durationMillis, weight))
-      return;
-    this.owner.countInvalid();
-  }
-
   startRun(): Run {
     return this.owner.startRun();
   }
 
   /** Adds one record of valid amounts; false when a cumulative sum would pass {@link MAX_PENDING}. */
-  private add(bytes: number, durationMillis: number, weight: number): boolean {
+  protected add(bytes: number, durationMillis: number, weight: number): boolean {
     const numbers = this.numbers;
     const at = this.at;
     const totalBytes = (numbers[at + BYTES] as number) + bytes;
