@@ -165,3 +165,22 @@ describe('histogram buckets of a link', () => {
     });
   }
 });
+
+describe('a link made without workers (issue 30, item 6: it served one worker, so a pool failed at its second)', () => {
+  it('serves 128 workers connected at once, each counted; the 129th is refused, naming what would do', async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    onTestFinished(() => stats.shutdown());
+    const link = stats.workerLink();
+    const workers = Array.from({ length: 128 }, () => connect(link));
+    for (const [i, worker] of workers.entries())
+      worker.backup.scope({ operation: 'Compressor:Write' }).timedIncrementBytes(i, 1);
+    expect(() => connectBackupStats(link)).toThrow(
+      'backupstats: connectBackupStats link is a link whose 128 place(s) are all taken by live workers; accepted: a link with a free place: stats.workerLink({ workers: N }) for N workers recording at once, or a link per worker',
+    );
+    const values = valuesByKey(await harness.collect());
+    expect(values.get('backup.operations{-,-,Compressor:Write}')).toBe(128);
+    expect(values.get('backup.bytes{-,-,Compressor:Write}')).toBe((127 * 128) / 2);
+  });
+});

@@ -25,16 +25,27 @@ describe('histogram options of createBackupStats', () => {
     for (const histogramBoundaries of [[5], many.slice(0, 64), [...DEFAULT_HISTOGRAM_BOUNDARIES]]) {
       await createBackupStats({ histogramBoundaries }).shutdown();
     }
+    // The value and the rule it breaks (issue 30, item 10: "is a value of type object" said neither).
     expect(() => createBackupStats({ histogramBoundaries: many })).toThrow(
-      new TypeError(`backupstats: option histogramBoundaries is a value of type object; ${BOUNDARIES_ACCEPTED}`),
+      new TypeError(
+        `backupstats: option histogramBoundaries is [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, … 65 items in all] (65 boundaries, more than 64); ${BOUNDARIES_ACCEPTED}`,
+      ),
     );
-    for (const bad of [[0.2, 0.1], [0.1, Number.NaN], [-1], [1, 2, 2]]) {
-      expect(() => createBackupStats({ histogramBoundaries: bad })).toThrow(
-        new TypeError(`backupstats: option histogramBoundaries is a value of type object; ${BOUNDARIES_ACCEPTED}`),
+    const cases = [
+      [[0.2, 0.1], '[0.2, 0.1] (boundary 2 is 0.1, below 0.2: not increasing)'],
+      [[0.1, Number.NaN], '[0.1, NaN] (boundary 2 is NaN, not a finite number above 0)'],
+      [[-1], '[-1] (boundary 1 is -1, not a finite number above 0)'],
+      [[1, 2, 2], '[1, 2, 2] (boundary 3 repeats 2)'],
+      [[], '[] (empty)'],
+      [['1'], '["1"] (boundary 1 is "1", not a finite number above 0)'],
+    ] as const;
+    for (const [bad, shown] of cases) {
+      expect(() => createBackupStats({ histogramBoundaries: bad as never })).toThrow(
+        new TypeError(`backupstats: option histogramBoundaries is ${shown}; ${BOUNDARIES_ACCEPTED}`),
       );
     }
     expect(() => createBackupStats({ histogramBoundaries: '0.1,1' as never })).toThrow(
-      new TypeError(`backupstats: option histogramBoundaries is "0.1,1"; ${BOUNDARIES_ACCEPTED}`),
+      new TypeError(`backupstats: option histogramBoundaries is "0.1,1" (not an array); ${BOUNDARIES_ACCEPTED}`),
     );
   });
 
@@ -43,16 +54,24 @@ describe('histogram options of createBackupStats', () => {
     const producer = createHistogramProducer();
     await createBackupStats({ histogramProducers: [producer, createHistogramProducer()] }).shutdown();
     expect(() => createBackupStats({ histogramProducers: producer as never })).toThrow(
-      new TypeError(`backupstats: option histogramProducers is a value of type object; ${PRODUCERS_ACCEPTED}`),
+      new TypeError(`backupstats: option histogramProducers is an object; ${PRODUCERS_ACCEPTED}`),
     );
     expect(() => createBackupStats({ histogramProducers: 5 as never })).toThrow(
       new TypeError(`backupstats: option histogramProducers is 5; ${PRODUCERS_ACCEPTED}`),
     );
-    for (const holding of [[null], [undefined], [{}], [{ collect: 'now' }], [producer, 'producer']]) {
-      expect(() => createBackupStats({ histogramProducers: holding as never })).toThrow(
-        new TypeError(
-          `backupstats: option histogramProducers is an array holding something else; ${PRODUCERS_ACCEPTED}`,
-        ),
+    expect(() => createBackupStats({ histogramProducers: {} as never })).toThrow(
+      new TypeError(`backupstats: option histogramProducers is an object; ${PRODUCERS_ACCEPTED}`),
+    );
+    const holding = [
+      [[null], '[null] (item 1 is null, not a producer)'],
+      [[undefined], '[undefined] (item 1 is undefined, not a producer)'],
+      [[{}], '[an object] (item 1 is an object, not a producer)'],
+      [[{ collect: 'now' }], '[an object] (item 1 is an object, not a producer)'],
+      [[producer, 'producer'], '[an object, "producer"] (item 2 is "producer", not a producer)'],
+    ] as const;
+    for (const [given, shown] of holding) {
+      expect(() => createBackupStats({ histogramProducers: given as never })).toThrow(
+        new TypeError(`backupstats: option histogramProducers is ${shown}; ${PRODUCERS_ACCEPTED}`),
       );
     }
   });

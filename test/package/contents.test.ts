@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { npmEnv } from '@backupstats/testkit/node-process';
 import { describe, expect, it } from 'vitest';
 import { createHarness } from '../support/harness.js';
 
@@ -19,10 +20,14 @@ const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
 
 function packedFiles(): string[] {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+  const run = spawnSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: packageDir,
     encoding: 'utf8',
+    env: npmEnv(),
   });
+  // Under pnpm, npm warned of pnpm's own setting on every run (issue 30, item 12).
+  if (run.status !== 0 || /npm warn/i.test(run.stderr)) throw new Error(`npm pack said:\n${run.stderr}`);
+  const out = run.stdout;
   const [packed] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
   return (packed?.files ?? []).map((file) => file.path).sort();
 }

@@ -1,9 +1,10 @@
 // `npm pack` (and so `npm publish`) builds the package first: packing a checkout that was never built must not
 // give a package without its code (issue 23, item 21). A copy of the package without dist/ is packed for real.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npmEnv } from '@backupstats/testkit/node-process';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 const packageDir = fileURLToPath(new URL('../../packages/processor/', import.meta.url));
@@ -20,7 +21,11 @@ describe('npm pack of a checkout that was never built', () => {
     writeFileSync(join(copy, 'tsconfig.json'), JSON.stringify({ ...tsconfig, extends: `../${tsconfig.extends}` }));
     expect(existsSync(join(copy, 'dist'))).toBe(false);
 
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: copy, encoding: 'utf8' });
+    const run = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: copy, encoding: 'utf8', env: npmEnv() });
+    expect(run.status, run.stderr).toBe(0);
+    // Under pnpm, npm warned of pnpm's own setting on every run (issue 30, item 12): no warning the user did not cause.
+    expect(run.stderr).not.toMatch(/npm warn/i);
+    const out = run.stdout;
     // The build's own output comes first, with colour codes that hold '[' under CI: the JSON is the line '[' on.
     const [packed] = JSON.parse(out.slice(out.search(/^\[$/m))) as Array<{ files: Array<{ path: string }> }>;
     const files = (packed?.files ?? []).map((file) => file.path);

@@ -194,7 +194,7 @@ describe('runs through a real MeterProvider', () => {
     await stats.shutdown();
   });
 
-  it('trackRun: a synchronous throw is a failure; a throwing bytes function ends the run as a success without bytes', async ({
+  it('trackRun: a synchronous throw is a failure; so is a throwing bytes function, with the reason its error gets (the job fails, so must the run)', async ({
     harness,
   }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
@@ -206,9 +206,21 @@ describe('runs through a real MeterProvider', () => {
       'sync',
     );
     await expect(trackRun(handle, () => 1, { bytes: throwing('bytes bug') })).rejects.toThrow('bytes bug');
+    const reasons: unknown[] = [];
+    // As the repro writes it from JavaScript: the result has no size, so reading size.total throws a TypeError.
+    const bytes = (r: { files: number; size?: { total: number } }) => (r.size as { total: number }).total;
+    const classify = (error: unknown) => {
+      reasons.push(error);
+      return RunFailure.Corrupted;
+    };
+    const work = async (): Promise<{ files: number; size?: { total: number } }> => ({ files: 3 });
+    await expect(trackRun(handle, work, { bytes, reason: classify })).rejects.toThrow(TypeError);
+    expect(reasons).toHaveLength(1);
     const values = numbers(await harness.collect());
     expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': 'configuration' }))).toBe(1);
-    expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'success' }))).toBe(1);
+    expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': '_OTHER' }))).toBe(1);
+    expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'failure', 'error.type': 'corrupted' }))).toBe(1);
+    expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'success' })) ?? 0).toBe(0);
     expect(values.has(runKey('backup.last_success.bytes', LABELS))).toBe(false);
     await stats.shutdown();
   });

@@ -13,7 +13,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { createBackupStats } from 'backupstats';
 import { meterS3Client, S3Operation } from 'backupstats/s3';
-import { createRecordingStats } from 'backupstats/testing';
+import { createRecordingStats, noopStats } from 'backupstats/testing';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { points } from '../support/harness.js';
@@ -233,5 +233,19 @@ describe('meterS3Client set-up', () => {
     expect(() => meterS3Client(client, stats)).toThrow(
       /meterS3Client client is an instance of S3Client \(it is metered already\)/,
     );
+  });
+
+  it('rejects stats whose operation is set, which docs/s3.md says to leave unset (issue 30, item 14: accepted silently)', async () => {
+    const client = s3Client({ url: 'http://127.0.0.1:9', port: 9, stop: async () => {} });
+    onTestFinished(() => client.destroy());
+    const real = createBackupStats();
+    onTestFinished(() => real.shutdown());
+    expect(() => meterS3Client(client, real.backup.scope({ operation: 'Mine' }))).toThrow(
+      /^backupstats: meterS3Client stats is an instance of \w+ \(its operation is set, so every S3 operation would be recorded under that one\); accepted: a Stats whose operation is unset/,
+    );
+    // The refused call left the client unmetered; stats with a component, or that record nothing, are accepted.
+    meterS3Client(client, real.backup.scope({ component: 'MyEngine' }))();
+    meterS3Client(client, noopStats)();
+    meterS3Client(client, noopStats.restore)();
   });
 });

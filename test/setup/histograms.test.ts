@@ -102,17 +102,45 @@ describe('histograms wired by startBackupStats', () => {
   });
 
   it.each([
-    ['BACKUPSTATS_HISTOGRAM_BOUNDARIES', '0.1,abc', 'increasing order'],
-    ['BACKUPSTATS_HISTOGRAM_BOUNDARIES', '1,0.5', 'increasing order'],
-    ['BACKUPSTATS_HISTOGRAMS', 'maybe', 'true or false'],
+    [
+      'BACKUPSTATS_HISTOGRAM_BOUNDARIES',
+      '0.1,abc',
+      '"0.1,abc" (boundary 2 is NaN, not a finite number above 0)',
+      'increasing order',
+    ],
+    [
+      'BACKUPSTATS_HISTOGRAM_BOUNDARIES',
+      '1,0.5',
+      '"1,0.5" (boundary 2 is 0.5, below 1: not increasing)',
+      'increasing order',
+    ],
+    ['BACKUPSTATS_HISTOGRAM_BOUNDARIES', '1,1', '"1,1" (boundary 2 repeats 1)', 'increasing order'],
+    // Worded as every boolean variable is (issue 30, item 15: it said "true or false").
+    ['BACKUPSTATS_HISTOGRAMS', 'maybe', '"maybe"', '"true" or "false" (any case)'],
     [
       'OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION',
       'summary',
+      '"summary"',
       '"explicit_bucket_histogram" or "base2_exponential_bucket_histogram"',
     ],
-  ])('%s=%s is refused, naming the variable, the value and what is accepted', async (variable, value, accepted) => {
-    await expect(startBackupStats({ env: { OTEL_METRICS_EXPORTER: 'otlp', [variable]: value } })).rejects.toThrow(
-      new RegExp(`^backupstats: ${variable} is "${value}"; accepted: .*${accepted.replace(/[().]/g, '\\$&')}`),
+  ])(
+    '%s=%s is refused, naming the variable, the value, the rule broken and what is accepted',
+    async (variable, value, shown, accepted) => {
+      const literal = (text: string) => text.replace(/[().[\]]/g, '\\$&');
+      await expect(startBackupStats({ env: { OTEL_METRICS_EXPORTER: 'otlp', [variable]: value } })).rejects.toThrow(
+        new RegExp(`^backupstats: ${variable} is ${literal(shown)}; accepted: .*${literal(accepted)}`),
+      );
+    },
+  );
+
+  it('a list of 5,000 boundaries is shown cut, with its length, not echoed whole (issue 30, item 10)', async () => {
+    const value = Array.from({ length: 5000 }, (_, i) => (i + 1) / 1000).join(',');
+    const refused = startBackupStats({
+      env: { OTEL_METRICS_EXPORTER: 'none', BACKUPSTATS_HISTOGRAM_BOUNDARIES: value },
+    });
+    await expect(refused).rejects.toThrow(
+      `backupstats: BACKUPSTATS_HISTOGRAM_BOUNDARIES is ${JSON.stringify(value).slice(0, 120)}… (${value.length + 2} characters) (5000 boundaries, more than 64); accepted: 1 to 64`,
     );
+    expect(((await refused.catch((error: Error) => error)) as Error).message.length).toBeLessThan(400);
   });
 });

@@ -1,4 +1,6 @@
 import { createBackupStats, type Stats } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
+import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { valuesByKey } from '../support/harness.js';
@@ -118,5 +120,37 @@ describe.each([1000, 0])('pending sums (flushIntervalMillis %i)', (flushInterval
     expect(values.get('backupstats.invalid_measurements{restore}')).toBe(dropped);
     expect(diagnostics.messages.filter((m) => m.includes('invalid'))).toHaveLength(dropped > 0 ? 1 : 0);
     await stats.shutdown();
+  });
+});
+
+describe('a weight that is not a whole number of operations (issue 30, item 14: 1.5 was accepted)', () => {
+  it('is dropped and counted, on the main thread, on a worker link and by the recording double', async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    const handle = stats.backup.scope({ operation: 'Source:Read' });
+    const worker = connectBackupStats(stats.workerLink());
+    const shared = worker.backup.scope({ operation: 'Compressor:Write' });
+    for (const weight of [1.5, 0.25, -1, Number.NaN]) {
+      handle.timedIncrement(5, weight);
+      handle.timedIncrementBytes(10, 5, weight);
+      shared.timedIncrement(5, weight);
+      shared.timedIncrementBytes(10, 5, weight);
+    }
+    handle.timedIncrementBytes(10, 5, 16);
+    shared.timedIncrementBytes(10, 5, 0);
+    const values = valuesByKey(await harness.collect());
+    expect(values.get('backup.operations{-,-,Source:Read}')).toBe(1);
+    expect(values.get('backup.time{-,-,Source:Read}')).toBeCloseTo(0.08, 12);
+    expect(values.get('backup.operations{-,-,Compressor:Write}')).toBe(1);
+    expect(values.get('backupstats.invalid_measurements{backup}')).toBe(16);
+    worker.close();
+    await stats.shutdown();
+
+    const recording = createRecordingStats();
+    recording.timedIncrement(5, 1.5);
+    recording.timedIncrement(5, 2);
+    expect(recording.dropped.map((call) => call.weight)).toEqual([1.5]);
+    expect(recording.calls.map((call) => call.weight)).toEqual([2]);
   });
 });

@@ -21,6 +21,7 @@ const CASES: readonly Case[] = [
   ['maxScopes of 1', { maxScopes: 1 }, ['maxScopes', '1', 'integer of 2 or more']],
   ['infinite maxScopes', { maxScopes: Number.POSITIVE_INFINITY }, ['maxScopes', 'Infinity']],
   ['prefix not a string', { metricPrefix: 5 }, ['metricPrefix', '5', 'a string']],
+  ['quiet not a boolean', { quiet: 'yes' }, ['option quiet', '"yes"', 'true or false']],
   ['prefix making invalid names', { metricPrefix: 'my job ' }, ['metricPrefix', '"my job "', 'my job backup']],
   ['prefix starting with a digit', { metricPrefix: '1_' }, ['metricPrefix', '"1_"']],
   // 230 characters keep the counters' names within 255, not the longest run instrument's.
@@ -41,7 +42,7 @@ const CASES: readonly Case[] = [
     { naming: 'vitess', metricPrefix: 'p'.repeat(218) },
     ['metricPrefix', `${'p'.repeat(218)}restore_last_success_timestamp_seconds" is not`],
   ],
-  ['meterProvider not a provider', { meterProvider: {} }, ['meterProvider', 'a value of type object', 'getMeter']],
+  ['meterProvider not a provider', { meterProvider: {} }, ['option meterProvider is an object;', 'getMeter']],
   ['meterProvider null', { meterProvider: null }, ['meterProvider', 'is null;', 'getMeter']],
   ['meterProvider as text', { meterProvider: 'otel' }, ['meterProvider', '"otel"', 'getMeter']],
   [
@@ -125,7 +126,7 @@ describe('the smallest maxScopes', () => {
 
 describe('options it does not know', () => {
   const KNOWN =
-    'known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers';
+    'known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers, quiet';
   const long = `${'x'.repeat(64)}yz`;
   const cut = `"${'x'.repeat(64)}"`;
   it.for([

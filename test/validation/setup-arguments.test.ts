@@ -42,7 +42,7 @@ describe('startBackupStats', () => {
     await stats.shutdown();
     const said = diagnostics.messages.filter((m) => m.includes('does not know'));
     expect(said).toEqual([
-      'backupstats: startBackupStats does not know the options "flushInterval" and "nameing"; they are ignored (known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers, env, disabled, readers, quiet)',
+      'backupstats: startBackupStats does not know the options "flushInterval" and "nameing"; they are ignored (known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers, quiet, env, disabled, readers)',
     ]);
   });
 });
@@ -52,7 +52,7 @@ describe('createBackupStats', () => {
     const stats = createBackupStats({ flushIntervalMs: 5 } as never);
     await stats.shutdown();
     expect(diagnostics.messages.filter((m) => m.includes('does not know'))).toEqual([
-      'backupstats: createBackupStats does not know the option "flushIntervalMs"; it is ignored (known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers)',
+      'backupstats: createBackupStats does not know the option "flushIntervalMs"; it is ignored (known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers, quiet)',
     ]);
   });
 });

@@ -11,6 +11,23 @@ const filename = fileURLToPath(new URL('../fixtures/piscina-task.mjs', import.me
 const MAX_THREADS = 3;
 
 describe('piscina', () => {
+  it('a link made without workers serves a pool of several threads (issue 30, item 6: its second thread was refused)', async () => {
+    const { stats, collect } = statsWithHistograms({ flushIntervalMillis: 5 });
+    const link = stats.workerLink();
+    // Every thread started at once and kept: each connects and takes a place of the one link.
+    const threads = 4;
+    const pool = new Piscina({ filename, workerData: { link }, minThreads: threads, maxThreads: threads });
+    onTestFinished(() => pool.destroy());
+    const tasks = Array.from({ length: 4 * threads }, () => pool.run({ chunks: 2000, bytes: 64, ms: 0.5 }));
+    let chunks = 0;
+    for (const done of await Promise.all(tasks)) chunks += done as number;
+    expect(pool.threads.length).toBe(threads);
+    await pool.destroy();
+    const exported = await collect();
+    expect(exported.values.get('backup.operations{BackupEngine,Builtin,Compressor:Write}')).toBe(chunks);
+    expect(exported.values.get('backup.bytes{BackupEngine,Builtin,Compressor:Write}')).toBe(chunks * 64);
+  });
+
   it('tasks in a pool that grows and shrinks: exact totals, through the pool and after it is destroyed', async () => {
     const { stats, collect } = statsWithHistograms({ flushIntervalMillis: 5 });
     const link = stats.workerLink({ workers: MAX_THREADS });

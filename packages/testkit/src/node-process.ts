@@ -52,6 +52,16 @@ export function cleanEnv(env: Readonly<Record<string, string>> = {}): NodeJS.Pro
   return { ...Object.fromEntries(kept), ...env };
 }
 
+/**
+ * The environment for an `npm` child of a test run under pnpm: pnpm's own setting `npm_config_verify_deps_before_run`
+ * removed, which npm does not know and warns about ("npm warn Unknown env config") on every run.
+ */
+export function npmEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name.toLowerCase() !== 'npm_config_verify_deps_before_run'),
+  );
+}
+
 /** Starts `node <args>` with the cleaned environment and keeps its output. */
 export function startNode(args: readonly string[], options: NodeProcessOptions = {}): NodeProcess {
   const command = [...(options.wrapper ?? []), options.node ?? process.execPath, ...args];

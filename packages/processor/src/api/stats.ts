@@ -18,6 +18,7 @@ export interface Stats {
    * Records one operation that took `durationMillis` milliseconds. `weight` (default 1) is for sampled timing:
    * the duration was measured on this operation as the sample of `weight` operations, so the summed time adds
    * `durationMillis × weight`; `0` for an operation that was not timed (counted, no time). The count always adds 1.
+   * A weight that is not a whole number from 0 up drops the record as invalid.
    */
   timedIncrement(durationMillis: number, weight?: number): void;
   /** Records one operation that moved `bytes` bytes in `durationMillis` milliseconds; `weight` as in {@link timedIncrement}. */
@@ -57,7 +58,8 @@ export interface BackupStats {
    * Shared memory for worker threads: pass the link in `workerData` or `postMessage` (no transfer list), and
    * `connectBackupStats(link)` from `backupstats/worker` gives the worker handles whose records this instance reads
    * at its flushes and exports as its own (the same series for the same labels). One link serves
-   * `options.workers` threads at once (default 1); docs/workers.md says how it works and what it costs.
+   * `options.workers` threads at once (default 128, so one link serves a whole pool); docs/workers.md says how it
+   * works and what it costs.
    *
    * @throws TypeError when an option is invalid.
    */

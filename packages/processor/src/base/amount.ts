@@ -15,3 +15,11 @@ export const MAX_PENDING = Number.MAX_SAFE_INTEGER;
 export function isAmount(value: unknown): value is number {
   return typeof value === 'number' && value >= 0;
 }
+
+/**
+ * True for a whole number of operations, zero or more: the weight of a sampled duration. A fractional weight would
+ * make histogram counts fractional (OTLP carries them as integers).
+ */
+export function isWeight(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0;
+}

@@ -65,14 +65,33 @@ export function notAccepted(
   code: ErrorCode = codeOfSubject(subject),
 ): TypeError & { readonly code: ErrorCode } {
   const why = detail === undefined ? '' : ` (${detail})`;
-  return withCode(new TypeError(`backupstats: ${subject} is ${shown}${why}; accepted: ${accepted}`), code);
+  return withCode(new TypeError(`backupstats: ${subject} is ${shorten(shown)}${why}; accepted: ${accepted}`), code);
 }
 
-/** A value given in code, for a message: strings quoted, numbers as written, anything else by its type. */
+/** The most characters of a value a message shows: a list of 5,000 boundaries made a 29 KB error. */
+const SHOWN_CHARACTERS = 120;
+/** The most items of an array a message shows. */
+const SHOWN_ITEMS = 8;
+
+function shorten(shown: string): string {
+  if (shown.length <= SHOWN_CHARACTERS) return shown;
+  return `${shown.slice(0, SHOWN_CHARACTERS)}… (${shown.length} characters)`;
+}
+
+/**
+ * A value given in code, for a message: strings quoted, numbers as written, an array by its first items, an object
+ * by its class (see {@link describeValue}), anything else by its type.
+ */
 export function showValue(value: unknown): string {
   if (typeof value === 'string') return quote(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value === null) return 'null';
+  if (Array.isArray(value)) {
+    const items = value.slice(0, SHOWN_ITEMS).map((item) => (Array.isArray(item) ? 'an array' : describeValue(item)));
+    const more = value.length > SHOWN_ITEMS ? `, … ${value.length} items in all` : '';
+    return `[${items.join(', ')}${more}]`;
+  }
+  if (typeof value === 'object') return describeValue(value);
   return `a value of type ${typeof value}`;
 }
 

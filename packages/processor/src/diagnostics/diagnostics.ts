@@ -1,4 +1,5 @@
 import { diag } from '@opentelemetry/api';
+import { hasDiagLogger } from './messages.js';
 
 /** The kinds of problem said once per instance (a failed flush: once per run of failures). */
 type Kind = 'invalid' | 'closed' | 'unknownReason' | 'unknownLabel' | 'labelType' | 'workerRun' | 'flushFailing';
@@ -7,10 +8,20 @@ type Kind = 'invalid' | 'closed' | 'unknownReason' | 'unknownLabel' | 'labelType
  * Reports each kind of misuse or failure once per stats instance through OpenTelemetry's `diag`, so that a loop
  * recording bad values or a timer meeting a broken instrument does not flood the log; the self-metrics carry the
  * counts. The messages of set-up, of the end of the process and of the Pushgateway are in messages.ts.
+ * With no diag logger set (the default of `@opentelemetry/api`, and of `startBackupStats()` without
+ * `OTEL_LOG_LEVEL`) a misuse would be heard by nobody: then it goes to stderr, unless `quiet`.
  */
 export class Diagnostics {
   /** The kinds said already. */
   private readonly said = new Set<Kind>();
+
+  /** `quiet`: never write to stderr, whether or not a diag logger is set. */
+  constructor(private readonly quiet = false) {}
+
+  private misuse(sentence: string): void {
+    if (hasDiagLogger()) diag.warn(sentence);
+    else if (!this.quiet) process.stderr.write(`${sentence}\n`);
+  }
 
   /** True the first time `kind` is met, which is when it is said. */
   private first(kind: Kind): boolean {
@@ -21,7 +32,7 @@ export class Diagnostics {
 
   invalidMeasurement(family: string): void {
     if (!this.first('invalid')) return;
-    diag.warn(
+    this.misuse(
       `backupstats: dropped an invalid ${family} measurement (bytes and durations must be numbers from 0 to Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush); ` +
         'further ones are counted in backupstats.invalid_measurements without a message',
     );
@@ -29,14 +40,14 @@ export class Diagnostics {
 
   unknownLabel(name: string): void {
     if (!this.first('unknownLabel')) return;
-    diag.warn(
+    this.misuse(
       `backupstats: scope() was given the label ${JSON.stringify(name.slice(0, 64))}, which is not one of component, implementation and operation; it is ignored, as are any later unknown labels`,
     );
   }
 
   labelNotAString(name: string, value: unknown): void {
     if (!this.first('labelType')) return;
-    diag.warn(
+    this.misuse(
       `backupstats: scope() was given a ${name} label that is not a string but a value of type ${typeof value}; it is recorded as its text (${JSON.stringify(String(value).slice(0, 64))}), as are any later ones`,
     );
   }
@@ -44,21 +55,21 @@ export class Diagnostics {
   unknownRunFailure(reason: unknown): void {
     if (!this.first('unknownReason')) return;
     const shown = typeof reason === 'string' ? JSON.stringify(reason.slice(0, 64)) : `a value of type ${typeof reason}`;
-    diag.warn(
+    this.misuse(
       `backupstats: a run failed with the reason ${shown}, which is not one of RunFailure (interrupted, timeout, source, destination, corrupted, configuration, _OTHER); it is recorded as _OTHER, as are any later ones`,
     );
   }
 
   runStartedInWorker(): void {
     if (!this.first('workerRun')) return;
-    diag.warn(
+    this.misuse(
       'backupstats: startRun() in a worker thread records nothing: a run is the whole job, recorded on the main thread (start it on the stats that made the link); records of operations work in the worker',
     );
   }
 
   recordedAfterShutdown(family: string): void {
     if (!this.first('closed')) return;
-    diag.warn(
+    this.misuse(
       `backupstats: a ${family} measurement was recorded after shutdown() and is ignored, as are any later ones`,
     );
   }

@@ -1,4 +1,4 @@
-import { notAccepted, showValue } from '../base/errors.js';
+import { describeValue, notAccepted, showValue } from '../base/errors.js';
 import { DEFAULT_HISTOGRAM_BOUNDARIES } from './explicit-buckets.js';
 import type { HistogramProducer } from './histogram-producer.js';
 
@@ -9,8 +9,13 @@ export interface ResolvedHistogramOptions {
   readonly histogramProducers: readonly HistogramProducer[];
 }
 
-/** How an invalid option is blamed: on the option in code, or on the variable that set it. */
-export type Blame = (option: 'histograms' | 'histogramBoundaries', value: unknown, accepted: string) => TypeError;
+/** How an invalid option is blamed: on the option in code, or on the variable that set it; `detail` says which rule. */
+export type Blame = (
+  option: 'histograms' | 'histogramBoundaries',
+  value: unknown,
+  accepted: string,
+  detail?: string,
+) => TypeError;
 
 /** The most explicit boundaries accepted: more would make every series' histogram large. */
 export const MAX_BOUNDARIES = 64;
@@ -28,27 +33,38 @@ export function resolveHistogramOptions(
 ): ResolvedHistogramOptions {
   const { histograms = true, histogramBoundaries = DEFAULT_HISTOGRAM_BOUNDARIES, histogramProducers = [] } = given;
   if (typeof histograms !== 'boolean') throw blame('histograms', histograms, 'true or false');
-  if (!isBoundaryList(histogramBoundaries)) {
-    throw blame('histogramBoundaries', histogramBoundaries, BOUNDARIES_ACCEPTED);
-  }
-  if (!Array.isArray(histogramProducers) || !histogramProducers.every(isProducer)) {
+  const problem = boundaryProblem(histogramBoundaries);
+  if (problem !== undefined) throw blame('histogramBoundaries', histogramBoundaries, BOUNDARIES_ACCEPTED, problem);
+  const producers: readonly unknown[] = Array.isArray(histogramProducers) ? histogramProducers : [];
+  const bad = producers.findIndex((p) => !isProducer(p));
+  if (!Array.isArray(histogramProducers) || bad !== -1) {
     throw notAccepted(
       'option histogramProducers',
-      Array.isArray(histogramProducers) ? 'an array holding something else' : showValue(histogramProducers),
+      showValue(histogramProducers),
       'an array of producers made by createHistogramProducer()',
+      bad === -1 ? undefined : `item ${bad + 1} is ${describeValue(producers[bad])}, not a producer`,
     );
   }
   return {
     histograms,
-    histogramBoundaries: Object.freeze([...histogramBoundaries]),
-    histogramProducers: Object.freeze([...histogramProducers]),
+    histogramBoundaries: Object.freeze([...(histogramBoundaries as readonly number[])]),
+    histogramProducers: Object.freeze([...(histogramProducers as readonly HistogramProducer[])]),
   };
 }
 
-function isBoundaryList(value: unknown): value is readonly number[] {
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_BOUNDARIES) return false;
-  // Number.isFinite is false for anything but a finite number (no conversion, unlike the global isFinite).
-  return value.every((b, i) => Number.isFinite(b) && b > 0 && (i === 0 || b > (value[i - 1] as number)));
+/** Which rule a list of boundaries breaks, for the message; undefined when it is one. */
+function boundaryProblem(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return 'not an array';
+  if (value.length === 0) return 'empty';
+  if (value.length > MAX_BOUNDARIES) return `${value.length} boundaries, more than ${MAX_BOUNDARIES}`;
+  for (const [i, b] of value.entries()) {
+    // Number.isFinite is false for anything but a finite number (no conversion, unlike the global isFinite).
+    if (!Number.isFinite(b) || b <= 0) return `boundary ${i + 1} is ${showValue(b)}, not a finite number above 0`;
+    const before = value[i - 1] as number;
+    if (i > 0 && b === before) return `boundary ${i + 1} repeats ${showValue(before)}`;
+    if (i > 0 && b < before) return `boundary ${i + 1} is ${showValue(b)}, below ${showValue(before)}: not increasing`;
+  }
+  return undefined;
 }
 
 function isProducer(value: unknown): value is HistogramProducer {

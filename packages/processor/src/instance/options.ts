@@ -48,6 +48,12 @@ export interface BackupStatsOptions {
    * readers' `metricProducers` too. `startBackupStats` makes and wires them for the readers it builds.
    */
   readonly histogramProducers?: readonly HistogramProducer[] | undefined;
+  /**
+   * `true`: never write to stderr by itself. A misuse said once (a dropped measurement, an unknown label) goes to
+   * the OpenTelemetry diag logger when one is set, else to stderr, so that it is seen; this silences the latter.
+   * Default `false`.
+   */
+  readonly quiet?: boolean | undefined;
 }
 
 /** Options after defaults and validation. */
@@ -57,6 +63,7 @@ export interface ResolvedOptions extends ResolvedHistogramOptions {
   readonly naming: Naming;
   readonly metricPrefix: string;
   readonly maxScopes: number;
+  readonly quiet: boolean;
 }
 
 /**
@@ -73,6 +80,7 @@ const CORE_OPTION_SET: Readonly<Record<keyof BackupStatsOptions, true>> = {
   histograms: true,
   histogramBoundaries: true,
   histogramProducers: true,
+  quiet: true,
 };
 
 /** The options of {@link createBackupStats}, for the warning about options it does not know. */
@@ -95,13 +103,18 @@ const MAX_SCOPES: IntegerRule = {
   note: 'the series of the root scope and the overflow series',
 };
 
-/** The options that `backupstats/setup` can also read from a variable: all but the objects. */
-export type VariableOption = Exclude<keyof BackupStatsOptions, 'meterProvider' | 'histogramProducers'>;
+/**
+ * The options that `backupstats/setup` can also read from a variable (setup/env/stats-variables.ts): all but the
+ * objects, and `quiet`, which set-up reads with the log settings.
+ */
+export type VariableOption = Exclude<keyof BackupStatsOptions, 'meterProvider' | 'histogramProducers' | 'quiet'>;
 
 /** Where an option's value came from when not from code: the variable to blame and its text as written. */
 export interface ValueSource {
   readonly subject: string;
   readonly shown: string;
+  /** What the variable accepts, when its text differs from the option's values (`"true"` for `true`). */
+  readonly accepted?: string | undefined;
 }
 
 /**
@@ -118,10 +131,12 @@ export function resolveOptions(
     metricPrefix = '',
     maxScopes = DEFAULT_MAX_SCOPES,
     meterProvider,
+    quiet = false,
   } = options;
-  const invalid = (option: VariableOption, value: unknown, accepted: string): TypeError => {
+  const invalid = (option: VariableOption, value: unknown, accepted: string, detail?: string): TypeError => {
     const source = sources[option];
-    return notAccepted(source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), accepted);
+    const said = source?.accepted ?? accepted;
+    return notAccepted(source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), said, detail);
   };
   if (!isIntegerIn(flushIntervalMillis, FLUSH_INTERVAL))
     throw invalid('flushIntervalMillis', flushIntervalMillis, integerText(FLUSH_INTERVAL));
@@ -138,6 +153,7 @@ export function resolveOptions(
       'an OpenTelemetry MeterProvider (an object with getMeter())',
     );
   }
+  if (typeof quiet !== 'boolean') throw notAccepted('option quiet', showValue(quiet), 'true or false');
   const badName = invalidMetricName(naming, metricPrefix);
   if (badName !== undefined) {
     throw invalid(
@@ -147,7 +163,7 @@ export function resolveOptions(
     );
   }
   const histogramOptions = resolveHistogramOptions(options, invalid);
-  return { meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, ...histogramOptions };
+  return { meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, quiet, ...histogramOptions };
 }
 
 /** The first metric name the prefix makes invalid, if any. */

@@ -26,7 +26,7 @@ const NOOP_METER = createNoopMeter();
  * real one, and look for it again at every flush and every scope().
  */
 export class StatsInstance implements FamilyHost {
-  readonly diagnostics = new Diagnostics();
+  readonly diagnostics: Diagnostics;
   /** The backup and the restore registry, in the order of {@link FAMILIES}. */
   readonly families: readonly [FamilyRegistry, FamilyRegistry];
   /** The shared memory of the worker threads connected through this instance's links, read before every flush. */
@@ -42,6 +42,7 @@ export class StatsInstance implements FamilyHost {
   private closing: Promise<void> | undefined;
 
   constructor(resolved: ResolvedOptions) {
+    this.diagnostics = new Diagnostics(resolved.quiet);
     this.prefix = resolved.metricPrefix;
     // One layout for every series of the instance: its explicit boundaries and the map to them. Histograms are kept
     // only when a producer will hand them to a reader: without one, a record does not touch them.

@@ -1,6 +1,6 @@
 import { optionsOf, requireFunction, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
-import { notAcceptedArgument } from '../base/errors.js';
+import { listChoices, notAccepted, notAcceptedArgument, quote } from '../base/errors.js';
 
 /** Options of {@link timeSync} and {@link timeAsync}. */
 export interface TimedOptions<T> {
@@ -22,7 +22,7 @@ export interface TimedOptions<T> {
  * bytes when `options.bytes` says. Returns what it returns; rethrows what it throws, recording nothing unless
  * `options.recordFailures`. For an operation that returns a promise, use {@link timeAsync}.
  *
- * @throws TypeError before `operation` runs, when an argument is not what it accepts.
+ * @throws TypeError before `operation` runs, when an argument is not what it accepts or an option is unknown.
  */
 export function timeSync<T>(stats: Stats, operation: () => T, options?: TimedOptions<T>): T {
   checkTimed('timeSync', stats, operation, options);
@@ -67,11 +67,20 @@ async function timedAwait<T>(
   return result;
 }
 
+const TIMED_OPTIONS: readonly string[] = ['recordFailures', 'bytes'];
+
 /** The arguments of {@link timeSync} and {@link timeAsync}, checked before the operation runs. */
 function checkTimed<T>(fn: string, stats: unknown, operation: unknown, options: TimedOptions<T> | undefined): void {
   requireStats(fn, stats);
   requireFunction(fn, 'operation', operation);
-  const bytes = optionsOf(fn, options, '{ bytes: 4096 }').bytes;
+  const given = optionsOf(fn, options, '{ bytes: 4096 }');
+  // A misspelt option (recordFailure) would do nothing, silently: refused, as a bad value is.
+  for (const name of Object.keys(given)) {
+    if (!TIMED_OPTIONS.includes(name)) {
+      throw notAccepted(`${fn} option ${quote(name.slice(0, 64))}`, 'not an option', listChoices(TIMED_OPTIONS));
+    }
+  }
+  const bytes = given.bytes;
   if (bytes !== undefined && typeof bytes !== 'number' && typeof bytes !== 'function') {
     throw notAcceptedArgument(
       fn,

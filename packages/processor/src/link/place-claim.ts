@@ -27,6 +27,10 @@ const stateAt = (place: number): number => 1 + 3 * place;
 const beaconAt = (place: number): number => 2 + 3 * place;
 const wakesAt = (place: number): number => 3 + 3 * place;
 
+/** True once a worker has taken the place (it may have written into it since); never false again. */
+export const placeEverTaken = (control: Int32Array, place: number): boolean =>
+  Atomics.load(control, stateAt(place)) !== FREE;
+
 /** Int32 words of a link's control buffer for `places` places. */
 export const CONTROL_WORDS = (places: number): number => 1 + 3 * places;
 

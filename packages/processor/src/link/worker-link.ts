@@ -20,11 +20,16 @@ export interface LinkData extends WorkerLink {
 const WORKERS: IntegerRule = { min: 1, max: 1024, note: 'worker threads recording through the link at once' };
 const MAX_SCOPES: IntegerRule = { min: 2, max: 65_536, note: 'per worker and family, the overflow series included' };
 const DEFAULT_MAX_SCOPES = 256;
+/**
+ * Places of a link made without `workers`: a pool shares one link (piscina's default pool is 1.5 × the available
+ * parallelism), and a place no worker took costs a page of resident memory, not its size.
+ */
+export const DEFAULT_WORKERS = 128;
 
 /** The options of `workerLink()` checked, with their defaults. */
 export function workerLinkOptions(options: WorkerLinkOptions | undefined): { workers: number; maxScopes: number } {
   const given = optionsOf('workerLink', options, '{ workers: 4 }');
-  const { workers = 1, maxScopes = DEFAULT_MAX_SCOPES } = given;
+  const { workers = DEFAULT_WORKERS, maxScopes = DEFAULT_MAX_SCOPES } = given;
   if (!isIntegerIn(workers, WORKERS))
     throw notAccepted('workerLink option workers', showValue(workers), integerText(WORKERS));
   if (!isIntegerIn(maxScopes, MAX_SCOPES)) {

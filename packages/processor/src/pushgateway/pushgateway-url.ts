@@ -3,7 +3,13 @@ export const DEFAULT_PUSHGATEWAY_URL = 'http://localhost:9091';
 
 /** How messages word what {@link parsePushgatewayUrl} accepts. */
 export const PUSHGATEWAY_URL_TEXT =
-  'an http:// or https:// URL without query or fragment, e.g. "http://pushgateway:9091" (a path is kept as a prefix; user:password@ becomes basic authentication)';
+  'an http:// or https:// URL without query or fragment, and without "." or ".." in its path, e.g. "http://pushgateway:9091" (a path is kept as a prefix; user:password@ becomes basic authentication)';
+
+/**
+ * A "." or ".." segment (percent-encoded too) in the path as written: URL parsing resolves them, so
+ * `/a/../../admin` would quietly become the prefix `/admin`.
+ */
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:\/|$)/i;
 
 /** A Pushgateway's base URL, with the credentials it held moved into an Authorization header value. */
 export interface PushgatewayUrl {
@@ -14,8 +20,8 @@ export interface PushgatewayUrl {
 }
 
 /**
- * Parses a Pushgateway base URL; undefined when it is not one: not http(s), no host, or with a query or fragment
- * (the grouping key is appended to the path, so a query would end up in the middle of it).
+ * Parses a Pushgateway base URL; undefined when it is not one: not http(s), no host, with a query or fragment
+ * (the grouping key is appended to the path, so a query would end up in the middle of it), or with a dot segment.
  */
 export function parsePushgatewayUrl(text: string): PushgatewayUrl | undefined {
   let url: URL;
@@ -28,6 +34,7 @@ export function parsePushgatewayUrl(text: string): PushgatewayUrl | undefined {
   if (url.host === '' || url.search !== '' || url.hash !== '' || text.includes('?') || text.includes('#')) {
     return undefined;
   }
+  if (DOT_SEGMENT.test(text.replace(/^[a-z][a-z\d+.-]*:\/\/[^/]*/i, ''))) return undefined;
   let authorization: string | undefined;
   if (url.username !== '' || url.password !== '') {
     const user = decode(url.username);

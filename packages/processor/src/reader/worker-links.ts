@@ -1,7 +1,19 @@
 import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
-import { createLink, disabledLink, placeRegion, workerLinkOptions } from '../link/worker-link.js';
+import { placeEverTaken } from '../link/place-claim.js';
+import { createLink, disabledLink, type LinkData, placeRegion, workerLinkOptions } from '../link/worker-link.js';
 import { PlaceReader } from './place-reader.js';
+
+/**
+ * One link's places and their readers. A reader is made when a worker first takes its place: a link has room for
+ * many workers by default, and a place no worker took costs no resident memory, which a reader (its views, its
+ * scratch copy) and its reads would.
+ */
+interface LinkPlaces {
+  readonly link: LinkData;
+  readonly control: Int32Array;
+  readonly readers: (PlaceReader | undefined)[];
+}
 
 /**
  * The links one stats instance made and the readers of their places: every flush of the stats (its timer, every
@@ -9,7 +21,7 @@ import { PlaceReader } from './place-reader.js';
  * keeps every place until the stats shut down, so a worker that ended still counts at the next flush.
  */
 export class WorkerLinks {
-  private readonly readers: PlaceReader[] = [];
+  private readonly links: LinkPlaces[] = [];
   private closed = false;
 
   constructor(
@@ -27,15 +39,20 @@ export class WorkerLinks {
     const { workers, maxScopes } = workerLinkOptions(options);
     if (this.closed) return disabledLink();
     const link = createLink(workers, maxScopes, this.boundaries);
-    for (let place = 0; place < link.places.length; place++) {
-      this.readers.push(new PlaceReader(placeRegion(link, place), this.families));
-    }
+    this.links.push({ link, control: new Int32Array(link.control as SharedArrayBuffer), readers: [] });
     return link;
   }
 
   /** Folds what the workers recorded since the last read into the families' series. */
   read(): void {
-    for (const reader of this.readers) reader.read();
+    for (const { link, control, readers } of this.links) {
+      for (let place = 0; place < link.places.length; place++) {
+        if (readers[place] === undefined && placeEverTaken(control, place)) {
+          readers[place] = new PlaceReader(placeRegion(link, place), this.families);
+        }
+      }
+      for (const reader of readers) reader?.read();
+    }
   }
 
   /** Reads one last time; the places are let go (workers still recording write where no one reads). */
@@ -43,6 +60,6 @@ export class WorkerLinks {
     if (this.closed) return;
     this.read();
     this.closed = true;
-    this.readers.length = 0;
+    this.links.length = 0;
   }
 }

@@ -4,7 +4,10 @@ import type { Stats } from '../api/stats.js';
 
 /** Options of {@link trackRun}. */
 export interface TrackRunOptions<T> {
-  /** The bytes the run backed up or restored: a number, or a function that reads them from the result. */
+  /**
+   * The bytes the run backed up or restored: a number, or a function that reads them from the result. A function
+   * that throws makes the run a failure (with the reason `reason` gives its error) and trackRun rejects with it.
+   */
   readonly bytes?: number | ((result: T) => number) | undefined;
   /**
    * Tells why the run failed from what it threw, as one of {@link RunFailure}. Left out, or returning
@@ -15,8 +18,8 @@ export interface TrackRunOptions<T> {
 
 /**
  * Runs `work` as one backup or restore run started from `stats` (see {@link Stats.startRun}): resolves to its
- * result after recording a success with its bytes, or rejects with its error (a synchronous throw included) after
- * recording a failure with the reason `options.reason` gives.
+ * result after recording a success with its bytes, or rejects with its error (a synchronous throw included, or one
+ * thrown by `options.bytes`) after recording a failure with the reason `options.reason` gives.
  *
  * @throws TypeError at the call, before `work` runs, when an argument is not what it accepts.
  */
@@ -41,10 +44,12 @@ async function tracked<T>(stats: Stats, work: () => PromiseLike<T> | T, options:
   let moved: number | undefined;
   try {
     moved = typeof bytes === 'function' ? bytes(result) : bytes;
-  } finally {
-    // A throwing `bytes` still ends the run: as a success without bytes (and trackRun rejects with its error).
-    run.succeed(moved);
+  } catch (error) {
+    // trackRun rejects with it, so the job fails: the run must say so too, not record a success.
+    run.fail(reasonOf(options, error));
+    throw error;
   }
+  run.succeed(moved);
   return result;
 }
 

@@ -3,6 +3,7 @@ import { requireStats } from '../api/arguments.js';
 import { Component, Implementation, Operation } from '../api/labels.js';
 import type { Stats } from '../api/stats.js';
 import { notAcceptedArgument } from '../base/errors.js';
+import { noop } from '../base/noop.js';
 import { attemptMiddleware, type MiddlewareStackLike } from './attempt-middleware.js';
 import { objectMiddleware } from './object-middleware.js';
 
@@ -28,8 +29,8 @@ const TAG = 'BACKUPSTATS';
  * downloads); clients are cheap and can share an HTTP agent.
  *
  * @returns a function that removes the middlewares again (calls after the first do nothing).
- * @throws TypeError when `client` has no middleware stack, `stats` is not a {@link Stats}, or the client is
- * metered already.
+ * @throws TypeError when `client` has no middleware stack, `stats` is not a {@link Stats} or has its `operation`
+ * set (every S3 operation would be recorded under it), or the client is metered already.
  */
 export function meterS3Client(client: MeterableS3Client, stats: Stats): () => void {
   const stack = (client as { middlewareStack?: Partial<MiddlewareStackLike> } | null | undefined)?.middlewareStack;
@@ -56,6 +57,17 @@ export function meterS3Client(client: MeterableS3Client, stats: Stats): () => vo
 
   const storage = stats.scope({ component: Component.BackupStorage, implementation: Implementation.S3 });
   const on = (operation: string): Stats => storage.scope({ operation });
+  // The first value of a label wins, and the same labels give the same handle: two operations giving one handle
+  // means `stats` has its operation set. The null stats (whose record is base's noop) give one for everything.
+  if (stats.timedIncrement !== noop && on(S3Operation.RequestSend) === on(Operation.SourceRead)) {
+    throw notAcceptedArgument(
+      'meterS3Client',
+      'stats',
+      stats,
+      'a Stats whose operation is unset, such as backupStats.backup or backupStats.backup.scope({ component }): meterS3Client sets AWS:Request:Send, Destination:Write, Source:Read, … itself',
+      'its operation is set, so every S3 operation would be recorded under that one',
+    );
+  }
   metered.add(
     attemptMiddleware({
       send: on(S3Operation.RequestSend),

@@ -1,4 +1,4 @@
-import { isAmount } from '../base/amount.js';
+import { isAmount, isWeight } from '../base/amount.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
 
 /** What a recording handle asks of its family, beside scoping: to count a dropped measurement. */
@@ -14,18 +14,18 @@ export interface RecordingOwner extends ScopeLookup {
  */
 export abstract class RecordingHandle<Owner extends RecordingOwner = RecordingOwner> extends ScopeHandle<Owner> {
   timedIncrement(durationMillis: number, weight = 1): void {
-    if (isAmount(durationMillis) && isAmount(weight) && this.add(0, durationMillis, weight)) return;
+    if (isAmount(durationMillis) && isWeight(weight) && this.add(0, durationMillis, weight)) return;
     this.owner.countInvalid();
   }
 
   timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
-    if (isAmount(bytes) && isAmount(durationMillis) && isAmount(weight) && this.add(bytes, durationMillis, weight))
+    if (isAmount(bytes) && isAmount(durationMillis) && isWeight(weight) && this.add(bytes, durationMillis, weight))
       return;
     this.owner.countInvalid();
   }
 
   /**
-   * Adds one record of valid amounts (bytes and duration ≥ 0, weight ≥ 0); false, adding nothing, when a sum would
+   * Adds one record of valid amounts (bytes and duration ≥ 0, a whole weight ≥ 0); false, adding nothing, when a sum would
    * pass MAX_PENDING.
    */
   protected abstract add(bytes: number, durationMillis: number, weight: number): boolean;

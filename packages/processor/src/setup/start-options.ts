@@ -29,7 +29,8 @@ export interface StartBackupStatsOptions extends BackupStatsOptions {
   /**
    * `true`: never write to stderr by itself. When no diag logger is set (neither by the application nor through
    * `OTEL_LOG_LEVEL`), set-up says a final export that did not reach its backend on stderr, so that the owner of a
-   * job learns that nothing was exported; this silences it. Default: `BACKUPSTATS_QUIET`, else `false`.
+   * job learns that nothing was exported; this silences it, and the stats' own misuse messages on stderr too.
+   * Default: `BACKUPSTATS_QUIET`, else `false`.
    */
   readonly quiet?: boolean | undefined;
 }
@@ -39,7 +40,6 @@ const SETUP_OPTION_SET: Readonly<Record<Exclude<keyof StartBackupStatsOptions, k
   env: true,
   disabled: true,
   readers: true,
-  quiet: true,
 };
 
 const START_OPTIONS: readonly string[] = [...CORE_OPTIONS, ...Object.keys(SETUP_OPTION_SET)];

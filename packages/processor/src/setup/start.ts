@@ -67,7 +67,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
   // Every option is checked here, once, before anything is built: a bad one leaves nothing behind, and its error
   // names the option in code or the variable that set it.
   const variables = readStatsVariables(env, options);
-  const resolved = resolveOptions(variables.options, variables.sources);
+  const resolved = { ...resolveOptions(variables.options, variables.sources), quiet: log.quiet };
 
   if (options.meterProvider !== undefined) {
     if (options.readers !== undefined && options.readers.length > 0) {

@@ -2,7 +2,7 @@ import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from 
 import type { Run, RunOutcome } from '../api/run.js';
 import { RUN_FAILURE_REASONS, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
 import type { Stats } from '../api/stats.js';
-import { isAmount, MAX_PENDING } from '../base/amount.js';
+import { isAmount, isWeight, MAX_PENDING } from '../base/amount.js';
 
 /** One call made on a {@link RecordingStats} tree, with the values exactly as given. */
 export interface RecordedCall {
@@ -92,13 +92,13 @@ function recordingHandle(labels: ResolvedLabels, tree: Tree): RecordingStats {
     timedIncrement: (durationMillis, weight = 1) => {
       keep(
         { method: 'timedIncrement', labels, bytes: 0, durationMillis, weight },
-        isAmount(durationMillis) && isAmount(weight) && valid(durationMillis * weight),
+        isAmount(durationMillis) && isWeight(weight) && valid(durationMillis * weight),
       );
     },
     timedIncrementBytes: (bytes, durationMillis, weight = 1) => {
       keep(
         { method: 'timedIncrementBytes', labels, bytes, durationMillis, weight },
-        valid(bytes) && isAmount(durationMillis) && isAmount(weight) && valid(durationMillis * weight),
+        valid(bytes) && isAmount(durationMillis) && isWeight(weight) && valid(durationMillis * weight),
       );
     },
     startRun: () => recordingRun(labels, runs),

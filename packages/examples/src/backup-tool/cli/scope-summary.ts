@@ -75,7 +75,8 @@ function rowOf(rows: Map<string, Row>, family: SummaryRow['family'], a: Attribut
 
 /**
  * The `q` quantile of an exponential histogram point (what the summary's reader gets): the geometric middle of
- * the bucket where the cumulative count reaches q of it, within half a bucket (4.5 % at scale 3) of the truth.
+ * the bucket where the cumulative count reaches q of it, within half a bucket (4.5 % at scale 3) of the truth, kept
+ * within the point's min and max: a single operation's p50 is its own duration, not its bucket's middle.
  */
 function quantile(value: unknown, q: number): number | undefined {
   const point = value as Partial<ExponentialHistogram>;
@@ -84,9 +85,10 @@ function quantile(value: unknown, q: number): number | undefined {
   if (cumulative >= q * point.count) return 0;
   const base = 2 ** (2 ** -point.scale);
   const counts = point.positive.bucketCounts;
+  const within = (seconds: number): number => Math.min(Math.max(seconds, point.min ?? seconds), point.max ?? seconds);
   for (let i = 0; i < counts.length; i++) {
     cumulative += counts[i] ?? 0;
-    if (cumulative >= q * point.count) return base ** (point.positive.offset + i + 0.5);
+    if (cumulative >= q * point.count) return within(base ** (point.positive.offset + i + 0.5));
   }
   return point.max;
 }

@@ -58,7 +58,7 @@ export function readOtlp(env: Env, exportTimeoutMillis: number): OtlpSettings {
   const specific = readUrl(env, 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', example);
   const general = readUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', example);
   if (specific !== undefined) url = specific;
-  else if (general !== undefined) url = grpc ? general : `${general.replace(/\/$/, '')}/v1/metrics`;
+  else if (general !== undefined) url = grpc ? general : withSignalPath(general);
 
   // Signal-specific headers win key by key, as in the OpenTelemetry exporters. Names are compared in lower case
   // (HTTP header names are case-insensitive, gRPC metadata keys are lower case).
@@ -79,6 +79,13 @@ export function readOtlp(env: Env, exportTimeoutMillis: number): OtlpSettings {
   );
   const histogramAggregation = aggregation === 'base2_exponential_bucket_histogram' ? 'exponential' : 'explicit';
   return { protocol, protocolSource, url, headers, temporality, timeoutMillis, histogramAggregation };
+}
+
+/** The general endpoint with the metrics path after its own path (not after its query, which it keeps). */
+function withSignalPath(endpoint: string): string {
+  const url = new URL(endpoint);
+  url.pathname = `${url.pathname.replace(/\/$/, '')}/v1/metrics`;
+  return url.href;
 }
 
 function lowerCaseKeys(pairs: Record<string, string> | undefined): Record<string, string> {

@@ -23,11 +23,16 @@ export interface StatsVariables {
   readonly sources: Partial<Record<VariableOption, ValueSource>>;
 }
 
-/**
- * Each option's variable, and how its text becomes the option's value (`raw` is the text untrimmed); keyed by the
- * option, so that an option of {@link VariableOption} without its variable fails to compile.
- */
-const VARIABLE_OF: Readonly<Record<VariableOption, { variable: string; parse(text: string, raw: string): unknown }>> = {
+/** An option's variable and how its text becomes the option's value (`raw` is the text untrimmed). */
+interface Variable {
+  readonly variable: string;
+  parse(text: string, raw: string): unknown;
+  /** What the variable accepts, when the option's own words would not fit its text. */
+  readonly accepted?: string;
+}
+
+/** Each option's variable, keyed by the option: an option of {@link VariableOption} without one fails to compile. */
+const VARIABLE_OF: Readonly<Record<VariableOption, Variable>> = {
   flushIntervalMillis: { variable: 'BACKUPSTATS_FLUSH_INTERVAL_MS', parse: parseInteger },
   // Compared in lower case, as OpenTelemetry's enum values are.
   naming: { variable: 'BACKUPSTATS_NAMING', parse: (text) => text.toLowerCase() },
@@ -35,7 +40,7 @@ const VARIABLE_OF: Readonly<Record<VariableOption, { variable: string; parse(tex
   metricPrefix: { variable: 'BACKUPSTATS_METRIC_PREFIX', parse: (_text, raw) => raw },
   maxScopes: { variable: 'BACKUPSTATS_MAX_SCOPES', parse: parseInteger },
   // true / false in any case; any other text is kept, for resolveOptions to refuse naming the variable.
-  histograms: { variable: 'BACKUPSTATS_HISTOGRAMS', parse: parseBoolean },
+  histograms: { variable: 'BACKUPSTATS_HISTOGRAMS', parse: parseBoolean, accepted: '"true" or "false" (any case)' },
   // Comma-separated seconds; a piece that is not a decimal number becomes NaN, which resolveOptions refuses.
   histogramBoundaries: {
     variable: 'BACKUPSTATS_HISTOGRAM_BOUNDARIES',
@@ -59,11 +64,11 @@ export function readStatsVariables(env: Env, given: BackupStatsOptions): StatsVa
   const options: Record<string, unknown> = {};
   for (const option of CORE_OPTIONS) options[option] = given[option];
   const sources: Partial<Record<VariableOption, ValueSource>> = {};
-  for (const { option, variable, parse } of VARIABLES) {
+  for (const { option, variable, parse, accepted } of VARIABLES) {
     const text = readString(env, variable);
     if (given[option] !== undefined || text === undefined) continue;
     options[option] = parse(text, env[variable] ?? '');
-    sources[option] = { subject: variable, shown: shown(env, variable) };
+    sources[option] = { subject: variable, shown: shown(env, variable), accepted };
   }
   return { options: options as BackupStatsOptions, sources };
 }

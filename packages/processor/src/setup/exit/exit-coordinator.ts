@@ -24,6 +24,13 @@ export interface ExitCoordinator {
 const KEY = Symbol.for('backupstats.exit-coordinator');
 let own: ExitCoordinator | undefined;
 
+/**
+ * How long other listeners of the signal have, once the final export is done, to end the process themselves. A
+ * listener that only logs would otherwise hold it until the export deadline (31 s by default: a Kubernetes grace
+ * period, then SIGKILL). One needing longer passes `signals: []` to shutdownOnExit and ends the process itself.
+ */
+const OTHERS_GRACE_MILLIS = 1000;
+
 /** The process-wide coordinator (created on first use). */
 export function exitCoordinator(): ExitCoordinator {
   const holder = globalThis as { [KEY]?: ExitCoordinator };
@@ -43,8 +50,9 @@ export function exitCoordinator(): ExitCoordinator {
  *    deadline. Listeners of backupstats are one listener, never "other listeners".
  * 2. Once they are done: if nobody else listens to the signal, the process ends by it (raised again, so that a
  *    shell sees 128 + its number). If other listeners exist (the program's own, another library), they decide
- *    how the process ends, for as long as the longest deadline from the signal on; after that it ends by the
- *    signal all the same. So parties that each wait for "someone else" never leave the process deaf.
+ *    how the process ends for {@link OTHERS_GRACE_MILLIS} more (never past the longest deadline from the
+ *    signal); after that it ends by the signal all the same. So parties that each wait for "someone else" never
+ *    leave the process deaf, and a listener that only logs does not hold it for the whole deadline.
  * 3. Any further signal of those listened to ends the process at once, whatever is under way and whoever else
  *    listens: Ctrl-C twice always works.
  *
@@ -83,16 +91,23 @@ function createCoordinator(): ExitCoordinator {
     }
     started = true;
     const chosen = [...entries].filter((entry) => entry.signals.has(signal));
-    void shutdownAll(chosen).then(() => {
-      if (!othersListen(signal)) endBy(signal);
-    });
-    // Other listeners decide until the longest deadline; the ref'd timer also keeps the process alive that long.
     const deadline = Math.max(0, ...chosen.map((entry) => entry.timeoutMillis));
-    setTimeout(() => {
+    const signalled = performance.now();
+    // Until the shutdowns are done the other listeners decide; the ref'd timer keeps the process alive that long.
+    const late = setTimeout(() => {
       if (ended) return;
       signalDeadlinePassed(signal, deadline);
       endBy(signal);
     }, deadline);
+    void shutdownAll(chosen).then(() => {
+      if (!othersListen(signal)) {
+        endBy(signal);
+        return;
+      }
+      clearTimeout(late);
+      const left = deadline - (performance.now() - signalled);
+      setTimeout(() => endBy(signal), Math.max(0, Math.min(OTHERS_GRACE_MILLIS, left)));
+    });
   };
 
   const onBeforeExit = (): void => {

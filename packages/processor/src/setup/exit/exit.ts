@@ -34,12 +34,12 @@ const UNCATCHABLE = new Set(['SIGKILL', 'SIGSTOP']);
  *   the shutdown reached its deadline, `process.exit` with that code ends it, whatever was left behind);
  * - SIGTERM or SIGINT: shutdown, then the process ends by the signal, raised again (a shell sees 128 + its
  *   number), unless other listeners of the signal (the program's own, another library) end it first; they have
- *   until the deadline, counted from the signal.
+ *   about a second once the shutdown is done (or its deadline passed).
  * - another of these signals after the first ends the process at once (Ctrl-C twice).
  *
  * Every registration in the process, from any copy of backupstats, shares one listener per signal: two stats
  * with their own `shutdownOnExit` both shut down on one signal, and never wait for each other. A program whose
- * own listener needs longer than the deadline passes `signals: []` and awaits `stats.shutdown()` in it.
+ * own listener needs longer than that passes `signals: []` and awaits `stats.shutdown()` in it.
  *
  * `process.exit()` skips `beforeExit`, so a program that calls it loses what was not exported: call
  * `await stats.shutdown()` first, or {@link exitAfterShutdown}.

@@ -1,0 +1,247 @@
+// Every ```ts block of README.md and docs/ that is a whole program runs here as written, against real servers, and
+// what the block says it exports must arrive (issue 30, item 11: five examples type-checked but exported nothing).
+// A block is a fragment, not run, when it declares what it leaves out (`declare`); every other block must be one
+// of PROGRAMS, so a new example cannot go unrun. Only the environment points a program at the servers, as a user's
+// job would be pointed (and docs/production.md's Pushgateway URL, which the example writes in code).
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startNode } from '@backupstats/testkit/node-process';
+import { RUN_DURATION_BOUNDARIES } from 'backupstats';
+import { describe, expect, it, onTestFinished } from 'vitest';
+// @ts-expect-error: a script of the repository, without types
+import { blocksOf, compile } from '../../scripts/readme-examples.mjs';
+import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';
+import { sampleValue } from '../support/pushgateway/group-series.js';
+import { type PushgatewayServer, pushgatewayBinary, startPushgateway } from '../support/pushgateway/server.js';
+import { latestHistogram } from '../support/received-histograms.js';
+import { histogramPoint, latest } from '../support/received-runs.js';
+import { seriesKey } from '../support/series-key.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const FILES = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+
+interface Block {
+  readonly file: string;
+  readonly line: number;
+  readonly language: string;
+  readonly code: string;
+}
+
+/** What a program's run leaves to check. */
+interface Ran {
+  readonly dir: string;
+  readonly stdout: string;
+  readonly receiver: OtlpReceiver;
+  readonly pushgateway: PushgatewayServer | undefined;
+}
+
+interface Program {
+  readonly file: string;
+  /** Text only this block of the file holds. */
+  readonly marker: string;
+  /** Another program of the same page, written next to it under this name (docs/workers.md's worker). */
+  readonly companion?: { readonly marker: string; readonly name: string };
+  /** Covered by a test of its own. */
+  readonly elsewhere?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  /** The exit code the block says it ends with (default 0). */
+  readonly exitCode?: number;
+  readonly pushgateway?: boolean;
+  check?(ran: Ran): Promise<void> | void;
+}
+
+const READ = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Source:Read' };
+const ROOT_READ = { component: '-', implementation: '-', operation: 'Source:Read' };
+/** The NodeSDK's exporters from the variables: metrics over OTLP, nothing else. */
+const NODE_SDK = { OTEL_METRICS_EXPORTER: 'otlp', OTEL_TRACES_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none' };
+
+/** The bytes `ibdata1` holds, and those a gzip of it wrote, read back after the run. */
+const sizeOf = (dir: string, name: string) => statSync(join(dir, name)).size;
+
+const PROGRAMS: readonly Program[] = [
+  {
+    file: 'README.md',
+    marker: 'OTEL_METRICS_EXPORTER=console node quickstart.mjs',
+    env: { OTEL_METRICS_EXPORTER: 'console' },
+    check: ({ stdout }) => {
+      // What the README says it prints, as the console exporter prints it.
+      expect(stdout).toMatch(/name: 'backup\.operations'[\s\S]*?operation: 'Source:Read'[\s\S]*?value: 1000\b/);
+      expect(stdout).toMatch(/name: 'backup\.bytes'[\s\S]*?operation: 'Source:Read'[\s\S]*?value: 65536000\b/);
+      expect(stdout).toMatch(/name: 'backup\.time'[\s\S]*?operation: 'Source:Read'[\s\S]*?value: 0\.25\b/);
+      expect(stdout).toMatch(/name: 'backup\.operation\.duration'/);
+    },
+  },
+  {
+    file: 'README.md',
+    marker: "for await (const chunk of createReadStream('ibdata1'))",
+    check: ({ dir, receiver }) => {
+      expect(receiver.totals().get(seriesKey('backup.bytes', READ))).toBe(sizeOf(dir, 'ibdata1'));
+    },
+  },
+  ...['README.md', 'docs/streams.md'].map(
+    (file): Program => ({
+      file,
+      marker: "meterWritable(createWriteStream('ibdata1.gz')",
+      check: ({ dir, receiver }) => {
+        const written = { ...READ, operation: 'Destination:Write' };
+        expect(receiver.totals().get(seriesKey('backup.bytes', READ))).toBe(sizeOf(dir, 'ibdata1'));
+        expect(receiver.totals().get(seriesKey('backup.bytes', written))).toBe(sizeOf(dir, 'ibdata1.gz'));
+      },
+    }),
+  ),
+  {
+    file: 'docs/configuration.md',
+    marker: '// rejects on any invalid variable, naming it',
+    check: ({ receiver }) => expect(receiver.totals().get(seriesKey('backup.bytes', READ))).toBe(65_536),
+  },
+  {
+    file: 'docs/configuration.md',
+    marker: 'const sdk = new NodeSDK(); // metric readers from OTEL_METRICS_EXPORTER',
+    env: NODE_SDK,
+    check: ({ receiver }) => expect(receiver.totals().get(seriesKey('backup.bytes', ROOT_READ))).toBe(65_536),
+  },
+  ...["{ aggregation: 'exponential' } for OTLP", 'const sdk = new NodeSDK({'].map(
+    (marker): Program => ({
+      file: 'docs/histograms.md',
+      marker,
+      env: NODE_SDK,
+      check: ({ receiver }) => {
+        expect(receiver.totals().get(seriesKey('backup.bytes', ROOT_READ))).toBe(65_536);
+        expect(latestHistogram(receiver, 'backup.operation.duration', 'Source:Read')).toMatchObject({
+          kind: 'explicit',
+          count: 1,
+          sum: 0.0025,
+        });
+      },
+    }),
+  ),
+  {
+    file: 'docs/production.md',
+    marker: 'createPushgatewayExporter({',
+    env: NODE_SDK,
+    pushgateway: true,
+    check: async ({ pushgateway }) => {
+      const group = { job: 'nightly-backup', region: 'eu-west-1', operation: 'Source:Read' };
+      expect(sampleValue((await pushgateway?.samples()) ?? [], 'backup_bytes_total', group)).toBe(65_536);
+    },
+  },
+  {
+    file: 'docs/runs-and-alerts.md',
+    marker: 'await trackRun(backupRun, backUpDatabase',
+    check: ({ stdout, receiver }) => {
+      expect(stdout).toContain('backed up 52428800 bytes');
+      const run = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
+      expect(latest(receiver, 'backup.runs', { ...run, outcome: 'success' })).toBe(1);
+      expect(latest(receiver, 'backup.last_success.bytes', run)).toBe(52_428_800);
+    },
+  },
+  {
+    file: 'docs/runs-and-alerts.md',
+    marker: 'AggregationType.EXPLICIT_BUCKET_HISTOGRAM',
+    check: ({ receiver }) => {
+      expect(histogramPoint(receiver, 'backup.run.duration', 'success')).toEqual({
+        count: 1,
+        bounds: [...RUN_DURATION_BOUNDARIES],
+      });
+    },
+  },
+  {
+    file: 'docs/workers.md',
+    marker: "new Worker(new URL('./compress.js', import.meta.url)",
+    companion: { marker: '// compress.js', name: 'compress.js' },
+    check: ({ receiver }) => {
+      const compress = { ...READ, operation: 'Compressor:Write' };
+      // Four workers, each one metered 64 KiB chunk and one 64 KiB by hand.
+      expect(receiver.totals().get(seriesKey('backup.bytes', compress))).toBe(4 * 2 * 65_536);
+      expect(receiver.totals().get(seriesKey('backup.operations', compress))).toBe(4 * 2);
+    },
+  },
+  {
+    file: 'docs/errors.md',
+    marker: "if (code === 'BACKUPSTATS_INVALID_ENV') process.exitCode = 2;",
+    env: { OTEL_METRIC_EXPORT_INTERVAL: 'soon' },
+    exitCode: 2,
+  },
+  { file: 'docs/s3.md', marker: 'meterS3Client(', elsewhere: 'test/docs/s3-example.test.ts' },
+];
+
+function tsBlocks(file: string): Block[] {
+  return (blocksOf(root, file) as Block[]).filter((block) => block.language === 'ts');
+}
+
+function blockOf(file: string, marker: string): Block {
+  const found = tsBlocks(file).filter((block) => block.code.includes(marker));
+  if (found.length !== 1) throw new Error(`${file}: ${found.length} ts blocks contain ${JSON.stringify(marker)}`);
+  return found[0] as Block;
+}
+
+describe('the docs: whole programs', () => {
+  it('every ts block is a fragment (it declares what it leaves out) or one of the programs run here', () => {
+    const unrun = FILES.flatMap((file) =>
+      tsBlocks(file)
+        .filter((block) => !/^declare /m.test(block.code))
+        .filter(
+          (block) =>
+            !PROGRAMS.some(
+              (p) =>
+                p.file === file && (block.code.includes(p.marker) || block.code.includes(p.companion?.marker ?? '\0')),
+            ),
+        )
+        .map((block) => `${file}:${block.line}`),
+    );
+    expect(unrun).toEqual([]);
+  });
+
+  for (const program of PROGRAMS.filter((p) => p.elsewhere === undefined)) {
+    const block = blockOf(program.file, program.marker);
+    const skip =
+      program.pushgateway === true && pushgatewayBinary === undefined && process.env.BACKUPSTATS_REQUIRE_E2E !== '1';
+    it.skipIf(skip)(
+      `${program.file}:${block.line} runs as written and exports what it says`,
+      async () => {
+        const receiver = await startOtlpReceiver('http');
+        onTestFinished(() => receiver.stop());
+        let pushgateway: PushgatewayServer | undefined;
+        let code = block.code;
+        if (program.pushgateway === true) {
+          const server = await startPushgateway();
+          onTestFinished(() => server.stop());
+          pushgateway = server;
+          code = code.replace('http://pushgateway:9091', server.url);
+        }
+        // In the workspace, so that the imports resolve as in a user's project; test/.run-* is git-ignored.
+        const dir = mkdtempSync(join(root, 'test', '.run-doc-program-'));
+        onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+        writeFileSync(join(dir, 'program.mjs'), (compile({ ...block, code }) as { mjs: string }).mjs);
+        if (program.companion !== undefined) {
+          const companion = blockOf(program.file, program.companion.marker);
+          writeFileSync(join(dir, program.companion.name), (compile(companion) as { mjs: string }).mjs);
+        }
+        // The examples that read a database file: 3 MiB of text and less compressible bytes.
+        const text = Buffer.from('InnoDB page, log record, row data; '.repeat(45_000));
+        const rest = Buffer.alloc(3 * 1024 * 1024 - text.length).map((_, i) => (i * 2654435761) >>> 24);
+        writeFileSync(join(dir, 'ibdata1'), Buffer.concat([text, rest]));
+
+        const job = startNode(['program.mjs'], {
+          cwd: dir,
+          env: {
+            OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+            OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+            OTEL_METRIC_EXPORT_INTERVAL: '600000', // no periodic export: what arrives is the final one
+            ...program.env,
+          },
+        });
+        onTestFinished(() => job.kill());
+        expect((await job.exited).code, `${job.stdout()}\n${job.stderr()}`).toBe(program.exitCode ?? 0);
+        await program.check?.({ dir, stdout: job.stdout(), receiver, pushgateway });
+      },
+      60_000,
+    );
+  }
+});

@@ -1,0 +1,45 @@
+// A CommonJS project on TypeScript's `--moduleResolution node` (node10), which reads no `exports`: every entry point
+// must resolve with its types (issue 30, item 8: `backupstats/setup` and `backupstats/s3` were TS2307). The project
+// lives in the workspace so that `backupstats` resolves as an installed package; test/.run-* is git-ignored.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it, onTestFinished } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('TypeScript with moduleResolution node (CommonJS projects)', () => {
+  it('resolves every entry point and its types', () => {
+    const dir = mkdtempSync(join(root, 'test', '.run-ts-node10-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'job.ts');
+    writeFileSync(
+      file,
+      `import { createBackupStats, type Stats } from 'backupstats';
+import { startBackupStats, type StartedBackupStats } from 'backupstats/setup';
+import { meterS3Client } from 'backupstats/s3';
+import { createPushgatewayExporter } from 'backupstats/pushgateway';
+import { connectBackupStats } from 'backupstats/worker';
+const handle: Stats = createBackupStats().backup;
+const started: Promise<StartedBackupStats> = startBackupStats();
+export { handle, started, meterS3Client, createPushgatewayExporter, connectBackupStats };
+`,
+    );
+    const program = ts.createProgram([file], {
+      module: ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      esModuleInterop: true,
+      types: ['node'],
+      ignoreDeprecations: '5.0',
+    });
+    const errors = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    expect(errors).toEqual([]);
+  });
+});
