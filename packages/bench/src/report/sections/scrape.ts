@@ -30,6 +30,6 @@ export function scrapeSection(scrape: ScrapeResult): string[] {
     '',
     "Medians. The collection is the reader's (counters, runs and the producer's histograms, after the stats' flush); " +
       "the serializer is `@opentelemetry/exporter-prometheus`'s `PrometheusSerializer`, which escapes and sanitizes " +
-      'every label of every line (each histogram is 26 lines with the default 23 boundaries): it is most of a scrape.',
+      'every label of every line (each histogram is 25 lines with the default 22 boundaries): it is most of a scrape.',
   ];
 }
