@@ -1,19 +1,28 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { defineConfig } from 'tsup';
 
 // The one place the version is written is package.json; the build puts it into VERSION (src/version.ts).
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
+// uPlot, inlined into the report page (src/report/uplot-source.ts): read here so that `backupstats/report` has no
+// dependency at run time. Only the report's chunk refers to it.
+const uplot = (file: string): string =>
+  readFileSync(createRequire(import.meta.url).resolve(`uplot/dist/${file}`), 'utf8');
+
 export default defineConfig({
-  // `setup`, `s3`, `pushgateway`, `worker` and `testing` are entries of their own so that the core (`index`) keeps
-  // importing only @opentelemetry/api (`pushgateway` imports @opentelemetry/exporter-prometheus, an optional peer),
+  // `setup`, `s3`, `pushgateway`, `textfile`, `worker` and `testing` are entries of their own so that the core
+  // (`index`) keeps importing only @opentelemetry/api (`pushgateway` and `textfile` import
+  // @opentelemetry/exporter-prometheus, an optional peer),
   // the worker side of the shared memory loads only in workers, and the test doubles stay out of the core.
   entry: {
     index: 'src/index.ts',
     'setup/index': 'src/setup/index.ts',
     's3/index': 'src/s3/index.ts',
     'pushgateway/index': 'src/pushgateway/index.ts',
+    'textfile/index': 'src/textfile/index.ts',
     'worker/index': 'src/worker/index.ts',
+    'report/index': 'src/report/index.ts',
     'testing/index': 'src/testing/index.ts',
   },
   // The entries share one copy of the core in chunks (for CommonJS too), so that `backupstats/setup` hands out
@@ -29,5 +38,9 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   platform: 'node',
-  define: { BACKUPSTATS_PACKAGE_VERSION: JSON.stringify(version) },
+  define: {
+    BACKUPSTATS_PACKAGE_VERSION: JSON.stringify(version),
+    BACKUPSTATS_UPLOT_JS: JSON.stringify(uplot('uPlot.iife.min.js')),
+    BACKUPSTATS_UPLOT_CSS: JSON.stringify(uplot('uPlot.min.css')),
+  },
 });

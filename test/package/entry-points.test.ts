@@ -11,6 +11,7 @@ const packageDir = dirname(packageJsonPath);
 const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
   exports: Record<string, unknown>;
   peerDependencies: Record<string, string>;
+  dependencies?: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
@@ -169,6 +170,35 @@ describe('package layout', () => {
     for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['connectBackupStats']);
   });
 
+  it.each(['dist/report/index.js', 'dist/report/index.cjs'])(
+    'the report entry (%s) and the chunks it loads import no package at all: uPlot is inlined',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual([]);
+      expect(external(lazy)).toEqual([]);
+      expect(readFileSync(join(packageDir, file), 'utf8')).toContain('https://github.com/leeoniya/uPlot (v1.6.32)');
+      expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
+    },
+  );
+
+  it('"backupstats/report" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./report']).toEqual({
+      import: { types: './dist/report/index.d.ts', default: './dist/report/index.js' },
+      require: { types: './dist/report/index.d.cts', default: './dist/report/index.cjs' },
+    });
+    const esm = await import('backupstats/report');
+    const cjs = require('backupstats/report') as typeof esm;
+    for (const api of [esm, cjs]) {
+      expect(Object.keys(api).sort()).toEqual([
+        'REPORT_VERSION',
+        'bottleneckOf',
+        'renderReport',
+        'reportData',
+        'writeReport',
+      ]);
+    }
+  });
+
   it('"backupstats/s3" resolves for import and require, with types', async () => {
     expect(pkg.exports['./s3']).toEqual({
       import: { types: './dist/s3/index.d.ts', default: './dist/s3/index.js' },
@@ -198,6 +228,26 @@ describe('package layout', () => {
     const cjs = require('backupstats/pushgateway') as typeof esm;
     for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['createPushgatewayExporter']);
     expect(existsSync(join(packageDir, 'dist/pushgateway/index.d.ts'))).toBe(true);
+  });
+
+  it.each(['dist/textfile/index.js', 'dist/textfile/index.cjs'])(
+    'the textfile entry (%s) loads exporter-prometheus (for its serializer), an optional peer, and the API',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual(['@opentelemetry/api', '@opentelemetry/exporter-prometheus']);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
+
+  it('"backupstats/textfile" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./textfile']).toEqual({
+      import: { types: './dist/textfile/index.d.ts', default: './dist/textfile/index.js' },
+      require: { types: './dist/textfile/index.d.cts', default: './dist/textfile/index.cjs' },
+    });
+    const esm = await import('backupstats/textfile');
+    const cjs = require('backupstats/textfile') as typeof esm;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['createTextfileExporter']);
+    expect(existsSync(join(packageDir, 'dist/textfile/index.d.ts'))).toBe(true);
   });
 
   it('"backupstats/setup" resolves for import and require, with types', async () => {

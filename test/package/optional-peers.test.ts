@@ -93,12 +93,13 @@ for (const env of JSON.parse(process.argv[2])) {
 
       link('@opentelemetry/sdk-metrics');
       link('@opentelemetry/resources');
-      const [consoleOnly, prometheus, otlpDefault, grpc, pushgateway] = await run([
+      const [consoleOnly, prometheus, otlpDefault, grpc, pushgateway, textfile] = await run([
         { OTEL_METRICS_EXPORTER: 'none' },
         { OTEL_METRICS_EXPORTER: 'prometheus' },
         {},
         { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'grpc' },
         { OTEL_METRICS_EXPORTER: 'console,pushgateway' },
+        { OTEL_METRICS_EXPORTER: 'textfile', BACKUPSTATS_TEXTFILE_PATH: join(tmpdir(), 'optional-peers.prom') },
       ]);
       expect(consoleOnly).toBe('started');
       // With an SDK, the exporters of its line, whatever the Node.js (npm's newest exporter may be of the other one).
@@ -122,6 +123,10 @@ for (const env of JSON.parse(process.argv[2])) {
         'OTEL_METRICS_EXPORTER="console,pushgateway" needs the package @opentelemetry/exporter-prometheus',
       );
       expect(pushgateway).toContain(`npm install "@opentelemetry/exporter-prometheus@${exporters}"`);
+      // So does the textfile exporter.
+      expect(textfile).toContain(
+        'OTEL_METRICS_EXPORTER="textfile" needs the package @opentelemetry/exporter-prometheus',
+      );
     },
   );
 });

@@ -22,6 +22,8 @@ export const BENCHMARKS = [
   'demo-s3',
   's3-request',
   'pushgateway',
+  'textfile',
+  'timeline',
   'scrape',
 ] as const;
 

@@ -29,6 +29,9 @@ export function renderJson(results: RunResults): unknown {
     demoS3: withStamp(results.demoS3 === undefined ? undefined : [results.demoS3]),
     s3Request: withStamp(results.s3Request === undefined ? undefined : [results.s3Request]),
     pushgateway: withStamp(results.pushgateway?.rows),
+    textfile: withStamp(results.textfile?.rows),
+    timelineFlush: withStamp(results.timeline?.flush),
+    reportWrite: withStamp(results.timeline === undefined ? undefined : [results.timeline.report]),
     scrape: withStamp(results.scrape?.rows),
     errors: results.errors,
   };

@@ -11,6 +11,7 @@ import { parseToolArgs, type ToolArgs, USAGE } from './cli/args.js';
 import { failed as fail } from './cli/failed.js';
 import { formatBytes } from './cli/format.js';
 import { createProgress, type Progress, silentProgress } from './cli/progress.js';
+import { writeDemoReport } from './cli/report.js';
 import { formatRuns, runRows } from './cli/run-summary.js';
 import { formatSummary, summaryRows } from './cli/scope-summary.js';
 import { listenForSignals, type Signals } from './cli/signals.js';
@@ -120,6 +121,7 @@ async function main(): Promise<number> {
   process.stdout.write(formatRuns(runs));
   if (args.summaryJson !== undefined)
     await writeFile(args.summaryJson, `${JSON.stringify({ scopes, runs }, null, 1)}\n`);
+  await writeDemoReport(telemetry, args.report, say);
   if (!args.keep) await Promise.all(temporary.map((dir) => rm(dir, { recursive: true, force: true })));
 
   if (args.serve && telemetry.prometheusUrl !== undefined) {

@@ -20,7 +20,11 @@ export type ErrorCode =
   /** An export result's error: a push to the Pushgateway failed, was refused or timed out. */
   | 'BACKUPSTATS_PUSH_FAILED'
   /** An export result's error: the exporter is shut down. */
-  | 'BACKUPSTATS_SHUT_DOWN';
+  | 'BACKUPSTATS_SHUT_DOWN'
+  /** The textfile's directory already holds a file with the series of the same service name. */
+  | 'BACKUPSTATS_TEXTFILE_TAKEN'
+  /** An export result's error: the textfile exporter could not write its file. */
+  | 'BACKUPSTATS_WRITE_FAILED';
 
 /**
  * An error of the library: `error` with its {@link ErrorCode} in `code`. Not enumerable, as `message` is not: an

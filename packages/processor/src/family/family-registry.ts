@@ -12,6 +12,7 @@ import type { Family } from '../naming/naming-types.js';
 import { RunBook } from '../runs/run-book.js';
 import { OverflowHandle } from '../series/overflow-handle.js';
 import { createInstruments, type Instruments, SeriesHandle, type SeriesOwner } from '../series/series-handle.js';
+import { FamilyTimeline } from '../timeline/family-timeline.js';
 
 /** The attributes of the overflow series, as the OpenTelemetry SDK marks its own. */
 const OVERFLOW_ATTRIBUTES: Attributes = Object.freeze({ 'otel.metric.overflow': true });
@@ -49,6 +50,8 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
   /** The handle with no label set. */
   readonly root: Stats;
   private readonly diagnostics: Diagnostics;
+  /** Sampled around every drain of the flush queue; see {@link attachTimeline}. */
+  private timeline: FamilyTimeline | undefined;
 
   constructor(
     readonly family: Family,
@@ -176,6 +179,20 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     return this.runs.start(attributes);
   }
 
+  /** Creates the family's timeline, which then hears of every flush and run (timeline/family-timeline.ts). */
+  attachTimeline(readWorkers: () => void): FamilyTimeline {
+    const timeline = new FamilyTimeline(this.family, (each) => this.forEachSeries(each), readWorkers);
+    this.timeline = timeline;
+    this.runs.observer = timeline;
+    return timeline;
+  }
+
+  /** Calls `each` with every series, the overflow series included. */
+  private forEachSeries(each: (handle: SeriesHandle) => void): void {
+    for (const handle of this.handles.values()) each(handle);
+    if (this.overflow !== undefined) each(this.overflow);
+  }
+
   /** Measurements dropped as invalid since the stats were created, for the self-metric. */
   get invalidCount(): number {
     return this.invalid;
@@ -199,7 +216,9 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     const instruments = this.instruments;
     // Never into a no-op: with no instruments yet, everything stays pending.
     if (instruments === undefined) return;
+    this.timeline?.before(this.queue);
     drainQueue(this.queue, instruments, errors);
+    this.timeline?.after();
     this.runs.flush(errors);
   }
 

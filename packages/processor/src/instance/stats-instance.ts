@@ -10,6 +10,8 @@ import { attachHistograms } from '../histogram/histogram-producer.js';
 import { familySpec } from '../naming/counter-naming.js';
 import { FAMILIES } from '../naming/naming-types.js';
 import { WorkerLinks } from '../reader/worker-links.js';
+import type { FamilyTimeline } from '../timeline/family-timeline.js';
+import { attachTimeline } from '../timeline/stats-timeline.js';
 import { type CollectionHook, collectionHookOf, type Member } from './collection-hook.js';
 import { DEFAULT_FLUSH_INTERVAL_MILLIS, type ResolvedOptions } from './options.js';
 
@@ -31,6 +33,8 @@ export class StatsInstance implements FamilyHost {
   readonly families: readonly [FamilyRegistry, FamilyRegistry];
   /** The shared memory of the worker threads connected through this instance's links, read before every flush. */
   readonly workers: WorkerLinks;
+  /** Each family's timeline and runs, sampled at its flushes (timeline/), for `backupstats/report`. */
+  readonly timelines: readonly [FamilyTimeline, FamilyTimeline];
   /** What the user holds: `backup`, `restore`, `flush()`, `shutdown()`, `workerLink()`. */
   readonly stats: BackupStats;
   private hook: CollectionHook | undefined;
@@ -64,6 +68,8 @@ export class StatsInstance implements FamilyHost {
     this.families = [backup, restore];
     this.workers = new WorkerLinks(this.families, keep ? resolved.histogramBoundaries : undefined);
     for (const producer of resolved.histogramProducers) attachHistograms(producer, this.families);
+    const readWorkers = (): void => this.workers.read();
+    this.timelines = [backup.attachTimeline(readWorkers), restore.attachTimeline(readWorkers)];
     this.member = { families: this.families, flushBeforeCollection: () => this.flushReporting() };
     this.bindProvider(resolved.meterProvider);
     this.startTimer(resolved.flushIntervalMillis);
@@ -79,6 +85,15 @@ export class StatsInstance implements FamilyHost {
       },
       workerLink: (options?: WorkerLinkOptions): WorkerLink => this.workers.create(options),
     };
+    attachTimeline(this.stats, {
+      createdAt: Date.now(),
+      families: this.timelines,
+      kept: !direct,
+      flush: () => {
+        if (this.follow()) this.flushReporting();
+      },
+      histogramBoundaries: keep ? resolved.histogramBoundaries : undefined,
+    });
   }
 
   /**

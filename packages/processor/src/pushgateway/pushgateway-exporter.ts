@@ -1,5 +1,6 @@
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { withCode } from '../base/errors.js';
+import { CUMULATIVE, type ExportResult, FAILED, type MetricsSerializer, SUCCESS } from '../base/export-result.js';
 import { pushRefused } from '../diagnostics/messages.js';
 import { type GroupingKey, groupingKeyOf, groupingPath } from './grouping-key.js';
 import { createPushClient } from './push-client.js';
@@ -19,18 +20,6 @@ export interface PushgatewayConfig {
   readonly labels: GroupingKey['labels'];
 }
 
-/** What turns the metrics into Prometheus's text format: exporter-prometheus's PrometheusSerializer. */
-export interface MetricsSerializer {
-  serialize(resourceMetrics: ResourceMetrics): string;
-}
-
-type ExportResult = Parameters<Parameters<PushMetricExporter['export']>[1]>[0];
-
-/** Export result codes (`ExportResultCode` in @opentelemetry/core, the same in 2.x and 3.x); set-up's too. */
-export const SUCCESS = 0;
-export const FAILED = 1;
-// AggregationTemporality (sdk-metrics): the same value in 2.x and 3.x.
-const CUMULATIVE = 1;
 /** The most of a refusal quoted in messages. */
 const QUOTED_CHARS = 500;
 

@@ -1,6 +1,6 @@
 import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
 import type { Run } from '../api/run.js';
-import { RunFailure, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
+import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
 import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { FirstError } from '../base/first-error.js';
 import { drainQueue } from '../base/first-error.js';
@@ -8,6 +8,7 @@ import { noopRun } from '../base/noop.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { Family } from '../naming/naming-types.js';
 import type { RunSpec } from '../naming/run-naming.js';
+import type { RunObserver } from '../timeline/run-profile.js';
 import { OpenRun, type RunEnd } from './open-run.js';
 import { createRunInstruments, type RunInstruments } from './run-instruments.js';
 import { RunSeries } from './run-series.js';
@@ -25,6 +26,8 @@ export class RunBook implements RunEnd {
   private readonly queue: RunSeries[] = [];
   private instruments: RunInstruments | undefined;
   private closed = false;
+  /** Hears of every run's start and end: the family's timeline, for the report. */
+  observer: RunObserver | undefined;
 
   constructor(
     private readonly family: Family,
@@ -48,6 +51,7 @@ export class RunBook implements RunEnd {
     }
     const run = new OpenRun(this, series);
     this.open.add(run);
+    this.observer?.started(run, attributes);
     return run;
   }
 
@@ -59,7 +63,10 @@ export class RunBook implements RunEnd {
       if (isAmount(bytes) && bytes <= MAX_PENDING) kept = Math.trunc(bytes);
       else this.countInvalid();
     }
-    run.series.succeeded(seconds, Date.now() / 1000, kept);
+    // One wall-clock read: the gauge's end time and the report's.
+    const endedAt = Date.now();
+    run.series.succeeded(seconds, endedAt / 1000, kept);
+    this.observer?.ended(run, { outcome: 'success', seconds, endedAt, bytes: kept, reason: undefined });
     this.enqueue(run.series);
   }
 
@@ -67,7 +74,15 @@ export class RunBook implements RunEnd {
     if (!this.open.delete(run)) return;
     const seconds = (performance.now() - run.startedAt) / 1000;
     const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
-    run.series.failed(index, seconds, Date.now() / 1000);
+    const endedAt = Date.now();
+    run.series.failed(index, seconds, endedAt / 1000);
+    this.observer?.ended(run, {
+      outcome: 'failure',
+      seconds,
+      endedAt,
+      bytes: undefined,
+      reason: RUN_FAILURE_REASONS[index],
+    });
     this.enqueue(run.series);
   }
 

@@ -8,14 +8,17 @@ import { cardinalityLimitFor } from '../family/family-registry.js';
 import { openBackupStats } from '../instance/backup-stats.js';
 import { resolveOptions } from '../instance/options.js';
 import { noopStats } from '../testing/null-stats.js';
+import { attachTimeline, timelineOf } from '../timeline/stats-timeline.js';
 import { DEFAULT_EXPORT_TIMEOUT_MILLIS, SHUTDOWN_MARGIN_MILLIS } from './env/defaults.js';
 import type { Env } from './env/env.js';
 import { readExportSettings } from './env/export-settings.js';
 import { installLogger, readLogSettings } from './env/log-settings.js';
+import { readReportPath } from './env/report-settings.js';
 import { readDisabled, readStatsVariables } from './env/stats-variables.js';
 import { LATE, within } from './exit/exit-coordinator.js';
 import { missingPeer, sdkLineOf } from './export/load-peer.js';
 import { buildReaders, buildResource, type Readers } from './export/readers.js';
+import { writeReportAtShutdown } from './report-at-shutdown.js';
 import { checkStartOptions, type StartBackupStatsOptions } from './start-options.js';
 
 /** Stats started by {@link startBackupStats}, with the controls of the provider behind them. */
@@ -68,6 +71,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
   // names the option in code or the variable that set it.
   const variables = readStatsVariables(env, options);
   const resolved = { ...resolveOptions(variables.options, variables.sources), quiet: log.quiet };
+  const reportPath = readReportPath(env);
 
   if (options.meterProvider !== undefined) {
     if (options.readers !== undefined && options.readers.length > 0) {
@@ -83,6 +87,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
     const deadline = DEFAULT_EXPORT_TIMEOUT_MILLIS;
     return started(stats, provider, deadline, async () => {
       const closed = await settle(stats.shutdown());
+      await writeReportAtShutdown(stats, reportPath, log.quiet);
       if ((await within(forceFlushIfAble(provider), deadline)) === LATE) {
         givenProviderFlushLate(deadline, log.quiet);
       }
@@ -128,6 +133,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
   const deadline = settings.timeoutMillis;
   return started(owned, provider, deadline + SHUTDOWN_MARGIN_MILLIS, async () => {
     const closed = await settle(owned.shutdown());
+    await writeReportAtShutdown(owned, reportPath, log.quiet);
     await shutdownBuilt(provider, built, deadline, log.quiet);
     if (closed !== undefined) throw closed.error;
   });
@@ -176,7 +182,7 @@ function started(
   close: () => Promise<void>,
 ): StartedBackupStats {
   let closing: Promise<void> | undefined;
-  return Object.freeze({
+  const result: StartedBackupStats = Object.freeze({
     backup: stats.backup,
     restore: stats.restore,
     meterProvider: provider,
@@ -192,6 +198,10 @@ function started(
       return closing;
     },
   });
+  // `backupstats/report` reads the same timeline through either object.
+  const timeline = timelineOf(stats);
+  if (timeline !== undefined) attachTimeline(result, timeline);
+  return result;
 }
 
 function disabledStats(): StartedBackupStats {

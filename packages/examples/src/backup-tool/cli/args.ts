@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LEVELS } from '../engine/compression.js';
 import { COMPRESSIONS, type Compression } from '../engine/manifest.js';
@@ -27,6 +29,8 @@ export interface ToolArgs {
   readonly loop: boolean;
   readonly quiet: boolean;
   readonly summaryJson: string | undefined;
+  /** Where the report page goes (backupstats/report). */
+  readonly report: string;
   readonly help: boolean;
 }
 
@@ -59,6 +63,8 @@ Options:
                           each cycle uses new storage (a new prefix under an s3:// --storage) and a new
                           temporary restore folder, removed after the cycle
   --summary-json <file>   also write the summary as JSON: { scopes: [...], runs: [...] }
+  --report <file>         where to write the report page (backupstats/report: runs, bottleneck, charts; opens
+                          in a browser, loads nothing); default backupstats-report.html in the temporary folder
   --quiet                 no progress output
   -h, --help              this text
 
@@ -152,6 +158,7 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     loop: values.loop ?? false,
     quiet: values.quiet ?? false,
     summaryJson: values['summary-json'],
+    report: values.report ?? join(tmpdir(), 'backupstats-report.html'),
     help: values.help ?? false,
   };
 }
@@ -175,6 +182,7 @@ function parse(argv: readonly string[]) {
       loop: { type: 'boolean' },
       quiet: { type: 'boolean' },
       'summary-json': { type: 'string' },
+      report: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

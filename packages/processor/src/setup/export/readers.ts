@@ -8,7 +8,10 @@ import {
 } from '../../histogram/histogram-producer.js';
 import { groupingKeyOf, groupingPath } from '../../pushgateway/grouping-key.js';
 import { openPushgatewayExporter } from '../../pushgateway/pushgateway-exporter.js';
+import { fileOfSameJob, IDENTITY_ATTRIBUTES, sameJobText, serviceNameOf } from '../../textfile/job-identity.js';
+import { openTextfileExporter } from '../../textfile/textfile-exporter.js';
 import type { ExportSettings } from '../env/export-settings.js';
+import { TEXTFILE_PATH_VARIABLE } from '../env/textfile-settings.js';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
 import { missingPeer, type SdkLine } from './load-peer.js';
 import { loadOtlpExporter, type OtlpExporterFactory } from './otlp-exporters.js';
@@ -49,8 +52,8 @@ export async function buildReaders(
   for (const name of settings.exporters) {
     if (name === 'otlp' && settings.otlp !== undefined)
       otlp = await loadOtlpExporter(settings.otlp, settings.exportersSource, line);
-    // The Pushgateway exporter writes the text format with exporter-prometheus's serializer.
-    if ((name === 'prometheus' || name === 'pushgateway') && prometheusModule === undefined) {
+    // The Pushgateway and textfile exporters write the text format with exporter-prometheus's serializer.
+    if (name !== 'otlp' && name !== 'console' && prometheusModule === undefined) {
       const onMissing = missingPeer('@opentelemetry/exporter-prometheus', settings.exportersSource, line);
       prometheusModule = await import('@opentelemetry/exporter-prometheus').catch(onMissing);
     }
@@ -91,6 +94,22 @@ export async function buildReaders(
       const url = `${push.url.origin}${push.url.pathname.replace(/\/+$/, '')}${groupingPath(key)}`;
       // exporter-prometheus writes explicit-bucket histograms only.
       readers.push(periodic(exporter, `Pushgateway exporter (POST ${url})`, 'explicit'));
+    }
+    const textfile = settings.textfile;
+    if (name === 'textfile' && textfile !== undefined && prometheusModule !== undefined) {
+      // A second job of the same service name in the directory is refused here, before anything is written.
+      const serviceName = serviceNameOf(resourceAttributes);
+      const other = fileOfSameJob(textfile.path, serviceName);
+      if (other !== undefined) {
+        throw withCode(
+          new Error(sameJobText(TEXTFILE_PATH_VARIABLE, textfile.path, other, serviceName)),
+          'BACKUPSTATS_TEXTFILE_TAKEN',
+        );
+      }
+      // No prefix and no timestamps; service.name on every series, since node_exporter's job is the host's.
+      const serializer = new prometheusModule.PrometheusSerializer(undefined, false, IDENTITY_ATTRIBUTES);
+      const exporter = openTextfileExporter(textfile.path, serializer, TEXTFILE_PATH_VARIABLE);
+      readers.push(periodic(exporter, `textfile exporter (${textfile.path})`, 'explicit'));
     }
     const where = settings.prometheus;
     if (name === 'prometheus' && where !== undefined && prometheusModule !== undefined) {

@@ -1,0 +1,52 @@
+import type { ReportBottleneck, ReportStage } from './report-schema.js';
+
+/**
+ * Operations left out of a run's stages: the whole run (its own time is the run's), and the failed and throttled
+ * S3 attempts, which are subsets of `AWS:Request:Send` (counting them would count that time twice).
+ */
+const NOT_STAGES: ReadonlySet<string> = new Set(['Backup', 'Restore', 'AWS:Request:Failed', 'AWS:Request:Throttled']);
+
+/** Whether a series is a stage of a run. */
+export function isStage(operation: string): boolean {
+  return !NOT_STAGES.has(operation);
+}
+
+/** What a run bound by an operation is bound by, in words. */
+const BOUND_BY: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^Compressor:/, 'compression'],
+  [/^Decompressor:/, 'decompression'],
+  [/^Source:/, 'reading its source'],
+  [/^Destination:/, 'writing to its destination'],
+  [/^File:Read$/, 'file reads'],
+  [/^File:Write$/, 'file writes'],
+  [/^AWS:Request:/, 'S3 requests'],
+];
+
+/** The stage with the highest busy share, and the sentence that says it; null for a run without stages. */
+export function bottleneckOf(stages: readonly ReportStage[], family: 'backup' | 'restore'): ReportBottleneck | null {
+  let top: ReportStage | undefined;
+  for (const stage of stages)
+    if (stage.busyShare > 0 && (top === undefined || stage.busyShare > top.busyShare)) top = stage;
+  if (top === undefined) return null;
+  return {
+    family: top.family,
+    component: top.component,
+    implementation: top.implementation,
+    operation: top.operation,
+    busyShare: top.busyShare,
+    sentence: sentenceOf(top, family),
+  };
+}
+
+/** A share as the report shows it: a whole percentage, `94 %`. */
+export function percent(share: number): string {
+  return `${Math.round(share * 100)} %`;
+}
+
+function sentenceOf(stage: ReportStage, family: 'backup' | 'restore'): string {
+  const words = BOUND_BY.find(([pattern]) => pattern.test(stage.operation))?.[1] ?? stage.operation;
+  const where = `${stage.component}/${stage.implementation}`;
+  // Several threads in one stage: its time adds up over them, and the share says how many were busy on average.
+  const threads = stage.busyShare > 1 ? ` (${stage.busyShare.toFixed(1)} threads at once on average)` : '';
+  return `${stage.operation} was busy ${percent(stage.busyShare)} of the run${threads}: this ${family} is bound by ${words} (${where})`;
+}

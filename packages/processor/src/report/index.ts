@@ -1,0 +1,57 @@
+import type { BackupStats } from '../api/stats.js';
+import { notAcceptedArgument } from '../base/errors.js';
+import { type StatsTimeline, timelineOf } from '../timeline/stats-timeline.js';
+import { buildReport } from './build-report.js';
+import { renderReport } from './render-html.js';
+import type { BackupStatsReport } from './report-schema.js';
+import { writeAtomically } from './write-report.js';
+
+export { bottleneckOf } from './bottleneck.js';
+export type {
+  BackupStatsReport,
+  ReportBottleneck,
+  ReportLabels,
+  ReportLatency,
+  ReportOperationTimeline,
+  ReportRun,
+  ReportS3,
+  ReportSeries,
+  ReportStage,
+} from './report-schema.js';
+export { REPORT_VERSION } from './report-schema.js';
+export { renderReport };
+
+/**
+ * The report's data for `stats` (from `createBackupStats` or `startBackupStats`), after a flush: each run's outcome,
+ * duration, bytes, busy share per stage and bottleneck; every series' totals and quantiles; throughput and busy
+ * share over time per operation; latency per operation; S3 attempts. The schema is docs/report.md's.
+ *
+ * @throws TypeError when `stats` are not stats of this library (no-op stats keep nothing to report).
+ */
+export function reportData(stats: BackupStats): BackupStatsReport {
+  return buildReport(timelineFor('reportData', stats));
+}
+
+/**
+ * Writes the report page of `stats` to `path` (a self-contained HTML file: the data as JSON, uPlot and the page's
+ * script inlined, nothing loaded from the network), atomically. Resolves to the data it wrote.
+ *
+ * @throws TypeError (at the call) when `stats` are not stats of this library; rejects when the file cannot be written.
+ */
+export async function writeReport(stats: BackupStats, path: string): Promise<BackupStatsReport> {
+  const timeline = timelineFor('writeReport', stats);
+  if (typeof path !== 'string' || path.trim() === '') {
+    throw notAcceptedArgument('writeReport', 'path', path, 'the path of the HTML file to write');
+  }
+  const data = buildReport(timeline);
+  await writeAtomically(path, renderReport(data));
+  return data;
+}
+
+function timelineFor(fn: string, stats: BackupStats): StatsTimeline {
+  const timeline = timelineOf(stats);
+  if (timeline === undefined) {
+    throw notAcceptedArgument(fn, 'stats', stats, 'stats from createBackupStats() or startBackupStats()');
+  }
+  return timeline;
+}

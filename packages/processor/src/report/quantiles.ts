@@ -1,0 +1,34 @@
+/** Explicit bucket counts with what bounds them: the buckets' boundaries (seconds) and the smallest and largest value. */
+export interface Buckets {
+  readonly boundaries: readonly number[];
+  readonly counts: ArrayLike<number>;
+  readonly minSeconds: number;
+  readonly maxSeconds: number;
+}
+
+/**
+ * The `q` quantile in seconds, as Prometheus' `histogram_quantile` estimates it (linear within the bucket), with
+ * each bucket's ends narrowed to the recorded minimum and maximum. Null when the buckets are empty.
+ */
+export function quantile(buckets: Buckets, q: number): number | null {
+  const { boundaries, counts } = buckets;
+  let total = 0;
+  for (let i = 0; i < counts.length; i++) total += counts[i] as number;
+  if (!(total > 0)) return null;
+  const rank = q * total;
+  let below = 0;
+  for (let i = 0; i < counts.length; i++) {
+    const count = counts[i] as number;
+    if (count > 0 && below + count >= rank) {
+      const lower = Math.max(i === 0 ? 0 : (boundaries[i - 1] as number), buckets.minSeconds);
+      const upper = Math.min(
+        i < boundaries.length ? (boundaries[i] as number) : buckets.maxSeconds,
+        buckets.maxSeconds,
+      );
+      if (!(upper > lower)) return Math.max(lower, Math.min(upper, buckets.maxSeconds));
+      return lower + ((upper - lower) * (rank - below)) / count;
+    }
+    below += count;
+  }
+  return buckets.maxSeconds;
+}

@@ -1,0 +1,142 @@
+import type { Attributes } from '@opentelemetry/api';
+import type { LocalHistogram } from '../histogram/local-histogram.js';
+import type { Family } from '../naming/naming-types.js';
+import { KEPT_RUNS, type RunEnding, type RunObserver, type RunProfile, type StageTime } from './run-profile.js';
+import { SeriesTimeline } from './series-timeline.js';
+
+/** The numbers of one series the timeline reads: a series handle's pending numbers, attributes and histogram. */
+export interface TimedHandle {
+  readonly attributes: Attributes;
+  readonly histogram: LocalHistogram | undefined;
+  readonly count: number;
+  readonly bytes: number;
+  readonly durationMillis: number;
+}
+
+/** A series with its timeline, as the report reads it. */
+export interface TimedSeries {
+  readonly handle: TimedHandle;
+  readonly timeline: SeriesTimeline;
+}
+
+/** A run in progress: where each series stood when it started. */
+interface Baseline {
+  readonly attributes: Attributes;
+  readonly at: Map<TimedHandle, readonly [number, number, number]>;
+}
+
+/**
+ * The timeline of one family (backup or restore): each series' {@link SeriesTimeline}, sampled at the family's
+ * flushes, and the profiles of its latest runs. Nothing here runs on the record path: the registry calls
+ * {@link before} and {@link after} around the drain of its flush queue, and the run book tells it of runs.
+ */
+export class FamilyTimeline implements RunObserver {
+  private readonly series = new Map<TimedHandle, SeriesTimeline>();
+  /** The handles of the flush under way. */
+  private readonly moving: TimedHandle[] = [];
+  private lastFlushAt = Date.now();
+  private readonly open = new Map<object, Baseline>();
+  private readonly kept: RunProfile[] = [];
+
+  constructor(
+    readonly family: Family,
+    /** Calls `each` with every series of the family, the overflow series included. */
+    private readonly eachHandle: (each: (handle: TimedHandle) => void) => void,
+    /** Folds what worker threads recorded into the series, so that a run's start and end see it. */
+    private readonly readWorkers: () => void,
+  ) {}
+
+  /** Before the flush queue is drained: counts what each queued handle holds as taken. */
+  before(queue: readonly TimedHandle[]): void {
+    for (const handle of queue) {
+      let timeline = this.series.get(handle);
+      if (timeline === undefined) {
+        timeline = new SeriesTimeline(this.lastFlushAt);
+        this.series.set(handle, timeline);
+      } else if (timeline.lastAt < this.lastFlushAt) {
+        // Idle through the flushes since its last sample: the step starts at the last flush, not back then.
+        timeline.sample(this.lastFlushAt);
+      }
+      timeline.count += handle.count;
+      timeline.bytes += handle.bytes;
+      timeline.millis += handle.durationMillis;
+      this.moving.push(handle);
+    }
+  }
+
+  /**
+   * After the drain: gives back what the instruments did not take (a throwing instrument, a byte's fraction), so
+   * that the timeline holds exactly what was exported, and samples every series that moved.
+   */
+  after(): void {
+    const at = Date.now();
+    for (const handle of this.moving) {
+      const timeline = this.series.get(handle) as SeriesTimeline;
+      timeline.count -= handle.count;
+      timeline.bytes -= handle.bytes;
+      timeline.millis -= handle.durationMillis;
+      timeline.sample(at);
+    }
+    this.moving.length = 0;
+    this.lastFlushAt = at;
+  }
+
+  /** Every series that was flushed at least once. */
+  timedSeries(): TimedSeries[] {
+    return [...this.series].map(([handle, timeline]) => ({ handle, timeline }));
+  }
+
+  /** The latest ended runs, oldest first. */
+  runs(): readonly RunProfile[] {
+    return this.kept;
+  }
+
+  started(run: object, attributes: Attributes): void {
+    this.open.set(run, { attributes, at: this.positions() });
+  }
+
+  ended(run: object, { outcome, seconds, endedAt, bytes, reason }: RunEnding): void {
+    const baseline = this.open.get(run);
+    if (baseline === undefined) return;
+    this.open.delete(run);
+    const stages: StageTime[] = [];
+    for (const [handle, [count, moved, millis]] of this.positions()) {
+      if (handle.attributes === baseline.attributes) continue;
+      const [count0, bytes0, millis0] = baseline.at.get(handle) ?? [0, 0, 0];
+      if (count > count0) {
+        stages.push({
+          attributes: handle.attributes,
+          count: count - count0,
+          bytes: moved - bytes0,
+          millis: millis - millis0,
+        });
+      }
+    }
+    const profile: RunProfile = {
+      family: this.family,
+      attributes: baseline.attributes,
+      outcome,
+      reason,
+      endedAt,
+      seconds,
+      bytes,
+      stages,
+    };
+    if (this.kept.push(profile) > KEPT_RUNS) this.kept.shift();
+  }
+
+  /** Where every series stands now: what its instruments took plus what it holds. */
+  private positions(): Map<TimedHandle, readonly [number, number, number]> {
+    this.readWorkers();
+    const at = new Map<TimedHandle, readonly [number, number, number]>();
+    this.eachHandle((handle) => {
+      const timeline = this.series.get(handle);
+      at.set(handle, [
+        (timeline?.count ?? 0) + handle.count,
+        (timeline?.bytes ?? 0) + handle.bytes,
+        (timeline?.millis ?? 0) + handle.durationMillis,
+      ]);
+    });
+    return at;
+  }
+}

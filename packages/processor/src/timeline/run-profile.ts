@@ -1,0 +1,46 @@
+import type { Attributes } from '@opentelemetry/api';
+import type { Family } from '../naming/naming-types.js';
+
+/** The time one series spent during one run: what the instruments took (or still held) between its start and end. */
+export interface StageTime {
+  readonly attributes: Attributes;
+  readonly count: number;
+  readonly bytes: number;
+  readonly millis: number;
+}
+
+/** One ended run and where its time went. */
+export interface RunProfile {
+  readonly family: Family;
+  /** The attributes of the handle the run was started from. */
+  readonly attributes: Attributes;
+  readonly outcome: 'success' | 'failure';
+  /** The failure's reason, for a failure. */
+  readonly reason: string | undefined;
+  /** When it ended, Unix ms. */
+  readonly endedAt: number;
+  readonly seconds: number;
+  /** The bytes a success was given, if any. */
+  readonly bytes: number | undefined;
+  /** Every other series of the family that moved while the run was in progress, its own series left out. */
+  readonly stages: readonly StageTime[];
+}
+
+/** How a run ended, as its run book recorded it. */
+export interface RunEnding {
+  readonly outcome: 'success' | 'failure';
+  readonly seconds: number;
+  /** Unix ms: the run book's own read of the wall clock. */
+  readonly endedAt: number;
+  readonly bytes: number | undefined;
+  readonly reason: string | undefined;
+}
+
+/** What a run book tells the timeline (runs/run-book.ts): a run started, a run ended. */
+export interface RunObserver {
+  started(run: object, attributes: Attributes): void;
+  ended(run: object, ending: RunEnding): void;
+}
+
+/** Runs each family keeps for the report: the latest ones. */
+export const KEPT_RUNS = 50;

@@ -1,0 +1,28 @@
+import type { FamilyTimeline } from './family-timeline.js';
+
+/** What the report reads of one stats instance: both families' timelines and runs. */
+export interface StatsTimeline {
+  /** When the stats were created, Unix ms. */
+  readonly createdAt: number;
+  /** The backup and the restore family's timeline. */
+  readonly families: readonly [FamilyTimeline, FamilyTimeline];
+  /** Flushes the stats (so that the timeline holds every measurement), reporting a failure through `diag`. */
+  flush(): void;
+  /** False for unthrottled stats (`flushIntervalMillis: 0`), whose records go to the instruments at once: no timeline. */
+  readonly kept: boolean;
+  /** The explicit boundaries of the histograms in seconds, or undefined when the stats keep none. */
+  readonly histogramBoundaries: readonly number[] | undefined;
+}
+
+/** The timeline of every stats instance, by the object handed to the user; read by `backupstats/report`. */
+const timelines = new WeakMap<object, StatsTimeline>();
+
+/** Makes `timeline` the one {@link timelineOf} returns for `stats`. */
+export function attachTimeline(stats: object, timeline: StatsTimeline): void {
+  timelines.set(stats, timeline);
+}
+
+/** The timeline of stats made by `createBackupStats` or `startBackupStats`; undefined for any other object. */
+export function timelineOf(stats: unknown): StatsTimeline | undefined {
+  return typeof stats === 'object' && stats !== null ? timelines.get(stats) : undefined;
+}

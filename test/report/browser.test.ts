@@ -1,0 +1,97 @@
+// The demo's report in a real browser: Debian's headless Chromium through playwright-core. The page loads with no
+// console error and no request beyond its own file, every chart is drawn, every number on it is the embedded data's,
+// and the data's totals are what the OpenTelemetry pipeline exported. Its screenshot is kept: reports/browser/ (or
+// BACKUPSTATS_SCREENSHOT_PATH; `pnpm screenshot` writes docs/images/report.png, the README's picture).
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { BackupStatsReport } from 'backupstats/report';
+import { expect, onTestFinished } from 'vitest';
+import { readSummary, runCli } from '../../packages/examples/test-support/run-cli.js';
+import { it } from '../support/fixtures.js';
+import { CHROMIUM, drawnCharts, openReport } from '../support/report-browser.js';
+
+const SCREENSHOT = resolve(process.env.BACKUPSTATS_SCREENSHOT_PATH ?? 'reports/browser/report.png');
+
+// The page script's formats, as the page must show each kind of number.
+const FORMATS: Record<string, (v: number) => string> = {
+  seconds: (v) => `${v.toFixed(3)} s`,
+  bytes: (v) => `${Math.round(v).toLocaleString('en-US')} B`,
+  rate: (v) => `${(v / 1048576).toFixed(2)} MiB/s`,
+  share: (v) => `${(v * 100).toFixed(1)} %`,
+  count: (v) => Math.round(v).toLocaleString('en-US'),
+  ms: (v) => `${(v * 1000).toFixed(3)} ms`,
+};
+
+function at(data: unknown, key: string): unknown {
+  return key.split('.').reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], data);
+}
+
+it.skipIf(!existsSync(CHROMIUM) && process.env.BACKUPSTATS_REQUIRE_E2E !== '1')(
+  "the demo's report: no error, no request, every chart drawn, the numbers of its data",
+  { timeout: 180_000 },
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'backupstats-report-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'report.html');
+    const summaryPath = join(dir, 'summary.json');
+    // Flushes ten times a second, so that the throughput over the run has points to draw.
+    const demo = await runCli(['--size', '48MiB', '--quiet', '--report', path, '--summary-json', summaryPath], {
+      env: { BACKUPSTATS_FLUSH_INTERVAL_MS: '100' },
+      timeoutMs: 120_000,
+    });
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(demo.stdout).toContain(`report: ${path}`);
+
+    const html = await readFile(path, 'utf8');
+    const json = /<script type="application\/json" id="backupstats-report">([^<]*)<\/script>/.exec(html)?.[1];
+    const data = JSON.parse(json as string) as BackupStatsReport;
+    expect(data).toMatchObject({ schema: 'backupstats-report', version: 1, timelineKept: true });
+    expect(data.runs.map((r) => [r.family, r.outcome])).toEqual([
+      ['backup', 'success'],
+      ['restore', 'success'],
+    ]);
+    for (const run of data.runs) {
+      expect(run.bottleneck, run.family).not.toBeNull();
+      // The demo says the same sentence.
+      expect(demo.stdout).toContain(`${run.family} success: ${run.bottleneck?.sentence}`);
+    }
+    // The page's totals are the exported ones.
+    for (const scope of await readSummary(summaryPath)) {
+      const series = data.series.find(
+        (s) => s.family === scope.family && s.component === scope.component && s.operation === scope.operation,
+      );
+      expect(series, `${scope.family} ${scope.component} ${scope.operation}`).toMatchObject({
+        count: scope.operations,
+        bytes: scope.bytes,
+      });
+      expect(series?.seconds).toBeCloseTo(scope.seconds, 5);
+    }
+
+    const { page, errors, requests } = await openReport(path);
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([]);
+    const charts = await drawnCharts(page);
+    expect(charts.map((c) => c.chart)).toEqual(['bytesPerSecond', 'busyShare', 'latency', 'shares', 'shares']);
+    for (const chart of charts) expect(chart.drawn, chart.chart).toBeGreaterThan(0);
+
+    const shown = await page.$$eval('[data-key]', (cells) =>
+      cells.map((cell) => ({
+        key: cell.getAttribute('data-key') ?? '',
+        format: cell.getAttribute('data-format') ?? '',
+        text: cell.textContent ?? '',
+      })),
+    );
+    expect(shown.length).toBeGreaterThan(data.series.length * 3);
+    for (const { key, format, text } of shown) expect(text, key).toBe(FORMATS[format]?.(at(data, key) as number));
+    const sentences = await page.$$eval('p.sentence', (ps) => ps.map((p) => p.textContent));
+    expect(sentences).toEqual(data.runs.map((r) => r.bottleneck?.sentence));
+
+    await mkdir(dirname(SCREENSHOT), { recursive: true });
+    // The top of the page at a README's width: the runs, each one's busy shares and bottleneck, the first chart.
+    await page.setViewportSize({ width: 1000, height: 1250 });
+    await page.screenshot({ path: SCREENSHOT });
+    expect(existsSync(SCREENSHOT)).toBe(true);
+  },
+);

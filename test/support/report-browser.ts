@@ -1,0 +1,83 @@
+// Debian's Chromium, driven by playwright-core (no browser download), for the report page: what the page logged as
+// an error, every request it made, and whether each chart has something drawn. The browser test and
+// `pnpm screenshot` share it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
+
+/** Debian's chromium package; CHROMIUM_BIN for another. */
+export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A report page open in a fresh headless Chromium, closed when the test ends. */
+export interface OpenedReport {
+  readonly page: Page;
+  /** Console errors and uncaught exceptions, in order. */
+  readonly errors: readonly string[];
+  /** Every request but the page's own file. */
+  readonly requests: readonly string[];
+}
+
+/** Opens the report at `path` in a new browser with a fresh profile, once its script has drawn the page. */
+export async function openReport(path: string): Promise<OpenedReport> {
+  const profile = await mkdtemp(join(tmpdir(), 'backupstats-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1000, height: 900 },
+  });
+  onTestFinished(async () => {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  });
+  const url = pathToFileURL(path).href;
+  const errors: string[] = [];
+  const requests: string[] = [];
+  context.on('request', (request) => {
+    if (request.url() !== url) requests.push(request.url());
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(url);
+  await page.waitForSelector('body[data-drawn="true"]');
+  return { page, errors, requests };
+}
+
+// Run in the page (as text: the tests are type-checked without the DOM's types).
+const DRAWN_CHARTS = `(() => {
+  const charts = [];
+  for (const holder of document.querySelectorAll('.uplot-holder')) {
+    let drawn = 0;
+    for (const canvas of holder.querySelectorAll('canvas')) {
+      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) drawn += 1;
+    }
+    charts.push({ chart: holder.getAttribute('data-chart') ?? '?', drawn });
+  }
+  for (const svg of document.querySelectorAll('svg.shares')) {
+    const bars = [...svg.querySelectorAll('rect')].filter((rect) => Number(rect.getAttribute('width')) > 0);
+    charts.push({ chart: 'shares', drawn: bars.length });
+  }
+  return charts;
+})()`;
+
+/** For every chart of the page: its kind and how many of its pixels (canvas) or bars (SVG) are drawn. */
+export function drawnCharts(page: Page): Promise<{ chart: string; drawn: number }[]> {
+  return page.evaluate<{ chart: string; drawn: number }[]>(DRAWN_CHARTS);
+}
