@@ -127,6 +127,60 @@ for (const env of JSON.parse(process.argv[2])) {
       expect(textfile).toContain(
         'OTEL_METRICS_EXPORTER="textfile" needs the package @opentelemetry/exporter-prometheus',
       );
+
+      // The entry points of those two exporters load without exporter-prometheus, in ESM and in CommonJS; each
+      // export fails with the same coded error and install line, said once on stderr (no diag logger is set).
+      const textfilePath = join(dir, 'peers.prom');
+      for (const [file, load] of [
+        ['exporters.mjs', '(entry) => import(entry)'],
+        ['exporters.cjs', '(entry) => Promise.resolve().then(() => require(entry))'],
+      ] as const) {
+        writeFileSync(join(dir, file), exportersScript(load));
+        const child = startNode([file, textfilePath], { node, cwd: dir });
+        onTestFinished(() => child.kill());
+        expect(await child.exited, child.stderr()).toEqual({ code: 0, signal: null });
+        const said = child.stdout().trim().split('\n');
+        const factory = { 'backupstats/pushgateway': 'createPushgatewayExporter', 'backupstats/textfile': 'createTextfileExporter' };
+        expect(said, file).toHaveLength(4);
+        for (const [index, entry] of ['backupstats/pushgateway', 'backupstats/pushgateway', 'backupstats/textfile', 'backupstats/textfile'].entries()) {
+          const line = JSON.parse(said[index] ?? '') as string;
+          expect(line, file).toBe(
+            `${entry}: BACKUPSTATS_MISSING_PEER backupstats: ${factory[entry as keyof typeof factory]} needs the package @opentelemetry/exporter-prometheus, which is not installed; install it with: npm install "@opentelemetry/exporter-prometheus@${exporters}" (the 0.${sdk}xx exporters go with the installed SDK ${sdk}.x)`,
+          );
+        }
+        const stderr = child.stderr();
+        expect(stderr.match(/createPushgatewayExporter needs the package @opentelemetry\/exporter-prometheus/g), stderr).toHaveLength(1);
+        expect(stderr.match(/createTextfileExporter needs the package @opentelemetry\/exporter-prometheus/g), stderr).toHaveLength(1);
+        expect(stderr).toContain(`npm install "@opentelemetry/exporter-prometheus@${exporters}"`);
+      }
     },
   );
 });
+
+/**
+ * A program that loads backupstats/pushgateway and backupstats/textfile with `load` (an import or a require), makes
+ * each exporter and exports twice through it, printing each result's error (or what loading threw).
+ */
+function exportersScript(load: string): string {
+  return `const load = ${load};
+const makers = [
+  ['backupstats/pushgateway', (entry) => entry.createPushgatewayExporter({ url: 'http://127.0.0.1:9' })],
+  ['backupstats/textfile', (entry) => entry.createTextfileExporter({ path: process.argv[2] })],
+];
+(async () => {
+  const { defaultResource } = await load('@opentelemetry/resources');
+  for (const [name, make] of makers) {
+    try {
+      const exporter = make(await load(name));
+      for (let i = 0; i < 2; i++) {
+        const result = await new Promise((done) => exporter.export({ resource: defaultResource(), scopeMetrics: [] }, done));
+        console.log(JSON.stringify(name + ': ' + result.error?.code + ' ' + result.error?.message));
+      }
+      await exporter.shutdown();
+    } catch (error) {
+      console.log(JSON.stringify(name + ': ' + error.code + ' ' + error.message));
+    }
+  }
+})();
+`;
+}

@@ -16,7 +16,7 @@ import { installLogger, readLogSettings } from './env/log-settings.js';
 import { readReportPath } from './env/report-settings.js';
 import { readDisabled, readStatsVariables } from './env/stats-variables.js';
 import { LATE, within } from './exit/exit-coordinator.js';
-import { missingPeer, sdkLineOf } from './export/load-peer.js';
+import { missingPeer, sdkLineOf } from '../base/missing-peer.js';
 import { buildReaders, buildResource, type Readers } from './export/readers.js';
 import { writeReportAtShutdown } from './report-at-shutdown.js';
 import { checkStartOptions, type StartBackupStatsOptions } from './start-options.js';

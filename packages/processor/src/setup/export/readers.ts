@@ -13,7 +13,7 @@ import { openTextfileExporter } from '../../textfile/textfile-exporter.js';
 import type { ExportSettings } from '../env/export-settings.js';
 import { TEXTFILE_PATH_VARIABLE } from '../env/textfile-settings.js';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
-import { missingPeer, type SdkLine } from './load-peer.js';
+import { missingPeer, type SdkLine } from '../../base/missing-peer.js';
 import { loadOtlpExporter, type OtlpExporterFactory } from './otlp-exporters.js';
 import { createPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.js';
 
