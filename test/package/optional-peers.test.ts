@@ -140,17 +140,31 @@ for (const env of JSON.parse(process.argv[2])) {
         onTestFinished(() => child.kill());
         expect(await child.exited, child.stderr()).toEqual({ code: 0, signal: null });
         const said = child.stdout().trim().split('\n');
-        const factory = { 'backupstats/pushgateway': 'createPushgatewayExporter', 'backupstats/textfile': 'createTextfileExporter' };
+        const factory = {
+          'backupstats/pushgateway': 'createPushgatewayExporter',
+          'backupstats/textfile': 'createTextfileExporter',
+        };
         expect(said, file).toHaveLength(4);
-        for (const [index, entry] of ['backupstats/pushgateway', 'backupstats/pushgateway', 'backupstats/textfile', 'backupstats/textfile'].entries()) {
+        for (const [index, entry] of [
+          'backupstats/pushgateway',
+          'backupstats/pushgateway',
+          'backupstats/textfile',
+          'backupstats/textfile',
+        ].entries()) {
           const line = JSON.parse(said[index] ?? '') as string;
           expect(line, file).toBe(
             `${entry}: BACKUPSTATS_MISSING_PEER backupstats: ${factory[entry as keyof typeof factory]} needs the package @opentelemetry/exporter-prometheus, which is not installed; install it with: npm install "@opentelemetry/exporter-prometheus@${exporters}" (the 0.${sdk}xx exporters go with the installed SDK ${sdk}.x)`,
           );
         }
         const stderr = child.stderr();
-        expect(stderr.match(/createPushgatewayExporter needs the package @opentelemetry\/exporter-prometheus/g), stderr).toHaveLength(1);
-        expect(stderr.match(/createTextfileExporter needs the package @opentelemetry\/exporter-prometheus/g), stderr).toHaveLength(1);
+        expect(
+          stderr.match(/createPushgatewayExporter needs the package @opentelemetry\/exporter-prometheus/g),
+          stderr,
+        ).toHaveLength(1);
+        expect(
+          stderr.match(/createTextfileExporter needs the package @opentelemetry\/exporter-prometheus/g),
+          stderr,
+        ).toHaveLength(1);
         expect(stderr).toContain(`npm install "@opentelemetry/exporter-prometheus@${exporters}"`);
       }
     },

@@ -35,7 +35,12 @@ export function exporterAfterPeer(
     if (!isMissing(failure, peer)) return failure instanceof Error ? failure : new Error(String(failure));
     // The resource tells the installed SDK's version, hence the line of the exporter to install.
     const version = metrics.resource.attributes['telemetry.sdk.version'];
-    const error = missingPeerError(peer, askedBy, sdkLineOf(typeof version === 'string' ? version : undefined), failure);
+    const error = missingPeerError(
+      peer,
+      askedBy,
+      sdkLineOf(typeof version === 'string' ? version : undefined),
+      failure,
+    );
     if (!said) say(error.message);
     said = true;
     return error;

@@ -3,7 +3,7 @@ import { optionsOf } from '../api/arguments.js';
 import { exporterAfterPeer } from '../base/peer-exporter.js';
 import { peerMissing, unknownOptions } from '../diagnostics/messages.js';
 import { IDENTITY_ATTRIBUTES } from './job-identity.js';
-import { openTextfileExporter } from './textfile-exporter.js';
+import { prepareTextfileExporter } from './textfile-exporter.js';
 import { checkTextfilePath } from './textfile-path.js';
 
 /** Options of {@link createTextfileExporter}. */
@@ -41,8 +41,9 @@ export function createTextfileExporter(options: TextfileExporterOptions): PushMe
   const path = checkTextfilePath(subject, given.path);
   // A literal import(), as set-up's: a bundler carries the package when it is installed. No prefix and no
   // timestamps (node_exporter refuses them); service.name on every series, to tell jobs apart.
+  const open = prepareTextfileExporter(path, subject);
   const loading = import('@opentelemetry/exporter-prometheus').then(({ PrometheusSerializer }) =>
-    openTextfileExporter(path, new PrometheusSerializer(undefined, false, IDENTITY_ATTRIBUTES), subject),
+    open(new PrometheusSerializer(undefined, false, IDENTITY_ATTRIBUTES)),
   );
   return exporterAfterPeer(loading, '@opentelemetry/exporter-prometheus', FN, peerMissing);
 }
