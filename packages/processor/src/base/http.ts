@@ -13,6 +13,8 @@ export interface PairsRule {
   readonly valueText: string;
   /** Secret values (OTLP headers) never appear in an error: not the value, not a key, not a fragment. */
   readonly secret: boolean;
+  /** A key given twice is refused (rather than the last one kept). */
+  readonly unique?: boolean;
   readonly example: string;
 }
 

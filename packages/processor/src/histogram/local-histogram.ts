@@ -23,8 +23,11 @@ export class LocalHistogram extends BucketIndex {
   readonly exponential = new Float64Array(BUCKETS);
   /** Weights by explicit bucket. */
   readonly explicit: Float64Array;
-  /** When the first duration was recorded (Unix ms), the start of the cumulative points. */
-  readonly startedAt = Date.now();
+  /**
+   * The start of the cumulative points (Unix ms): when the series was created, until its first numbers go to
+   * the counters at its first record (FamilyRegistry.open), which makes it the counters' start too.
+   */
+  startedAt = Date.now();
   /** The explicit buckets' layout, held here so the record path reads no other object. */
   private readonly below: Uint8Array;
   private readonly limits: Float64Array;

@@ -46,8 +46,8 @@ export class RunBook implements RunEnd {
     if (series === undefined) {
       series = new RunSeries(attributes, this.spec.reasonKey);
       this.series.set(attributes, series);
-      // Queued at once, so that its series exist at 0 from the next flush on, before any run ends.
-      this.enqueue(series);
+      // Its series exist at 0 from now on (from the next flush without instruments yet), before any run ends.
+      this.deliver(series);
     }
     const run = new OpenRun(this, series);
     this.open.add(run);
@@ -67,7 +67,7 @@ export class RunBook implements RunEnd {
     const endedAt = Date.now();
     run.series.succeeded(seconds, endedAt / 1000, kept);
     this.observer?.ended(run, { outcome: 'success', seconds, endedAt, bytes: kept, reason: undefined });
-    this.enqueue(run.series);
+    this.deliver(run.series);
   }
 
   fail(run: OpenRun, reason: RunFailureReason | undefined): void {
@@ -83,7 +83,7 @@ export class RunBook implements RunEnd {
       bytes: undefined,
       reason: RUN_FAILURE_REASONS[index],
     });
-    this.enqueue(run.series);
+    this.deliver(run.series);
   }
 
   /** Runs ended and not yet added to the instruments. */
@@ -122,6 +122,26 @@ export class RunBook implements RunEnd {
   close(): void {
     for (const run of [...this.open]) this.fail(run, RunFailure.Interrupted);
     this.closed = true;
+  }
+
+  /**
+   * Adds a run series' numbers to the instruments at once (a run's end is no hot path), so that its points start
+   * when its runs did rather than at a flush, which may be a collection's, after the collection's time. Without
+   * instruments yet, or when one throws, they wait for the next flush.
+   */
+  private deliver(series: RunSeries): void {
+    const instruments = this.instruments;
+    // A series already queued waits there, with what it has now; one that is not is marked for the attempt.
+    if (instruments === undefined || !series.markQueued()) {
+      this.enqueue(series);
+      return;
+    }
+    try {
+      series.addTo(instruments);
+    } catch (error) {
+      this.diagnostics.flushFailed(error);
+      this.queue.push(series);
+    }
   }
 
   private enqueue(series: RunSeries): void {

@@ -34,6 +34,11 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
    * or to their drop ({@link discard}). The family is told only while false. Only the handle writes it.
    */
   queued = false;
+  /**
+   * The number of the collection (FamilyRegistry.collections) during which the numbers last went to the
+   * instruments; -1 before the first time. Only the family writes it.
+   */
+  addedIn = -1;
 
   constructor(
     owner: SeriesOwner,

@@ -68,7 +68,7 @@ export function readExportSettings(env: Env): ExportSettings {
     timeoutMillis,
     otlp: exporters.includes('otlp') ? readOtlp(env, timeoutMillis) : undefined,
     prometheus: exporters.includes('prometheus') ? readPrometheus(env) : undefined,
-    pushgateway: exporters.includes('pushgateway') ? readPushgateway(env) : undefined,
+    pushgateway: exporters.includes('pushgateway') ? readPushgateway(env, Object.keys(resourceAttributes)) : undefined,
     textfile: exporters.includes('textfile') ? readTextfile(env) : undefined,
     resourceAttributes,
   };

@@ -6,12 +6,14 @@ import {
   createHistogramProducer,
   type HistogramAggregation,
   type HistogramProducer,
+  type HistogramTemporality,
 } from '../../histogram/histogram-producer.js';
 import { groupingKeyOf, groupingPath } from '../../pushgateway/grouping-key.js';
 import { openPushgatewayExporter } from '../../pushgateway/pushgateway-exporter.js';
 import { fileOfSameJob, IDENTITY_ATTRIBUTES, sameJobText, serviceNameOf } from '../../textfile/job-identity.js';
 import { openTextfileExporter } from '../../textfile/textfile-exporter.js';
 import type { ExportSettings } from '../env/export-settings.js';
+import type { TemporalityPreference } from '../env/otlp-settings.js';
 import { TEXTFILE_PATH_VARIABLE } from '../env/textfile-settings.js';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
 import { loadOtlpExporter, type OtlpExporterFactory } from './otlp-exporters.js';
@@ -63,26 +65,40 @@ export async function buildReaders(
   const producers: HistogramProducer[] = [];
   const deliveries: DeliveryWatch[] = [];
   let endpoint: PrometheusEndpoint | undefined;
-  /** A producer of the histograms for one reader, in the aggregation its exporter carries. */
-  const histograms = (aggregation: HistogramAggregation): HistogramProducer[] => {
-    const producer = createHistogramProducer({ aggregation });
+  /**
+   * A producer of the histograms for one reader (each its own: a delta one remembers what its reader was given),
+   * in the aggregation and temporality its exporter carries.
+   */
+  const histograms = (
+    aggregation: HistogramAggregation,
+    temporality: HistogramTemporality = 'cumulative',
+  ): HistogramProducer[] => {
+    const producer = createHistogramProducer({ aggregation, temporality });
     producers.push(producer);
     return [producer];
   };
-  const periodic = (exporter: PushMetricExporter, label: string, aggregation: HistogramAggregation): MetricReader => {
+  const periodic = (
+    exporter: PushMetricExporter,
+    label: string,
+    aggregation: HistogramAggregation,
+    temporality?: HistogramTemporality,
+  ): MetricReader => {
     const watch = watchDelivery(exporter, label);
     deliveries.push(watch);
     return new sdk.PeriodicExportingMetricReader({
       exporter: watch.exporter,
       exportIntervalMillis: settings.intervalMillis,
       exportTimeoutMillis: settings.timeoutMillis,
-      metricProducers: histograms(aggregation),
+      metricProducers: histograms(aggregation, temporality),
     });
   };
   for (const name of settings.exporters) {
     if (name === 'console') readers.push(periodic(new sdk.ConsoleMetricExporter(), 'console exporter', 'explicit'));
     if (name === 'otlp' && otlp !== undefined) {
-      readers.push(periodic(otlp.create(), otlp.label, settings.otlp?.histogramAggregation ?? 'explicit'));
+      const aggregation = settings.otlp?.histogramAggregation ?? 'explicit';
+      readers.push(
+        periodic(otlp.create(), otlp.label, aggregation, histogramTemporalityOf(settings.otlp?.temporality)),
+      );
     }
     const push = settings.pushgateway;
     if (name === 'pushgateway' && push !== undefined && prometheusModule !== undefined) {
@@ -163,4 +179,12 @@ type ResourcesModule = typeof import('@opentelemetry/resources');
  */
 export function buildResource(resources: ResourcesModule, attributes: Readonly<Record<string, string>>): Resource {
   return resources.defaultResource().merge(resources.resourceFromAttributes(attributes));
+}
+
+/**
+ * The histograms' temporality under `OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE`, as the specification maps
+ * it for a Histogram instrument: delta under `delta` and `lowmemory`, cumulative under `cumulative`.
+ */
+function histogramTemporalityOf(preference: TemporalityPreference | undefined): HistogramTemporality {
+  return preference === 'delta' || preference === 'lowmemory' ? 'delta' : 'cumulative';
 }
