@@ -129,13 +129,15 @@ for (const env of JSON.parse(process.argv[2])) {
       );
 
       // The entry points of those two exporters load without exporter-prometheus, in ESM and in CommonJS; each
-      // export fails with the same coded error and install line, said once on stderr (no diag logger is set).
+      // export fails with the same coded error and install line, said once: through diag when a logger is set,
+      // else on stderr.
       const textfilePath = join(dir, 'peers.prom');
-      for (const [file, load] of [
-        ['exporters.mjs', '(entry) => import(entry)'],
-        ['exporters.cjs', '(entry) => Promise.resolve().then(() => require(entry))'],
+      for (const [file, load, withDiag] of [
+        ['exporters.mjs', '(entry) => import(entry)', false],
+        ['exporters.cjs', '(entry) => Promise.resolve().then(() => require(entry))', false],
+        ['exporters-diag.mjs', '(entry) => import(entry)', true],
       ] as const) {
-        writeFileSync(join(dir, file), exportersScript(load));
+        writeFileSync(join(dir, file), exportersScript(load, withDiag));
         const child = startNode([file, textfilePath], { node, cwd: dir });
         onTestFinished(() => child.kill());
         expect(await child.exited, child.stderr()).toEqual({ code: 0, signal: null });
@@ -157,15 +159,12 @@ for (const env of JSON.parse(process.argv[2])) {
           );
         }
         const stderr = child.stderr();
-        expect(
-          stderr.match(/createPushgatewayExporter needs the package @opentelemetry\/exporter-prometheus/g),
-          stderr,
-        ).toHaveLength(1);
-        expect(
-          stderr.match(/createTextfileExporter needs the package @opentelemetry\/exporter-prometheus/g),
-          stderr,
-        ).toHaveLength(1);
-        expect(stderr).toContain(`npm install "@opentelemetry/exporter-prometheus@${exporters}"`);
+        for (const fn of Object.values(factory)) {
+          const sentences = stderr.split('\n').filter((text) => text.includes(`${fn} needs the package`));
+          expect(sentences, stderr).toHaveLength(1);
+          expect(sentences[0]).toMatch(withDiag ? /^diag error: backupstats: / : /^backupstats: /);
+          expect(sentences[0]).toContain(`npm install "@opentelemetry/exporter-prometheus@${exporters}"`);
+        }
       }
     },
   );
@@ -173,15 +172,22 @@ for (const env of JSON.parse(process.argv[2])) {
 
 /**
  * A program that loads backupstats/pushgateway and backupstats/textfile with `load` (an import or a require), makes
- * each exporter and exports twice through it, printing each result's error (or what loading threw).
+ * each exporter and exports twice through it, printing each result's error (or what loading threw). `withDiag`:
+ * with a diag logger that writes its errors to stderr, prefixed `diag error: `.
  */
-function exportersScript(load: string): string {
+function exportersScript(load: string, withDiag: boolean): string {
+  const logger = withDiag
+    ? `const { diag } = await load('@opentelemetry/api');
+  const ignore = () => {};
+  diag.setLogger({ error: (text) => process.stderr.write('diag error: ' + text + '\\n'), warn: ignore, info: ignore, debug: ignore, verbose: ignore });`
+    : '';
   return `const load = ${load};
 const makers = [
   ['backupstats/pushgateway', (entry) => entry.createPushgatewayExporter({ url: 'http://127.0.0.1:9' })],
   ['backupstats/textfile', (entry) => entry.createTextfileExporter({ path: process.argv[2] })],
 ];
 (async () => {
+  ${logger}
   const { defaultResource } = await load('@opentelemetry/resources');
   for (const [name, make] of makers) {
     try {
