@@ -1,5 +1,6 @@
-// Every point's interval is true, over the OTLP wire format decoded: for every counter and histogram point of a
-// scripted job (the scopes' counters, the latency histograms, the runs' counter and histogram) the start is before
+// Every point's interval is true, over the OTLP wire format decoded: for every counter, gauge and histogram point of
+// a scripted job (the scopes' counters, the latency histograms, the runs' counter, histogram and gauges, the
+// self-metrics) the start is before
 // the end, a series starts at (or before) its first record, and a series' counters and its latency histogram
 // start together. Cumulative and delta, flush interval 1000 ms and 0, a one-shot job whose only export is the
 // final one, and stats created before the provider. (The SDK 3.x line: test/compat/sdk3-intervals.test.ts.)
@@ -18,8 +19,21 @@ const SCOPES = [
   { component: 'BackupEngine', implementation: 'Builtin', operation: 'Compressor:Write' },
 ] as const;
 
-/** The library's synchronous instruments: sums and histograms (its observable gauges and self-metrics aside). */
-const LIBRARY = /^backup\.(operations|bytes|time|operation\.duration|runs|run\.duration)$/;
+/** Every instrument of the library: sums, histograms, the runs' gauges and the self-metrics. */
+const LIBRARY =
+  /^(backup\.(operations|bytes|time|operation\.duration|runs|run\.duration|last_success\.(timestamp|bytes)|last_failure\.timestamp)|backupstats\.(invalid_measurements|scopes))$/;
+/** The instruments whose points a job must have sent, so that none of them is checked vacuously. */
+const EXPECTED = [
+  'backup.operations',
+  'backup.operation.duration',
+  'backup.runs',
+  'backup.run.duration',
+  'backup.last_success.timestamp',
+  'backup.last_success.bytes',
+  'backup.last_failure.timestamp',
+  'backupstats.invalid_measurements',
+  'backupstats.scopes',
+];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const nanos = (ms: number): bigint => BigInt(ms) * 1_000_000n;
@@ -30,7 +44,10 @@ interface Recorded {
   readonly during: Map<string, Set<number>>;
 }
 
-/** Records bursts on the scopes (the third one only late, after an idle stretch), with a run per burst. */
+/**
+ * Records bursts on the scopes (the third one only late, after an idle stretch), with a run per burst, a failed run
+ * in the second burst and a dropped (invalid) measurement in the third.
+ */
 async function job(stats: BackupStats, bursts: number, pauseMs: number): Promise<Recorded> {
   const first = new Map<string, number>();
   const during = new Map<string, Set<number>>();
@@ -55,6 +72,8 @@ async function job(stats: BackupStats, bursts: number, pauseMs: number): Promise
     }
     from = Date.now();
     run.succeed(1);
+    if (burst === 1) stats.backup.startRun().fail();
+    if (burst === 2) stats.backup.timedIncrement(-1);
     mark('-', from);
     await sleep(pauseMs);
   }
@@ -64,7 +83,8 @@ async function job(stats: BackupStats, bursts: number, pauseMs: number): Promise
 /** Checks every point of the library's instruments the receiver got, and returns them. */
 function checkIntervals(receiver: OtlpReceiver, recorded: Recorded): IntervalPoint[] {
   const points = intervalPoints(receiver).filter((p) => LIBRARY.test(p.metric));
-  expect(points.length).toBeGreaterThan(0);
+  const metrics = new Set(points.map((p) => p.metric));
+  for (const metric of EXPECTED) expect(metrics, metric).toContain(metric);
   for (const p of points) {
     // The SDK reads the clock in whole milliseconds: a point whose interval's first record and collection fall in
     // one millisecond starts where it ends. Any other starts before.
