@@ -94,18 +94,35 @@ export class RunBook implements RunEnd {
   }
 
   /**
-   * Creates the instruments on `meter`. The gauges' callback stays registered after shutdown: the final export,
-   * which the provider makes after the stats are shut down, must still carry the last success.
+   * Creates the instruments on `meter`. Observable gauges' callback stays registered after shutdown: the final
+   * export, which the provider makes after the stats are shut down, must still carry the last success.
    */
   bind(meter: Meter): void {
     const instruments = createRunInstruments(meter, this.spec);
     this.instruments = instruments;
+    const gauges = instruments.gauges;
+    if (gauges.synchronous) return;
     meter.addBatchObservableCallback(
       (result: BatchObservableResult) => {
-        for (const series of this.series.values()) series.observe(result, instruments);
+        for (const series of this.series.values()) series.observe(result, gauges);
       },
-      [instruments.lastSuccessTime, instruments.lastFailureTime, instruments.lastSuccessBytes],
+      [gauges.lastSuccessTime, gauges.lastFailureTime, gauges.lastSuccessBytes],
     );
+  }
+
+  /**
+   * Sets the synchronous gauges again, in every collection's drain and at shutdown: a delta reader's gauge series
+   * then has a point in every interval, as an observable one had, starting at the previous collection, and the
+   * final export carries the last values.
+   */
+  refreshGauges(): void {
+    const gauges = this.instruments?.gauges;
+    if (gauges === undefined || !gauges.synchronous) return;
+    try {
+      for (const series of this.series.values()) series.recordGauges(gauges);
+    } catch (error) {
+      this.diagnostics.flushFailed(error);
+    }
   }
 
   /**
@@ -121,6 +138,7 @@ export class RunBook implements RunEnd {
   /** Ends every run in progress as interrupted; runs started or ended from now on are ignored. */
   close(): void {
     for (const run of [...this.open]) this.fail(run, RunFailure.Interrupted);
+    this.refreshGauges();
     this.closed = true;
   }
 
