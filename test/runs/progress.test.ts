@@ -160,6 +160,33 @@ describe('progress of a run given its expected size', () => {
     await stats.shutdown();
   });
 
+  it('a run that learns its size later (expectBytes) counts its progress from its start; a bad size is counted', async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW, quiet: true });
+    const source = stats.backup.scope({ ...RUN, operation: Operation.SourceRead });
+    source.timedIncrementBytes(50, 1); // before the start: not the run's
+    const run = stats.backup.scope(RUN).startRun();
+    source.timedIncrementBytes(200, 1);
+    vi.advanceTimersByTime(10_000);
+    await harness.collect();
+    source.timedIncrementBytes(100, 1); // pending when the size comes
+    run.expectBytes(-1);
+    run.expectBytes(Number.NaN);
+    run.expectBytes(1000);
+    run.expectBytes(10); // a size once given stays
+    vi.advanceTimersByTime(10_000);
+    source.timedIncrementBytes(100, 1);
+    const values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.run.progress', RUN))).toBe(0.4);
+    expect(values.get(runKey('backup.active_runs', RUN))).toBe(1);
+    // Since the size came (300 B done then), 100 B in 10 s: 600 B left take 60 s.
+    expect(values.get(runKey('backup.run.remaining_time', RUN))).toBe(60);
+    expect(values.get(runKey('backup.last_progress.timestamp', RUN))).toBe((T0 + 20_000) / 1000);
+    expect(values.get(runKey('backupstats.invalid_measurements', { family: 'backup' }))).toBe(2);
+    await stats.shutdown();
+  });
+
   it('a run without an expected size exports no progress gauge, and trackRun passes its own options on', async ({
     harness,
   }) => {

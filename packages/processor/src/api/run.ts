@@ -24,6 +24,13 @@ export interface Run {
    * not a string of 1 to 64 characters, or a 17th distinct phase on one handle, is dropped and counted as invalid.
    */
   phase(name: string): void;
+  /**
+   * Gives a run in progress its expected size once it knows it (after listing what it backs up, or reading a
+   * manifest), as `startRun({ expectedBytes })` does at the start: its progress counts from the run's start. Once
+   * a run has a size, later calls are ignored; a size that `expectedBytes` would refuse is dropped and counted as
+   * invalid (this never throws).
+   */
+  expectBytes(bytes: number, progressOperation?: string): void;
 }
 
 /** Options of {@link Stats.startRun}. */

@@ -9,6 +9,7 @@ export interface RunEnd {
   succeed(run: OpenRun, bytes: number | undefined): void;
   fail(run: OpenRun, reason: RunFailureReason | undefined): void;
   phase(run: OpenRun, name: unknown): void;
+  expectBytes(run: OpenRun, bytes: unknown, operation: unknown): void;
 }
 
 /** A run in progress: where it records, and when it started (the one clock read of its start). */
@@ -20,7 +21,7 @@ export class OpenRun implements Run {
     readonly series: RunSeries,
     /** The gauges of its handle's runs in progress, for a run given an expected size or a phase. */
     public progress: ProgressSeries | undefined,
-    readonly expected: ExpectedProgress | undefined,
+    public expected: ExpectedProgress | undefined,
   ) {}
 
   succeed(bytes?: number): void {
@@ -33,5 +34,9 @@ export class OpenRun implements Run {
 
   phase(name: string): void {
     this.book.phase(this, name);
+  }
+
+  expectBytes(bytes: number, progressOperation?: string): void {
+    this.book.expectBytes(this, bytes, progressOperation);
   }
 }

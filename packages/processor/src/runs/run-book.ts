@@ -1,6 +1,7 @@
 import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
 import type { Run } from '../api/run.js';
 import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
+import { expectedProgressOf } from '../api/run-options.js';
 import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { FirstError } from '../base/first-error.js';
 import { drainQueue } from '../base/first-error.js';
@@ -103,6 +104,28 @@ export class RunBook implements RunEnd {
     }
     run.progress ??= this.progressOf(run.series.attributes);
     if (!run.progress.enter(name)) this.countInvalid();
+  }
+
+  /** Gives a run in progress without a size its size; a size or operation that startRun refuses is counted. */
+  expectBytes(run: OpenRun, bytes: unknown, operation: unknown): void {
+    if (!this.open.has(run) || run.expected !== undefined) return;
+    let expected: ExpectedProgress | undefined;
+    try {
+      expected = expectedProgressOf('expectBytes', {
+        expectedBytes: bytes as number,
+        progressOperation: operation as string | undefined,
+      });
+    } catch {
+      expected = undefined;
+    }
+    if (expected === undefined) {
+      this.countInvalid();
+      return;
+    }
+    run.expected = expected;
+    run.progress ??= this.progressOf(run.series.attributes);
+    run.progress.started();
+    this.observer?.expecting(run, expected);
   }
 
   /** Runs ended and not yet added to the instruments. */

@@ -135,6 +135,7 @@ function recordingRun(labels: ResolvedLabels, runs: RecordedRun[]): Run {
     fail: (reason) => end('failure', RUN_FAILURE_REASONS[recordedReasonIndex(reason)] as RunFailureReason, undefined),
     // Phases are gauges of the run in progress, which the double does not keep.
     phase: noop,
+    expectBytes: noop,
   };
 }
 

@@ -145,7 +145,25 @@ export class FamilyTimeline implements RunObserver {
     this.eachHandle((handle) => {
       if (handle.attributes.operation === expected.operation) pending += handle.bytes;
     });
-    this.progressing.set(run, new RunProgress(expected.expectedBytes, expected.operation, Date.now(), pending));
+    this.progressing.set(
+      run,
+      new RunProgress(expected.expectedBytes, expected.operation, Date.now(), -pending, pending),
+    );
+  }
+
+  expecting(run: object, expected: ExpectedProgress): void {
+    const baseline = this.open.get(run);
+    if (baseline === undefined || this.progressing.has(run)) return;
+    // Taken since the start: what the operation's series took or hold now, less where they stood at the start
+    // (the start's positions count what they held then), less what they hold now (the next flush takes it).
+    let taken = 0;
+    let pending = 0;
+    for (const [handle, [, moved]] of this.positions()) {
+      if (handle.attributes.operation !== expected.operation) continue;
+      taken += moved - (baseline.at.get(handle)?.[1] ?? 0) - handle.bytes;
+      pending += handle.bytes;
+    }
+    this.progressing.set(run, new RunProgress(expected.expectedBytes, expected.operation, Date.now(), taken, pending));
   }
 
   ended(run: object, { outcome, seconds, endedAt, bytes, reason }: RunEnding): void {

@@ -47,6 +47,8 @@ export interface ExpectedProgress {
 export interface RunObserver {
   started(run: object, attributes: Attributes, expected?: ExpectedProgress): void;
   ended(run: object, ending: RunEnding): void;
+  /** A run in progress was given its expected size: its progress counts from its start. */
+  expecting(run: object, expected: ExpectedProgress): void;
   /** Where a run given an expected size stands now. */
   progress(run: object): ProgressReading | undefined;
 }

@@ -29,14 +29,17 @@ export class RunProgress {
   constructor(
     readonly expectedBytes: number,
     readonly operation: string,
-    /** Unix ms. */
+    /** Unix ms: the start, or when a run in progress learned its size. */
     startedAt: number,
-    pendingAtStart: number,
+    /** Bytes already taken as its progress (a run given its size late), less the pending ones that are not its. */
+    taken: number,
+    /** What its operation's series hold now, which the next flush takes. */
+    pending: number,
   ) {
-    this.taken = -pendingAtStart;
+    this.taken = taken;
     this.lastMovedAt = startedAt;
     this.at = [startedAt];
-    this.done = [0];
+    this.done = [Math.max(0, taken + pending)];
   }
 
   /** Bytes done: never below 0. */
