@@ -11,14 +11,16 @@ const uplot = (file: string): string =>
   readFileSync(createRequire(import.meta.url).resolve(`uplot/dist/${file}`), 'utf8');
 
 export default defineConfig({
-  // `setup`, `s3`, `pushgateway`, `worker` and `testing` are entries of their own so that the core (`index`) keeps
-  // importing only @opentelemetry/api (`pushgateway` imports @opentelemetry/exporter-prometheus, an optional peer),
+  // `setup`, `s3`, `pushgateway`, `textfile`, `worker` and `testing` are entries of their own so that the core
+  // (`index`) keeps importing only @opentelemetry/api (`pushgateway` and `textfile` import
+  // @opentelemetry/exporter-prometheus, an optional peer),
   // the worker side of the shared memory loads only in workers, and the test doubles stay out of the core.
   entry: {
     index: 'src/index.ts',
     'setup/index': 'src/setup/index.ts',
     's3/index': 'src/s3/index.ts',
     'pushgateway/index': 'src/pushgateway/index.ts',
+    'textfile/index': 'src/textfile/index.ts',
     'worker/index': 'src/worker/index.ts',
     'report/index': 'src/report/index.ts',
     'testing/index': 'src/testing/index.ts',

@@ -12,9 +12,10 @@ import type { ScopeTotal } from '../fixtures/workload.mjs';
 import { expectedSeries, mismatches } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { copyLibraryInto, type LibraryCopy } from '../support/library-copy.js';
+import { nodeExporterBinary } from '../support/node-exporter.js';
 import { requireE2E } from '../support/prometheus.js';
 import type { Sample } from '../support/pushgateway/exposition.js';
-import { groupMismatches } from '../support/pushgateway/group-series.js';
+import { groupMismatches, sampleValue } from '../support/pushgateway/group-series.js';
 import { pushgatewayBinary } from '../support/pushgateway/server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -134,6 +135,36 @@ describe.each(lines)('$name', (line) => {
       expect(await gateway.groups()).toEqual([group]);
       const expected = expectedSeries(recorded.totals as ScopeTotal[], 'otel');
       expect(groupMismatches(samples, group, expected)).toEqual([]);
+    },
+  );
+  it.skipIf(skip || (!nodeExporterBinary && !requireE2E))(
+    "textfile: createTextfileExporter under the NodeSDK's own PeriodicExportingMetricReader writes the exact totals that node_exporter serves, under the NodeSDK's service name",
+    async ({ startNodeExporter, startFixture }) => {
+      const node = await startNodeExporter();
+      const dir = line.fixtureDir();
+      const child = startFixture(
+        join(dir, 'nodesdk-job.mjs'),
+        {
+          FIXTURE_MODE: 'textfile',
+          FIXTURE_TEXTFILE_PATH: join(node.dir, 'nodesdk-job.prom'),
+          OTEL_TRACES_EXPORTER: 'none',
+          OTEL_LOGS_EXPORTER: 'none',
+          OTEL_SERVICE_NAME: 'nodesdk-job',
+        },
+        { node: line.node, cwd: dir },
+      );
+      const versions = await child.waitForEvent('versions');
+      expect(String(versions.sdkMetrics)).toMatch(new RegExp(`^${line.sdkMetricsMajor}\\.`));
+      const recorded = await child.waitForEvent('totals');
+      expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
+
+      const samples = await node.samples();
+      // The NodeSDK's process detector: these series came from its provider, the only one.
+      const info = samples.find((s) => s.name === 'target_info' && s.labels.service_name === 'nodesdk-job');
+      expect(info?.labels.process_pid).toBe(String(recorded.pid));
+      const expected = expectedSeries(recorded.totals as ScopeTotal[], 'otel');
+      expect(groupMismatches(samples, { service_name: 'nodesdk-job' }, expected)).toEqual([]);
+      expect(sampleValue(samples, 'node_textfile_scrape_error', {})).toBe(0);
     },
   );
 });

@@ -7,7 +7,9 @@ import type { ScopeTotal } from '../fixtures/workload.mjs';
 import { expectedSeries, expectScraped, mismatches } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
+import { nodeExporterBinary } from '../support/node-exporter.js';
 import { prometheusBinary, requireE2E } from '../support/prometheus.js';
+import { groupMismatches, sampleValue } from '../support/pushgateway/group-series.js';
 import { latestHistogram } from '../support/received-histograms.js';
 import { histogramPoint, latest } from '../support/received-runs.js';
 import { expectNode22WithSdk3, HANG_MS, runSdk3, useSdk3Install } from '../support/sdk3-install.js';
@@ -141,4 +143,27 @@ describe.skipIf(!runSdk3)('with @opentelemetry/sdk-metrics 3.x on Node 22', () =
       });
     }
   });
+  it.skipIf(!nodeExporterBinary && !requireE2E)(
+    'textfile from the environment, ended by SIGTERM mid-loop: the final write holds the exact totals node_exporter serves',
+    async ({ startNodeExporter }) => {
+      const node = await startNodeExporter();
+      const child = job({
+        OTEL_METRICS_EXPORTER: 'textfile',
+        BACKUPSTATS_TEXTFILE_PATH: `${node.dir}/nightly.prom`,
+        OTEL_SERVICE_NAME: 'nightly',
+        OTEL_METRIC_EXPORT_INTERVAL: '200',
+        FIXTURE_BATCHES: '100000',
+        FIXTURE_PAUSE_MS: '5',
+      });
+      await expectNode22WithSdk3(child);
+      await child.waitForEvent('recording');
+      child.child.kill('SIGTERM');
+      const recorded = await child.waitForEvent('totals');
+      expect(await child.exited(), child.stderr()).toEqual({ code: null, signal: 'SIGTERM' });
+      const samples = await node.samples();
+      const expected = expectedSeries(recorded.totals as ScopeTotal[], 'otel');
+      expect(groupMismatches(samples, { service_name: 'nightly' }, expected)).toEqual([]);
+      expect(sampleValue(samples, 'node_textfile_scrape_error', {})).toBe(0);
+    },
+  );
 });

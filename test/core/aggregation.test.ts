@@ -26,18 +26,27 @@ function addsPerInstrument(counting: CountingProvider): Record<string, number> {
 }
 
 describe('local aggregation', () => {
-  it('N records on one handle make no add until a flush, then exactly one add per instrument', async ({ harness }) => {
+  it("a series' first record goes to the instruments (its start); the next N make no add until a flush, then one add per instrument", async ({
+    harness,
+  }) => {
     const { counting, stats } = setUp(harness, NEVER);
     const handle = stats.backup.scope({ component: 'BackupStorage', implementation: 'File', operation: 'File:Write' });
-    for (let i = 0; i < 10_000; i++) handle.timedIncrementBytes(64, 0.5);
+    const attributes = { component: 'BackupStorage', implementation: 'File', operation: 'File:Write' };
+    handle.timedIncrementBytes(64, 0.5);
+    expect(counting.adds).toEqual([
+      { instrument: 'backup.operations', value: 1, attributes },
+      { instrument: 'backup.bytes', value: 64, attributes },
+      { instrument: 'backup.time', value: 0.0005, attributes },
+    ]);
+    counting.clearAdds();
+    for (let i = 1; i < 10_000; i++) handle.timedIncrementBytes(64, 0.5);
     expect(counting.adds).toEqual([]);
 
     stats.flush();
-    const attributes = { component: 'BackupStorage', implementation: 'File', operation: 'File:Write' };
     expect(counting.adds).toEqual([
-      { instrument: 'backup.operations', value: 10_000, attributes },
-      { instrument: 'backup.bytes', value: 640_000, attributes },
-      { instrument: 'backup.time', value: 5, attributes },
+      { instrument: 'backup.operations', value: 9_999, attributes },
+      { instrument: 'backup.bytes', value: 639_936, attributes },
+      { instrument: 'backup.time', value: 4.9995, attributes },
     ]);
     // A flush with nothing pending adds nothing.
     stats.flush();
@@ -52,7 +61,12 @@ describe('local aggregation', () => {
     const read = stats.backup.scope({ operation: 'Source:Read' });
     const close = stats.backup.scope({ operation: 'Source:Close' });
     const restore = stats.restore.scope({ operation: 'Restore' });
-    let recorded = 0;
+    // Their first records went to the instruments at once (their start); the flushes below add the rest.
+    read.timedIncrement(0, 0);
+    close.timedIncrement(0, 0);
+    restore.timedIncrement(0, 0);
+    stats.flush();
+    let recorded = 1;
     for (const records of [1, 10, 1000, 10_000]) {
       counting.clearAdds();
       for (let i = 0; i < records; i++) {
@@ -80,7 +94,8 @@ describe('local aggregation', () => {
 
     const values = valuesByKey(await harness.collect());
     expect(values.get('backup.operations{-,-,Source:Read}')).toBe(recorded);
-    expect(values.get('backup.bytes{-,-,Source:Read}')).toBe(recorded);
+    // The first operation moved no byte.
+    expect(values.get('backup.bytes{-,-,Source:Read}')).toBe(recorded - 1);
     expect(values.get('backup.operations{-,-,Source:Close}')).toBe(recorded);
     await stats.shutdown();
   });
@@ -107,23 +122,24 @@ describe('local aggregation', () => {
     await stats.shutdown();
   });
 
-  it('runs: the first flush creates every run series at 0, later ones add only the series a run ended in', async ({
+  it('runs: the first run creates every run series at 0, and each end adds only the series it ended in', async ({
     harness,
   }) => {
     const { counting, stats } = setUp(harness, NEVER);
     const handle = stats.backup.scope({ operation: 'Backup' });
     handle.startRun().succeed();
     stats.flush();
-    // One series for successes, one per failure reason (7): every one of them exists from the first flush.
+    // One series for successes, one per failure reason (7): every one of them exists at 0 from the first run's
+    // start, and the run is added when it ends (so that the points start where the runs do).
     const runAdds = (): number[] => counting.adds.filter((a) => a.instrument === 'backup.runs').map((a) => a.value);
-    expect(runAdds()).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
+    expect(runAdds()).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1]);
 
     counting.clearAdds();
     handle.startRun().succeed();
     handle.startRun().succeed();
     handle.startRun().fail();
     stats.flush();
-    expect(runAdds()).toEqual([2, 1]);
+    expect(runAdds()).toEqual([1, 1, 1]);
     counting.clearAdds();
     stats.flush();
     expect(runAdds()).toEqual([]);

@@ -24,6 +24,11 @@ describe('the flush timer', () => {
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 1000 });
     expect(vi.getTimerCount()).toBe(1);
     const handle = stats.backup.scope({ operation: 'Source:Read' });
+    // A series' first record goes to the instruments at once (its start): these two are past it.
+    handle.timedIncrement(0, 0);
+    stats.restore.timedIncrement(0, 0);
+    stats.flush();
+    counting.clearAdds();
     handle.timedIncrementBytes(10, 1);
     handle.timedIncrementBytes(20, 1);
 
@@ -80,6 +85,10 @@ describe('the flush timer', () => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 1000 });
     const handle = stats.backup.scope({ operation: 'Source:Read' });
+    // A series' first record goes to the instruments at once (its start): this one is past it.
+    handle.timedIncrement(0, 0);
+    stats.flush();
+    counting.clearAdds();
     handle.timedIncrementBytes(7, 1);
     // The first add of the flush throws, before anything of this handle reached an instrument; twice in a row.
     counting.failAdd('backup.operations', 1, new Error('exporter pipeline busy'));

@@ -12,15 +12,18 @@ describe('shutdown() twice', () => {
   it('flushes and detaches from the Meter once; the second call resolves and does nothing', async ({ harness }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider });
+    // The series' first record goes to the instruments at once (its start); the second waits for the flush.
     stats.backup.timedIncrementBytes(3, 1);
+    stats.backup.timedIncrementBytes(3, 1);
+    expect(counting.adds).toHaveLength(3);
     await expect(stats.shutdown()).resolves.toBeUndefined();
     expect(counting.removedCallbacks(SCOPES)).toBe(1);
-    expect(counting.adds).toHaveLength(3);
+    expect(counting.adds).toHaveLength(6);
 
     stats.backup.timedIncrementBytes(3, 1);
     await expect(stats.shutdown()).resolves.toBeUndefined();
     expect(counting.removedCallbacks(SCOPES)).toBe(1);
-    expect(counting.adds).toHaveLength(3);
+    expect(counting.adds).toHaveLength(6);
   });
 
   it('stats sharing a provider share one collection callback, removed when the last one shuts down', async ({
@@ -45,6 +48,8 @@ describe('shutdown() twice', () => {
   }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider });
+    // The first record starts the series at once; the second waits for the shutdown's flush.
+    stats.backup.timedIncrement(1);
     stats.backup.timedIncrement(1);
     const failure = new Error('instrument gone');
     counting.failAdd('backup.operations', 1, failure);
@@ -54,6 +59,20 @@ describe('shutdown() twice', () => {
     ]);
   });
 });
+
+/**
+ * Records once on each handle and flushes, then forgets those adds: a series' first record goes to the
+ * instruments at once (so that its points start there), and the tests below are about the records after it.
+ */
+function started(
+  stats: ReturnType<typeof createBackupStats>,
+  counting: ReturnType<typeof createCountingProvider>,
+  handles: readonly { timedIncrement(ms: number, weight?: number): void }[],
+): void {
+  for (const handle of handles) handle.timedIncrement(0, 0);
+  stats.flush();
+  counting.clearAdds();
+}
 
 describe('a flush interrupted by an instrument that throws', () => {
   // Whether flush() rethrows the instrument's error is not pinned here; what must hold is that nothing
@@ -72,6 +91,7 @@ describe('a flush interrupted by an instrument that throws', () => {
     const handles = ['Source:Read', 'Compressor:Write', 'Destination:Write'].map((operation) =>
       stats.backup.scope({ operation }),
     );
+    started(stats, counting, handles);
     handles.forEach((handle, i) => {
       for (let n = 0; n <= i; n++) handle.timedIncrementBytes(100 * (i + 1), 1);
     });
@@ -94,12 +114,13 @@ describe('a flush interrupted by an instrument that throws', () => {
     );
     expect(afterFailure).toBeLessThan(counting.adds.length);
 
+    // One operation more each: the one that started the series.
     const values = valuesByKey(await harness.collect());
-    expect(values.get('backup.operations{-,-,Source:Read}')).toBe(1);
+    expect(values.get('backup.operations{-,-,Source:Read}')).toBe(2);
     expect(values.get('backup.bytes{-,-,Source:Read}')).toBe(100);
-    expect(values.get('backup.operations{-,-,Compressor:Write}')).toBe(2);
+    expect(values.get('backup.operations{-,-,Compressor:Write}')).toBe(3);
     expect(values.get('backup.bytes{-,-,Compressor:Write}')).toBe(400);
-    expect(values.get('backup.operations{-,-,Destination:Write}')).toBe(3);
+    expect(values.get('backup.operations{-,-,Destination:Write}')).toBe(4);
     expect(values.get('backup.bytes{-,-,Destination:Write}')).toBe(900);
     expect(values.get('backup.time{-,-,Destination:Write}')).toBeCloseTo(0.003, 12);
     await stats.shutdown();
@@ -110,7 +131,9 @@ describe('a flush interrupted by an instrument that throws', () => {
   }) => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
-    stats.backup.scope({ operation: 'Destination:Write' }).timedIncrementBytes(8, 2);
+    const handle = stats.backup.scope({ operation: 'Destination:Write' });
+    started(stats, counting, [handle]);
+    handle.timedIncrementBytes(8, 2);
     counting.failAdd('backup.bytes', 1, new Error('transient'));
     attempt(() => stats.flush());
     attempt(() => stats.flush());
@@ -148,6 +171,7 @@ describe('a flush interrupted by an instrument that throws', () => {
     const counting = createCountingProvider(harness.provider);
     const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 31 - 1 });
     const handle = stats.restore.scope({ operation: 'Decompressor:Read' });
+    started(stats, counting, [handle]);
     handle.timedIncrementBytes(5, 1);
     counting.failAdd('restore.operations', 1, new Error('transient'));
     attempt(() => stats.flush());

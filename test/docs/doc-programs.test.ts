@@ -3,7 +3,7 @@
 // A block is a fragment, not run, when it declares what it leaves out (`declare`); every other block must be one
 // of PROGRAMS, so a new example cannot go unrun. Only the environment points a program at the servers, as a user's
 // job would be pointed (and docs/production.md's Pushgateway URL, which the example writes in code).
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode } from '@backupstats/testkit/node-process';
@@ -12,6 +12,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 // @ts-expect-error: a script of the repository, without types
 import { blocksOf, compile } from '../../scripts/readme-examples.mjs';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';
+import { parseExposition } from '../support/pushgateway/exposition.js';
 import { sampleValue } from '../support/pushgateway/group-series.js';
 import { type PushgatewayServer, pushgatewayBinary, startPushgateway } from '../support/pushgateway/server.js';
 import { latestHistogram } from '../support/received-histograms.js';
@@ -53,6 +54,8 @@ interface Program {
   /** The exit code the block says it ends with (default 0). */
   readonly exitCode?: number;
   readonly pushgateway?: boolean;
+  /** The block writes into node_exporter's directory, /var/lib/prometheus/node-exporter/: into the run's folder here. */
+  readonly textfile?: boolean;
   check?(ran: Ran): Promise<void> | void;
 }
 
@@ -129,6 +132,16 @@ const PROGRAMS: readonly Program[] = [
     check: async ({ pushgateway }) => {
       const group = { job: 'nightly-backup', region: 'eu-west-1', operation: 'Source:Read' };
       expect(sampleValue((await pushgateway?.samples()) ?? [], 'backup_bytes_total', group)).toBe(65_536);
+    },
+  },
+  {
+    file: 'docs/production.md',
+    marker: 'createTextfileExporter({',
+    env: NODE_SDK,
+    textfile: true,
+    check: ({ dir }) => {
+      const file = parseExposition(readFileSync(join(dir, 'nightly-db.prom'), 'utf8'));
+      expect(sampleValue(file, 'backup_bytes_total', { operation: 'Source:Read' })).toBe(65_536);
     },
   },
   {
@@ -241,6 +254,7 @@ describe('the docs: whole programs', () => {
         // In the workspace, so that the imports resolve as in a user's project; test/.run-* is git-ignored.
         const dir = mkdtempSync(join(root, 'test', '.run-doc-program-'));
         onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+        if (program.textfile === true) code = code.replace('/var/lib/prometheus/node-exporter/', `${dir}/`);
         writeFileSync(join(dir, 'program.mjs'), (compile({ ...block, code }) as { mjs: string }).mjs);
         if (program.companion !== undefined) {
           const companion = blockOf(program.file, program.companion.marker);

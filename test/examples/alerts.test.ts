@@ -34,7 +34,7 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
   it('promtool check rules: the file is valid', async () => {
     const checked = await promtool(['check', 'rules', 'backupstats.rules.yml'], ALERTS_DIR);
     expect(checked, checked.stderr).toMatchObject({ code: 0 });
-    expect(checked.stdout).toContain('SUCCESS: 12 rules found');
+    expect(checked.stdout).toContain('SUCCESS: 13 rules found');
   });
 
   it('the alerts of the file are the ones docs/runs-and-alerts.md lists, no more, no fewer', async () => {
@@ -54,6 +54,7 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
       'backupstats.rules.reruns.test.yml',
       'backupstats.rules.stall.test.yml',
       'backupstats.rules.test.yml',
+      'backupstats.rules.textfile.test.yml',
     ]);
     const tested = await promtool(['test', 'rules', ...UNIT_TESTS], ALERTS_DIR);
     expect(tested, `${tested.stdout}\n${tested.stderr}`).toMatchObject({ code: 0 });

@@ -28,7 +28,7 @@ interface Dashboard {
 
 /** Grafana's variables, as Grafana would fill them for a scrape every second and every job. */
 function substitute(expr: string): string {
-  return expr.replaceAll('$__rate_interval', '15s').replaceAll('$job', '.+');
+  return expr.replaceAll('$__rate_interval', '15s').replaceAll('$job', '.+').replaceAll('$service', '.*');
 }
 
 const SIZE = 2 * 1024 * 1024;

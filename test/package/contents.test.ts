@@ -36,7 +36,15 @@ describe('the packed tarball', () => {
   it('holds the README, the LICENSE, package.json and the built entry points, and no sources or tests', () => {
     const files = packedFiles();
     for (const file of ['README.md', 'LICENSE', 'package.json']) expect(files).toContain(file);
-    for (const entry of ['index', 'setup/index', 's3/index', 'pushgateway/index', 'worker/index', 'testing/index']) {
+    for (const entry of [
+      'index',
+      'setup/index',
+      's3/index',
+      'pushgateway/index',
+      'textfile/index',
+      'worker/index',
+      'testing/index',
+    ]) {
       for (const ext of ['js', 'cjs', 'd.ts', 'd.cts']) expect(files).toContain(`dist/${entry}.${ext}`);
     }
     expect(

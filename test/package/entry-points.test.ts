@@ -210,11 +210,12 @@ describe('package layout', () => {
   });
 
   it.each(['dist/pushgateway/index.js', 'dist/pushgateway/index.cjs'])(
-    'the Pushgateway entry (%s) loads exporter-prometheus (for its serializer), an optional peer, and the API',
+    'the Pushgateway entry (%s) loads the API, and exporter-prometheus (for its serializer), an optional peer, only when an exporter is made',
     (file) => {
       const { eager, lazy } = imports(file);
-      expect(external(eager)).toEqual(['@opentelemetry/api', '@opentelemetry/exporter-prometheus']);
-      expect(external(lazy)).toEqual([]);
+      // Imported on demand: without the peer the entry still loads, and an export says the npm install line.
+      expect(external(eager)).toEqual(['@opentelemetry/api']);
+      expect(external(lazy)).toEqual(['@opentelemetry/exporter-prometheus']);
       expect(pkg.peerDependenciesMeta['@opentelemetry/exporter-prometheus']?.optional).toBe(true);
     },
   );
@@ -228,6 +229,27 @@ describe('package layout', () => {
     const cjs = require('backupstats/pushgateway') as typeof esm;
     for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['createPushgatewayExporter']);
     expect(existsSync(join(packageDir, 'dist/pushgateway/index.d.ts'))).toBe(true);
+  });
+
+  it.each(['dist/textfile/index.js', 'dist/textfile/index.cjs'])(
+    'the textfile entry (%s) loads the API, and exporter-prometheus (for its serializer), an optional peer, only when an exporter is made',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      // Imported on demand: without the peer the entry still loads, and an export says the npm install line.
+      expect(external(eager)).toEqual(['@opentelemetry/api']);
+      expect(external(lazy)).toEqual(['@opentelemetry/exporter-prometheus']);
+    },
+  );
+
+  it('"backupstats/textfile" resolves for import and require, with types', async () => {
+    expect(pkg.exports['./textfile']).toEqual({
+      import: { types: './dist/textfile/index.d.ts', default: './dist/textfile/index.js' },
+      require: { types: './dist/textfile/index.d.cts', default: './dist/textfile/index.cjs' },
+    });
+    const esm = await import('backupstats/textfile');
+    const cjs = require('backupstats/textfile') as typeof esm;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['createTextfileExporter']);
+    expect(existsSync(join(packageDir, 'dist/textfile/index.d.ts'))).toBe(true);
   });
 
   it('"backupstats/setup" resolves for import and require, with types', async () => {

@@ -27,6 +27,7 @@ const LAYERS = [
   'testing',
   'worker',
   'pushgateway',
+  'textfile',
   'report',
   's3',
   'setup',
@@ -108,9 +109,13 @@ describe('packages/processor/src', () => {
     expect(graph['index.ts']?.filter((file) => folderOf(file) === 'testing')).toEqual([]);
   });
 
-  it('has backupstats/pushgateway and backupstats/s3 import only the core and the floor, never set-up', () => {
-    const leaning = crossings.filter(({ from, to }) => ['pushgateway', 's3'].includes(from) && to === 'setup');
+  it('has backupstats/pushgateway, backupstats/textfile and backupstats/s3 import only the core and the floor, never set-up nor each other', () => {
+    const entries = ['pushgateway', 'textfile', 's3'];
+    const leaning = crossings.filter(
+      ({ from, to }) => entries.includes(from) && (to === 'setup' || entries.includes(to)),
+    );
     expect(leaning.map(({ text }) => text)).toEqual([]);
     expect(crossings.some(({ from, to }) => from === 'pushgateway' && to === 'base')).toBe(true);
+    expect(crossings.some(({ from, to }) => from === 'textfile' && to === 'base')).toBe(true);
   });
 });

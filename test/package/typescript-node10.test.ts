@@ -1,13 +1,20 @@
 // A CommonJS project on TypeScript's `--moduleResolution node` (node10), which reads no `exports`: every entry point
 // must resolve with its types (issue 30, item 8: `backupstats/setup` and `backupstats/s3` were TS2307). The project
 // lives in the workspace so that `backupstats` resolves as an installed package; test/.run-* is git-ignored.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+// Every subpath the package exports, so that a new entry point without its typesVersions line fails here.
+const manifest = JSON.parse(readFileSync(join(root, 'packages/processor/package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+};
+const subpaths = Object.keys(manifest.exports)
+  .filter((key) => key.startsWith('./') && key !== './package.json')
+  .map((key) => key.slice(2));
 
 describe('TypeScript with moduleResolution node (CommonJS projects)', () => {
   it('resolves every entry point and its types', () => {
@@ -25,6 +32,7 @@ import { writeReport } from 'backupstats/report';
 const handle: Stats = createBackupStats().backup;
 const started: Promise<StartedBackupStats> = startBackupStats();
 export { handle, started, meterS3Client, createPushgatewayExporter, connectBackupStats, writeReport };
+${subpaths.map((sub, i) => `import * as entry${i} from 'backupstats/${sub}';\nexport { entry${i} };`).join('\n')}
 `,
     );
     const program = ts.createProgram([file], {

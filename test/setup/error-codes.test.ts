@@ -1,12 +1,17 @@
 // Every error the library throws, or hands to the SDK in an export result, carries a code of the table in
 // docs/errors.md (the validation tests check the code of each of their cases through test/support/error-codes.ts);
 // here each documented code is met once, through the public API, and the table holds no code that nothing makes.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createBackupStats, meterReadable, meterTransform } from 'backupstats';
 import { createPushgatewayExporter } from 'backupstats/pushgateway';
 import { startBackupStats } from 'backupstats/setup';
 import { createRecordingStats } from 'backupstats/testing';
+import { createTextfileExporter } from 'backupstats/textfile';
 import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect, onTestFinished } from 'vitest';
 import { DOCUMENTED_CODES, expectDocumentedCode, thrownBy } from '../support/error-codes.js';
@@ -116,6 +121,34 @@ describe('the stable codes of docs/errors.md', () => {
     const late = await new Promise<{ code: number; error?: Error }>((resolve) => exporter.export(metrics, resolve));
     expect(late.code).toBe(FAILED);
     expectCode(late.error, 'BACKUPSTATS_SHUT_DOWN');
+  });
+
+  it("the textfile exporter's results and set-up: a write that fails, an export after shutdown, a second job of the same service name", async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    onTestFinished(() => stats.shutdown());
+    stats.backup.timedIncrementBytes(10, 1);
+    const metrics = await harness.collect();
+    const dir = mkdtempSync(join(tmpdir(), 'backupstats-codes-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'codes.prom');
+    const exporter = createTextfileExporter({ path });
+    // A directory in the file's place: the rename over it fails.
+    mkdirSync(path);
+    const failed = await new Promise<{ code: number; error?: Error }>((resolve) => exporter.export(metrics, resolve));
+    expect(failed.code).toBe(FAILED);
+    expectCode(failed.error, 'BACKUPSTATS_WRITE_FAILED');
+    await exporter.shutdown();
+    const late = await new Promise<{ code: number; error?: Error }>((resolve) => exporter.export(metrics, resolve));
+    expectCode(late.error, 'BACKUPSTATS_SHUT_DOWN');
+
+    writeFileSync(join(dir, 'other.prom'), 'target_info{service_name="codes"} 1\n');
+    const env = { OTEL_METRICS_EXPORTER: 'textfile', BACKUPSTATS_TEXTFILE_PATH: join(dir, 'second.prom') };
+    expectCode(
+      await rejection(startBackupStats({ env: { ...env, OTEL_SERVICE_NAME: 'codes' } })),
+      'BACKUPSTATS_TEXTFILE_TAKEN',
+    );
   });
 
   it('a missing optional peer: test/package/optional-peers.test.ts, where the peers are left out of a real install', () => {

@@ -5,6 +5,7 @@ import { test as base } from 'vitest';
 import { startFixture } from './child.js';
 import { captureDiag, type DiagCapture } from './diag-capture.js';
 import { createHarness, type Harness } from './harness.js';
+import { startNodeExporter } from './node-exporter.js';
 import { startOtlpReceiver } from './otlp-receiver.js';
 import { startPrometheus } from './prometheus.js';
 import { startPushgateway } from './pushgateway/server.js';
@@ -21,6 +22,8 @@ export interface Fixtures {
   startPrometheus: typeof startPrometheus;
   /** Starts the real Pushgateway (see startPushgateway), stopped when the test ends. */
   startPushgateway: typeof startPushgateway;
+  /** Starts Debian's node_exporter with only its textfile collector (see startNodeExporter), stopped when the test ends. */
+  startNodeExporter: typeof startNodeExporter;
   /** Starts a fixture script in a child process (see startFixture), killed when the test ends. */
   startFixture: typeof startFixture;
   /** `startBackupStats({ env })` with these variables only, shut down when the test ends. */
@@ -55,6 +58,13 @@ export const test = base.extend<Fixtures>({
   startPushgateway: async ({ onTestFinished }, use) => {
     await use(async (options) => {
       const server = await startPushgateway(options);
+      onTestFinished(() => server.stop());
+      return server;
+    });
+  },
+  startNodeExporter: async ({ onTestFinished }, use) => {
+    await use(async () => {
+      const server = await startNodeExporter();
       onTestFinished(() => server.stop());
       return server;
     });

@@ -25,19 +25,19 @@ const badValues: BadCase[] = [
     env: { OTEL_METRICS_EXPORTER: 'jaeger' },
     variable: 'OTEL_METRICS_EXPORTER',
     shown: '"jaeger"',
-    accepted: '"otlp", "prometheus", "pushgateway", "console" or "none"',
+    accepted: '"otlp", "prometheus", "pushgateway", "textfile", "console" or "none"',
   },
   {
     env: { OTEL_METRICS_EXPORTER: 'console,logging' },
     variable: 'OTEL_METRICS_EXPORTER',
     shown: '"console,logging"',
-    accepted: '"otlp", "prometheus", "pushgateway", "console" or "none"',
+    accepted: '"otlp", "prometheus", "pushgateway", "textfile", "console" or "none"',
   },
   {
     env: { OTEL_METRICS_EXPORTER: ' , ' },
     variable: 'OTEL_METRICS_EXPORTER',
     shown: '" , "',
-    accepted: '"otlp", "prometheus", "pushgateway", "console" or "none"',
+    accepted: '"otlp", "prometheus", "pushgateway", "textfile", "console" or "none"',
   },
   {
     env: { OTEL_METRICS_EXPORTER: 'none,console' },
@@ -219,7 +219,7 @@ describe('OTEL_METRICS_EXPORTER', () => {
       const error = await setUpError({ OTEL_METRICS_EXPORTER: value });
       expect(error.message).toBe(
         `backupstats: OTEL_METRICS_EXPORTER is ${JSON.stringify(value)} (${detail}); ` +
-          'accepted: a comma-separated list of "otlp", "prometheus", "pushgateway", "console" or "none" ("none" alone)',
+          'accepted: a comma-separated list of "otlp", "prometheus", "pushgateway", "textfile", "console" or "none" ("none" alone)',
       );
     },
   );

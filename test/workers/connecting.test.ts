@@ -84,7 +84,7 @@ describe('connecting worker threads', () => {
     // The link's shared memory is internal (WorkerLink is opaque): a link after shutdown carries none.
     expect((stats.workerLink() as unknown as { places: unknown }).places).toEqual([]);
     expect(() => connectBackupStats({ places: [] } as never)).toThrow(
-      'backupstats: connectBackupStats link is an object; accepted: the value stats.workerLink() returned on the main thread, passed in workerData or postMessage',
+      'backupstats: connectBackupStats link is an object (not a link); accepted: the value stats.workerLink() returned on the main thread, passed in workerData or postMessage',
     );
     expect(() => stats.workerLink({ workers: 0 })).toThrow(
       'backupstats: workerLink option workers is 0; accepted: an integer from 1 to 1024 (worker threads recording through the link at once)',

@@ -22,7 +22,9 @@ export const BENCHMARKS = [
   'demo-s3',
   's3-request',
   'pushgateway',
+  'textfile',
   'timeline',
+  'scrape',
 ] as const;
 
 const ACCEPTED = `--quick, --only=${BENCHMARKS.join(',')}, --pipeline-mib=N, --rounds=N`;

@@ -10,6 +10,7 @@ export {
   type HistogramAggregation,
   type HistogramProducer,
   type HistogramProducerOptions,
+  type HistogramTemporality,
 } from './histogram/histogram-producer.js';
 export { createBackupStats } from './instance/backup-stats.js';
 export type { BackupStatsOptions } from './instance/options.js';

@@ -17,6 +17,8 @@ export function renderJson(results: RunResults): unknown {
     flush: withStamp(results.flush?.rows),
     histogramCollect: withStamp(results.flush?.histograms),
     pipelineBudget: withStamp(results.pipeline?.budget),
+    pipelineFresh: withStamp(results.pipeline?.fresh.rows),
+    pipelineTree: withStamp(results.pipeline?.tree.rows),
     memory: withStamp(
       results.memory === undefined
         ? undefined
@@ -27,8 +29,10 @@ export function renderJson(results: RunResults): unknown {
     demoS3: withStamp(results.demoS3 === undefined ? undefined : [results.demoS3]),
     s3Request: withStamp(results.s3Request === undefined ? undefined : [results.s3Request]),
     pushgateway: withStamp(results.pushgateway?.rows),
+    textfile: withStamp(results.textfile?.rows),
     timelineFlush: withStamp(results.timeline?.flush),
     reportWrite: withStamp(results.timeline === undefined ? undefined : [results.timeline.report]),
+    scrape: withStamp(results.scrape?.rows),
     errors: results.errors,
   };
 }

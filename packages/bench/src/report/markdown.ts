@@ -8,6 +8,8 @@ import { pipelineSection } from './sections/pipeline.js';
 import { pushgatewaySection } from './sections/pushgateway.js';
 import { recordSection } from './sections/record.js';
 import { s3RequestSection } from './sections/s3-request.js';
+import { scrapeSection } from './sections/scrape.js';
+import { textfileSection } from './sections/textfile.js';
 import { timelineSection } from './sections/timeline.js';
 import { workersSection } from './sections/workers.js';
 import { checkTargets } from './targets.js';
@@ -47,7 +49,9 @@ export function renderMarkdown(results: RunResults): string {
   if (results.demoS3 !== undefined) out.push(...demoS3Section(results.demoS3));
   if (results.s3Request !== undefined) out.push(...s3RequestSection(results.s3Request));
   if (results.pushgateway !== undefined) out.push(...pushgatewaySection(results.pushgateway));
+  if (results.textfile !== undefined) out.push(...textfileSection(results.textfile));
   if (results.timeline !== undefined) out.push(...timelineSection(results.timeline));
+  if (results.scrape !== undefined) out.push(...scrapeSection(results.scrape));
 
   const errors = Object.entries(results.errors);
   if (errors.length > 0) {

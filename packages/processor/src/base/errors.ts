@@ -20,7 +20,11 @@ export type ErrorCode =
   /** An export result's error: a push to the Pushgateway failed, was refused or timed out. */
   | 'BACKUPSTATS_PUSH_FAILED'
   /** An export result's error: the exporter is shut down. */
-  | 'BACKUPSTATS_SHUT_DOWN';
+  | 'BACKUPSTATS_SHUT_DOWN'
+  /** The textfile's directory already holds a file with the series of the same service name. */
+  | 'BACKUPSTATS_TEXTFILE_TAKEN'
+  /** An export result's error: the textfile exporter could not write its file. */
+  | 'BACKUPSTATS_WRITE_FAILED';
 
 /**
  * An error of the library: `error` with its {@link ErrorCode} in `code`. Not enumerable, as `message` is not: an
@@ -46,7 +50,7 @@ const OPTION = /\boptions?\b/;
  * The code of a refused value from what its subject names: a variable, an option, or else an argument. The
  * checks whose refusal is of another kind (a stream, a full link) pass their code.
  */
-function codeOfSubject(subject: string): ErrorCode {
+export function codeOfSubject(subject: string): ErrorCode {
   if (VARIABLE.test(subject)) return 'BACKUPSTATS_INVALID_ENV';
   return OPTION.test(subject) ? 'BACKUPSTATS_INVALID_OPTION' : 'BACKUPSTATS_INVALID_ARGUMENT';
 }

@@ -39,6 +39,21 @@ export function pushRefused(where: string, status: string, answer: string): void
   );
 }
 
+/**
+ * The textfile exporter could not write its file (`reason` is the system's error). Said once until a write
+ * succeeds again; node_exporter serves the previous complete file meanwhile.
+ */
+export function textfileNotWritten(path: string, reason: string): void {
+  diag.error(
+    `backupstats: the textfile exporter could not write ${path}: ${reason}; node_exporter serves the previous file, the job goes on and the next export tries again`,
+  );
+}
+
+/** The textfile exporter does not write, since another file of the directory holds the same job's series. */
+export function textfileRefused(sentence: string): void {
+  diag.error(`${sentence}; nothing is written to the file`);
+}
+
 // @opentelemetry/api keeps the registered diag logger on this global (one per major version) and has no getter.
 const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
@@ -93,4 +108,13 @@ export function unknownOptions(fn: string, given: object, known: readonly string
 /** The report page `BACKUPSTATS_REPORT_PATH` asks for could not be written at shutdown. */
 export function reportNotWritten(path: string, error: unknown, quiet: boolean): void {
   reportLoss(`backupstats: the report ${path} (BACKUPSTATS_REPORT_PATH) was not written: ${String(error)}`, quiet);
+}
+
+/**
+ * An exporter made in code (`createPushgatewayExporter`, `createTextfileExporter`) cannot export: the optional
+ * peer it needs is not installed. `sentence` names it with the `npm install` line; said once per exporter, at its
+ * first export, since every export fails with it and would otherwise be heard by nobody.
+ */
+export function peerMissing(sentence: string): void {
+  reportLoss(sentence, false);
 }

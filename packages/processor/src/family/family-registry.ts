@@ -14,6 +14,7 @@ import { RunBook } from '../runs/run-book.js';
 import { OverflowHandle } from '../series/overflow-handle.js';
 import { createInstruments, type Instruments, SeriesHandle, type SeriesOwner } from '../series/series-handle.js';
 import { FamilyTimeline } from '../timeline/family-timeline.js';
+import { addNow, openInterval, opensInterval } from './series-interval.js';
 
 /** The attributes of the overflow series, as the OpenTelemetry SDK marks its own. */
 const OVERFLOW_ATTRIBUTES: Attributes = Object.freeze({ 'otel.metric.overflow': true });
@@ -53,6 +54,8 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
   private readonly diagnostics: Diagnostics;
   /** Sampled around every drain of the flush queue; see {@link attachTimeline}. */
   private timeline: FamilyTimeline | undefined;
+  /** Collections of the provider so far (the collection hook's drains), to tell when a series has been idle. */
+  private collections = 0;
 
   constructor(
     readonly family: Family,
@@ -82,17 +85,29 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
       return;
     }
     const instruments = this.instruments;
+    // A buffered series' first numbers, or its first after a whole collection without an add, go at once too.
+    if (!this.direct && instruments !== undefined && opensInterval(handle, this.collections)) {
+      // The timeline hears of it as of a flush of this handle: what the instruments took.
+      this.timeline?.before([handle]);
+      openInterval(handle, instruments, this.collections, this.diagnostics);
+      this.timeline?.after();
+    }
     if (!this.direct || instruments === undefined) {
       this.queue.push(handle);
       return;
     }
     // Recording never throws: what an instrument refuses is queued for the next flush and reported through `diag`.
     try {
-      handle.addTo(instruments);
+      addNow(handle, instruments, this.collections);
     } catch (error) {
       this.queue.push(handle);
       this.diagnostics.flushFailed(error);
     }
+  }
+
+  /** Marks the end of a collection's drain (series-interval.ts). */
+  collected(): void {
+    this.collections += 1;
   }
 
   /** Creates the instruments on `meter`: from now on flushes add the pending measurements to them. */
@@ -218,6 +233,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     // Never into a no-op: with no instruments yet, everything stays pending.
     if (instruments === undefined) return;
     this.timeline?.before(this.queue);
+    for (const handle of this.queue) handle.addedIn = this.collections;
     drainQueue(this.queue, instruments, errors);
     this.timeline?.after();
     this.runs.flush(errors);

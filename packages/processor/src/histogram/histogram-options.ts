@@ -53,7 +53,7 @@ export function resolveHistogramOptions(
 }
 
 /** Which rule a list of boundaries breaks, for the message; undefined when it is one. */
-function boundaryProblem(value: unknown): string | undefined {
+export function boundaryProblem(value: unknown): string | undefined {
   if (!Array.isArray(value)) return 'not an array';
   if (value.length === 0) return 'empty';
   if (value.length > MAX_BOUNDARIES) return `${value.length} boundaries, more than ${MAX_BOUNDARIES}`;

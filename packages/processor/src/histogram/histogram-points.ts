@@ -1,6 +1,6 @@
 import type { Attributes, HrTime } from '@opentelemetry/api';
 import { MIN_INDEX, SCALE } from './bucket-layout.js';
-import type { LocalHistogram } from './local-histogram.js';
+import type { ExplicitBuckets } from './explicit-buckets.js';
 import type { ExplicitHistogramValue, ExponentialHistogramValue, HistogramDataPoint } from './metric-data.js';
 
 /** A Unix time in ms as OpenTelemetry's HrTime: [seconds, nanoseconds]. */
@@ -9,25 +9,57 @@ export function hrTimeOf(unixMillis: number): HrTime {
   return [seconds, Math.round((unixMillis - seconds * 1000) * 1e6)];
 }
 
+/**
+ * The numbers a point is built from: a series' LocalHistogram (cumulative), or what it gained over one interval
+ * (delta-state.ts). Min and max are not finite when unknown, and the point then leaves them out.
+ */
+export interface HistogramNumbers {
+  readonly count: number;
+  readonly sumMillis: number;
+  readonly minMillis: number;
+  readonly maxMillis: number;
+  readonly zeroCount: number;
+  readonly exponential: Float64Array;
+  readonly explicit: Float64Array;
+  readonly explicitBuckets: ExplicitBuckets;
+}
+
 /** Weights as OpenTelemetry counts: whole numbers (sampled timing's weights are). */
 const whole = (weight: number): number => Math.round(weight);
 
-/** The explicit-bucket point of one series: every `le` count exact, summed from nothing but its own bucket. */
+/** Min and max in seconds, each only when known. */
+function extremes(numbers: HistogramNumbers): { min?: number; max?: number } {
+  const known: { min?: number; max?: number } = {};
+  if (Number.isFinite(numbers.minMillis)) known.min = numbers.minMillis / 1000;
+  if (Number.isFinite(numbers.maxMillis)) known.max = numbers.maxMillis / 1000;
+  return known;
+}
+
+/**
+ * The explicit-bucket point of one series: every `le` count exact, summed from its exponential buckets and the
+ * split buckets' own counts (a sum, so a delta's numbers give the delta's counts).
+ */
 export function explicitPoint(
   attributes: Attributes,
-  histogram: LocalHistogram,
+  numbers: HistogramNumbers,
+  startTime: HrTime,
   endTime: HrTime,
 ): HistogramDataPoint<ExplicitHistogramValue> {
   return {
-    startTime: hrTimeOf(histogram.startedAt),
+    startTime,
     endTime,
     attributes,
     value: {
-      buckets: { boundaries: [...histogram.explicitBuckets.boundaries], counts: Array.from(histogram.explicit, whole) },
-      sum: histogram.sumMillis / 1000,
-      count: whole(histogram.count),
-      min: histogram.minMillis / 1000,
-      max: histogram.maxMillis / 1000,
+      buckets: {
+        boundaries: [...numbers.explicitBuckets.boundaries],
+        counts: Array.from(
+          numbers.explicitBuckets.countsOf(numbers.exponential, numbers.explicit, numbers.zeroCount),
+          whole,
+        ),
+      },
+      sum: numbers.sumMillis / 1000,
+      count: whole(numbers.count),
+      ...extremes(numbers),
     },
   };
 }
@@ -35,30 +67,30 @@ export function explicitPoint(
 /** The base-2 exponential point of one series, at the local scale, its buckets trimmed to those with weight. */
 export function exponentialPoint(
   attributes: Attributes,
-  histogram: LocalHistogram,
+  numbers: HistogramNumbers,
+  startTime: HrTime,
   endTime: HrTime,
 ): HistogramDataPoint<ExponentialHistogramValue> {
-  const buckets = histogram.exponential;
+  const buckets = numbers.exponential;
   let first = 0;
   while (first < buckets.length && buckets[first] === 0) first++;
   let last = buckets.length - 1;
   while (last >= first && buckets[last] === 0) last--;
   return {
-    startTime: hrTimeOf(histogram.startedAt),
+    startTime,
     endTime,
     attributes,
     value: {
-      count: whole(histogram.count),
-      sum: histogram.sumMillis / 1000,
+      count: whole(numbers.count),
+      sum: numbers.sumMillis / 1000,
       scale: SCALE,
-      zeroCount: whole(histogram.zeroCount),
+      zeroCount: whole(numbers.zeroCount),
       positive: {
         offset: first > last ? 0 : MIN_INDEX + first,
         bucketCounts: Array.from(buckets.subarray(first, last + 1), whole),
       },
       negative: { offset: 0, bucketCounts: [] },
-      min: histogram.minMillis / 1000,
-      max: histogram.maxMillis / 1000,
+      ...extremes(numbers),
     },
   };
 }

@@ -2,10 +2,12 @@ import { type Attributes, ValueType } from '@opentelemetry/api';
 import { optionsOf } from '../api/arguments.js';
 import { METER_NAME, VERSION } from '../api/version.js';
 import { listChoices, notAccepted, showValue } from '../base/errors.js';
-import { explicitPoint, exponentialPoint, hrTimeOf } from './histogram-points.js';
+import { DeltaState } from './delta-state.js';
+import { explicitPoint, exponentialPoint, type HistogramNumbers, hrTimeOf } from './histogram-points.js';
 import type { LocalHistogram } from './local-histogram.js';
 import {
   CUMULATIVE,
+  DELTA,
   EXPONENTIAL_HISTOGRAM,
   HISTOGRAM,
   type HistogramCollection,
@@ -18,19 +20,34 @@ export type HistogramAggregation = 'explicit' | 'exponential';
 /** The aggregations {@link createHistogramProducer} accepts. */
 export const HISTOGRAM_AGGREGATIONS: readonly HistogramAggregation[] = Object.freeze(['explicit', 'exponential']);
 
+/**
+ * What a producer's points cover: `cumulative` (default), everything since the series started; `delta`, what was
+ * recorded since the previous collection. Give a producer the temporality of the reader it feeds.
+ */
+export type HistogramTemporality = 'cumulative' | 'delta';
+
+/** The temporalities {@link createHistogramProducer} accepts. */
+export const HISTOGRAM_TEMPORALITIES: readonly HistogramTemporality[] = Object.freeze(['cumulative', 'delta']);
+
 /** Options of {@link createHistogramProducer}. */
 export interface HistogramProducerOptions {
   /** `explicit` (default): explicit buckets, every `le` count exact. `exponential`: base-2 buckets at scale 3 (OTLP). */
   readonly aggregation?: HistogramAggregation | undefined;
+  /**
+   * `cumulative` (default) or `delta`: the temporality of the reader it feeds (a producer cannot see the reader's
+   * choice, so it is told). A delta producer remembers what it handed over: it feeds one reader only.
+   */
+  readonly temporality?: HistogramTemporality | undefined;
 }
 
 /**
  * An OpenTelemetry `MetricProducer` that hands a MetricReader the latency histograms of the stats that were given
  * it (`createBackupStats({ histogramProducers: [producer] })`), aggregated in process: pass it in the reader's
- * `metricProducers`. Cumulative temporality whatever the reader prefers (a producer cannot see it).
+ * `metricProducers`, with the reader's temporality in `temporality`.
  */
 export interface HistogramProducer {
   readonly aggregation: HistogramAggregation;
+  readonly temporality: HistogramTemporality;
   /** Called by the reader at each collection. */
   collect(options?: { timeoutMillis?: number }): Promise<HistogramCollection>;
 }
@@ -64,41 +81,58 @@ export function attachHistograms(producer: HistogramProducer, families: readonly
  * Creates a MetricProducer for the latency histograms of backupstats, to pass in a MetricReader's `metricProducers`
  * and in `createBackupStats({ histogramProducers })` (`startBackupStats` does both for the readers it builds).
  *
- * @throws TypeError when `options.aggregation` is not `explicit` or `exponential`.
+ * @throws TypeError when `options.aggregation` is not `explicit` or `exponential`, or `options.temporality` not
+ *   `cumulative` or `delta`.
  */
 export function createHistogramProducer(options?: HistogramProducerOptions): HistogramProducer {
   const given = optionsOf('createHistogramProducer', options, "{ aggregation: 'exponential' }");
-  const aggregation = given.aggregation ?? 'explicit';
-  if (!HISTOGRAM_AGGREGATIONS.includes(aggregation)) {
-    throw notAccepted(
-      'createHistogramProducer option aggregation',
-      showValue(aggregation),
-      listChoices(HISTOGRAM_AGGREGATIONS),
-    );
-  }
+  const aggregation = choice('aggregation', given.aggregation ?? 'explicit', HISTOGRAM_AGGREGATIONS);
+  const temporality = choice('temporality', given.temporality ?? 'cumulative', HISTOGRAM_TEMPORALITIES);
   const attached = new Set<readonly HistogramFamily[]>();
+  const delta = temporality === 'delta' ? new DeltaState() : undefined;
   const producer: HistogramProducer = {
     aggregation,
-    collect: () => Promise.resolve(collect(aggregation, attached)),
+    temporality,
+    collect: () => Promise.resolve(collect(aggregation, delta, attached)),
   };
   sources.set(producer, attached);
   return producer;
 }
 
+/** `value` when it is one of `choices`; else the TypeError naming the option. */
+function choice<T extends string>(option: string, value: T, choices: readonly T[]): T {
+  if (choices.includes(value)) return value;
+  throw notAccepted(`createHistogramProducer option ${option}`, showValue(value), listChoices(choices));
+}
+
 /**
  * Every attached family's histograms, built in one synchronous pass, so no record lands half-way; series of one
- * instrument name (two stats instances on one producer) go into one metric, as one instrument.
+ * instrument name (two stats instances on one producer) go into one metric, as one instrument. Cumulative points
+ * (no `delta` state) start at the series' start; delta ones hold what the series gained since the previous
+ * collection.
  */
 function collect(
   aggregation: HistogramAggregation,
+  delta: DeltaState | undefined,
   attached: ReadonlySet<readonly HistogramFamily[]>,
 ): HistogramCollection {
-  const endTime = hrTimeOf(Date.now());
+  const now = Date.now();
+  const endTime = hrTimeOf(now);
+  const aggregationTemporality = delta === undefined ? CUMULATIVE : DELTA;
   const byName = new Map<string, HistogramMetricData>();
   for (const families of attached) {
     for (const family of families) {
       family.forEachHistogram((attributes, histogram) => {
         if (histogram.count === 0) return;
+        let numbers: HistogramNumbers = histogram;
+        let startMillis = histogram.startedAt;
+        if (delta !== undefined) {
+          const interval = delta.take(histogram);
+          if (interval === undefined) return;
+          numbers = interval;
+          startMillis = interval.startMillis;
+        }
+        const startTime = hrTimeOf(startMillis);
         let metric = byName.get(family.name);
         if (metric === undefined) {
           const descriptor = {
@@ -109,20 +143,22 @@ function collect(
           };
           metric =
             aggregation === 'explicit'
-              ? { descriptor, aggregationTemporality: CUMULATIVE, dataPointType: HISTOGRAM, dataPoints: [] }
+              ? { descriptor, aggregationTemporality, dataPointType: HISTOGRAM, dataPoints: [] }
               : {
                   descriptor,
-                  aggregationTemporality: CUMULATIVE,
+                  aggregationTemporality,
                   dataPointType: EXPONENTIAL_HISTOGRAM,
                   dataPoints: [],
                 };
           byName.set(family.name, metric);
         }
-        if (metric.dataPointType === HISTOGRAM) metric.dataPoints.push(explicitPoint(attributes, histogram, endTime));
-        else metric.dataPoints.push(exponentialPoint(attributes, histogram, endTime));
+        if (metric.dataPointType === HISTOGRAM) {
+          metric.dataPoints.push(explicitPoint(attributes, numbers, startTime, endTime));
+        } else metric.dataPoints.push(exponentialPoint(attributes, numbers, startTime, endTime));
       });
     }
   }
+  delta?.collected(now);
   const metrics = [...byName.values()];
   return {
     resourceMetrics: {

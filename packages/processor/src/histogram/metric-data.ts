@@ -1,17 +1,22 @@
 // The slice of @opentelemetry/sdk-metrics' MetricProducer types that the histogram producer hands to a reader,
 // written out here because the core depends on @opentelemetry/api only. They match sdk-metrics 1.x, 2.x and 3.x
 // structurally (the enums' numeric values are stable: DataPointType.HISTOGRAM 0, EXPONENTIAL_HISTOGRAM 1;
-// AggregationTemporality.CUMULATIVE 1), so a producer of this library is accepted wherever the SDK wants one.
+// AggregationTemporality.DELTA 0, CUMULATIVE 1), so a producer of this library is accepted wherever the SDK wants one.
 import type { Attributes, HrTime, ValueType } from '@opentelemetry/api';
 
 /** `DataPointType.HISTOGRAM`. */
 export const HISTOGRAM = 0;
 /** `DataPointType.EXPONENTIAL_HISTOGRAM`. */
 export const EXPONENTIAL_HISTOGRAM = 1;
+/** `AggregationTemporality.DELTA`. */
+export const DELTA = 0;
 /** `AggregationTemporality.CUMULATIVE`. */
 export const CUMULATIVE = 1;
 
-/** One cumulative data point. */
+/** `AggregationTemporality`: what a point's numbers cover, since the series started or since the previous point. */
+export type Temporality = typeof DELTA | typeof CUMULATIVE;
+
+/** One data point. */
 export interface HistogramDataPoint<T> {
   readonly startTime: HrTime;
   readonly endTime: HrTime;
@@ -24,8 +29,9 @@ export interface ExplicitHistogramValue {
   buckets: { boundaries: number[]; counts: number[] };
   sum: number;
   count: number;
-  min: number;
-  max: number;
+  /** Left out of a delta point whose interval's extremes are not known. */
+  min?: number;
+  max?: number;
 }
 
 /** A base-2 exponential histogram's value. */
@@ -36,8 +42,8 @@ export interface ExponentialHistogramValue {
   zeroCount: number;
   positive: { offset: number; bucketCounts: number[] };
   negative: { offset: number; bucketCounts: number[] };
-  min: number;
-  max: number;
+  min?: number;
+  max?: number;
 }
 
 interface MetricDescriptor {
@@ -51,13 +57,13 @@ interface MetricDescriptor {
 export type HistogramMetricData =
   | {
       readonly descriptor: MetricDescriptor;
-      readonly aggregationTemporality: typeof CUMULATIVE;
+      readonly aggregationTemporality: Temporality;
       readonly dataPointType: typeof HISTOGRAM;
       readonly dataPoints: HistogramDataPoint<ExplicitHistogramValue>[];
     }
   | {
       readonly descriptor: MetricDescriptor;
-      readonly aggregationTemporality: typeof CUMULATIVE;
+      readonly aggregationTemporality: Temporality;
       readonly dataPointType: typeof EXPONENTIAL_HISTOGRAM;
       readonly dataPoints: HistogramDataPoint<ExponentialHistogramValue>[];
     };

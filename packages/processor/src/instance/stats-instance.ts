@@ -7,6 +7,7 @@ import { Diagnostics } from '../diagnostics/diagnostics.js';
 import { type FamilyHost, FamilyRegistry } from '../family/family-registry.js';
 import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import { attachHistograms } from '../histogram/histogram-producer.js';
+import { checkOneReaderEach } from '../histogram/one-reader.js';
 import { familySpec } from '../naming/counter-naming.js';
 import { FAMILIES } from '../naming/naming-types.js';
 import { WorkerLinks } from '../reader/worker-links.js';
@@ -70,7 +71,8 @@ export class StatsInstance implements FamilyHost {
     for (const producer of resolved.histogramProducers) attachHistograms(producer, this.families);
     const readWorkers = (): void => this.workers.read();
     this.timelines = [backup.attachTimeline(readWorkers), restore.attachTimeline(readWorkers)];
-    this.member = { families: this.families, flushBeforeCollection: () => this.flushReporting() };
+    this.member = { families: this.families, flushBeforeCollection: () => this.flushBeforeCollection() };
+    checkOneReaderEach(resolved.meterProvider ?? metrics.getMeterProvider(), resolved.histogramProducers);
     this.bindProvider(resolved.meterProvider);
     this.startTimer(resolved.flushIntervalMillis);
     this.stats = {
@@ -135,6 +137,12 @@ export class StatsInstance implements FamilyHost {
     }
   }
 
+  /** The flush of the collection hook, after which a series idle since opens a new interval at its next record. */
+  private flushBeforeCollection(): void {
+    this.flushReporting();
+    for (const registry of this.families) registry.collected();
+  }
+
   /** True once the stats have instruments; until then, looks for a global provider registered since. */
   private follow(): boolean {
     if (this.hook !== undefined) return true;
@@ -167,6 +175,9 @@ export class StatsInstance implements FamilyHost {
     for (const registry of this.families) registry.bind(meter);
     this.hook = collectionHookOf(provider, meter, this.prefix);
     this.hook.join(this.member);
+    // What waited for a provider goes now, so that its points start here rather than at a collection's drain,
+    // after the collection's time.
+    this.flushReporting();
   }
 
   /**

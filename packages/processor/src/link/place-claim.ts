@@ -31,8 +31,20 @@ const wakesAt = (place: number): number => 3 + 3 * place;
 export const placeEverTaken = (control: Int32Array, place: number): boolean =>
   Atomics.load(control, stateAt(place)) !== FREE;
 
-/** Int32 words of a link's control buffer for `places` places. */
-export const CONTROL_WORDS = (places: number): number => 1 + 3 * places;
+/** Int32 words of a link's control buffer for `places` places: the lock, three per place, the closed mark. */
+export const CONTROL_WORDS = (places: number): number => 2 + 3 * places;
+/** The word the main thread sets when the stats that made the link shut down. */
+const closedAt = (places: number): number => 1 + 3 * places;
+
+/** Marks the link closed: the stats that made it shut down, and no one reads its places any more. */
+export function markClosed(control: Int32Array, places: number): void {
+  Atomics.store(control, closedAt(places), 1);
+}
+
+/** True once the stats that made the link shut down. */
+export function isClosed(control: Int32Array, places: number): boolean {
+  return Atomics.load(control, closedAt(places)) === 1;
+}
 
 /** How long a worker waits for another prober's lock before it gives up looking for a gone worker's place. */
 const LOCK_WAIT_MILLIS = 200;

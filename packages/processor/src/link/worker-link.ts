@@ -2,6 +2,7 @@ import { optionsOf } from '../api/arguments.js';
 import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
 import { describeValue, notAccepted, showValue } from '../base/errors.js';
 import { type IntegerRule, integerText, isIntegerIn } from '../base/integer-rule.js';
+import { boundaryProblem } from '../histogram/histogram-options.js';
 import { CONTROL_WORDS } from './place-claim.js';
 import { type Region, type RegionLayout, regionLayout } from './region-layout.js';
 
@@ -74,27 +75,40 @@ export function placeRegion(link: LinkData, place: number): Region {
   };
 }
 
-/** Throws unless `value` is a link made by `workerLink()` (as it arrives, cloned, in a worker). */
+/**
+ * Throws unless `value` is a link made by `workerLink()` (as it arrives, cloned, in a worker), checked whole: a
+ * forged or damaged link whose parts disagree would make the worker search its buckets the wrong way for ever or
+ * index outside its buffers.
+ */
 export function requireLink(value: unknown): asserts value is LinkData {
-  const link = value as Partial<LinkData> | null | undefined;
-  const boundaries = link?.histogramBoundaries;
-  if (
-    typeof link === 'object' &&
-    link !== null &&
-    link.backupstatsWorkerLink === 1 &&
-    (link.control === undefined || link.control instanceof SharedArrayBuffer) &&
-    Array.isArray(link.places) &&
-    link.places.every((place) => place instanceof SharedArrayBuffer) &&
-    isIntegerIn(link.maxScopes, MAX_SCOPES) &&
-    (boundaries === undefined || (Array.isArray(boundaries) && boundaries.every((b) => typeof b === 'number'))) &&
-    (link.control === undefined ||
-      link.places.every((place) => place.byteLength === layoutOf(link.maxScopes as number, boundaries).byteLength))
-  ) {
-    return;
-  }
+  const problem = linkProblem(value);
+  if (problem === undefined) return;
   throw notAccepted(
     'connectBackupStats link',
     describeValue(value),
     'the value stats.workerLink() returned on the main thread, passed in workerData or postMessage',
+    problem,
   );
+}
+
+/** What is wrong with a link, or undefined when its parts agree. */
+function linkProblem(value: unknown): string | undefined {
+  const link = value as Partial<LinkData> | null | undefined;
+  if (typeof link !== 'object' || link === null || link.backupstatsWorkerLink !== 1) return 'not a link';
+  const { control, places, maxScopes, histogramBoundaries: boundaries } = link;
+  if (!Array.isArray(places) || !places.every((place) => place instanceof SharedArrayBuffer)) {
+    return 'its places are not SharedArrayBuffers';
+  }
+  if (!isIntegerIn(maxScopes, MAX_SCOPES)) return 'its maxScopes is not one workerLink() gives';
+  const boundariesProblem = boundaries === undefined ? undefined : boundaryProblem(boundaries);
+  if (boundariesProblem !== undefined) return `its histogram boundaries: ${boundariesProblem}`;
+  if (control === undefined) return places.length === 0 ? undefined : 'it has places but no control buffer';
+  if (!(control instanceof SharedArrayBuffer)) return 'its control buffer is not a SharedArrayBuffer';
+  if (!isIntegerIn(places.length, WORKERS)) return 'its number of places is not one workerLink() gives';
+  if (control.byteLength !== CONTROL_WORDS(places.length) * 4) {
+    return `its control buffer does not fit its ${places.length} place(s)`;
+  }
+  const size = layoutOf(maxScopes, boundaries).byteLength;
+  if (!places.every((place) => place.byteLength === size)) return 'its places do not fit its maxScopes and boundaries';
+  return undefined;
 }

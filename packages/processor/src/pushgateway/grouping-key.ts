@@ -10,8 +10,6 @@ export interface GroupingKey {
 
 /** Prometheus label names; `__` is reserved for Prometheus's own. */
 export const LABEL_NAME = /^(?!__)[a-zA-Z_][a-zA-Z0-9_]*$/;
-/** How messages word {@link LABEL_NAME}. */
-export const LABEL_NAME_TEXT = 'Prometheus label names ([a-zA-Z_][a-zA-Z0-9_]*, not starting with "__")';
 /** The labels the grouping key always has, which other labels may not repeat. */
 export const KEY_LABELS: readonly string[] = ['job', 'instance'];
 

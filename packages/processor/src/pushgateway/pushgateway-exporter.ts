@@ -1,7 +1,9 @@
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { withCode } from '../base/errors.js';
+import { CUMULATIVE, type ExportResult, FAILED, type MetricsSerializer, SUCCESS } from '../base/export-result.js';
 import { pushRefused } from '../diagnostics/messages.js';
 import { type GroupingKey, groupingKeyOf, groupingPath } from './grouping-key.js';
+import { resourceLabelOf } from './grouping-labels.js';
 import { createPushClient } from './push-client.js';
 
 /** A Pushgateway exporter's settings, checked. */
@@ -19,18 +21,6 @@ export interface PushgatewayConfig {
   readonly labels: GroupingKey['labels'];
 }
 
-/** What turns the metrics into Prometheus's text format: exporter-prometheus's PrometheusSerializer. */
-export interface MetricsSerializer {
-  serialize(resourceMetrics: ResourceMetrics): string;
-}
-
-type ExportResult = Parameters<Parameters<PushMetricExporter['export']>[1]>[0];
-
-/** Export result codes (`ExportResultCode` in @opentelemetry/core, the same in 2.x and 3.x); set-up's too. */
-export const SUCCESS = 0;
-export const FAILED = 1;
-// AggregationTemporality (sdk-metrics): the same value in 2.x and 3.x.
-const CUMULATIVE = 1;
 /** The most of a refusal quoted in messages. */
 const QUOTED_CHARS = 500;
 
@@ -55,6 +45,14 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
   const push = async (metrics: ResourceMetrics): Promise<ExportResult> => {
     const path = groupingPath(groupingKeyOf(metrics.resource.attributes, config));
     const where = `${base}${path}`;
+    const clash = resourceClash(config.labels, metrics.resource.attributes);
+    if (clash !== undefined) {
+      // The group's label would replace target_info's: nothing is pushed rather than a series renamed.
+      return {
+        code: FAILED,
+        error: withCode(new Error(`nothing was pushed to ${where}: ${clash}`), 'BACKUPSTATS_PUSH_FAILED'),
+      };
+    }
     let answer: Awaited<ReturnType<typeof client.post>>;
     try {
       answer = await client.post(path, serializer.serialize(withSamplesOnly(metrics)));
@@ -123,6 +121,18 @@ function withSamplesOnly(metrics: ResourceMetrics): ResourceMetrics {
     .map((scope) => ({ ...scope, metrics: scope.metrics.filter((metric) => metric.dataPoints.length > 0) }))
     .filter((scope) => scope.metrics.length > 0);
   return { ...metrics, scopeMetrics };
+}
+
+/** Why a grouping label clashes with a label of target_info, from the resource the metrics carry; else undefined. */
+function resourceClash(
+  labels: Readonly<Record<string, string>>,
+  attributes: Readonly<Record<string, unknown>>,
+): string | undefined {
+  const resourceLabels = Object.keys(attributes).map(resourceLabelOf);
+  const name = Object.keys(labels).find((label) => resourceLabels.includes(label));
+  return name === undefined
+    ? undefined
+    : `the grouping label ${JSON.stringify(name)} is also a label of target_info, from a resource attribute (give the grouping label another name)`;
 }
 
 function shorten(text: string): string {

@@ -4,7 +4,7 @@ import { addUrlCredentials, HEADER_RULE, redactUrl } from '../base/http.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../base/integer-rule.js';
 import { isObject } from '../base/values.js';
 import { unknownOptions } from '../diagnostics/messages.js';
-import { KEY_LABELS, LABEL_NAME, LABEL_NAME_TEXT } from './grouping-key.js';
+import { GROUPING_LABELS_TEXT, groupingLabelProblem } from './grouping-labels.js';
 import type { PushgatewayConfig } from './pushgateway-exporter.js';
 import { DEFAULT_PUSHGATEWAY_URL, PUSHGATEWAY_URL_TEXT, parsePushgatewayUrl } from './pushgateway-url.js';
 
@@ -16,7 +16,10 @@ export interface PushgatewayExporterOptions {
   readonly job?: string | undefined;
   /** The grouping key's `instance`. Default: the resource's `service.instance.id`, else the host name. */
   readonly instance?: string | undefined;
-  /** More labels of the grouping key, after job and instance: Prometheus label names, any text as values. */
+  /**
+   * More labels of the grouping key, after job and instance: Prometheus label names that no pushed series carries
+   * (not `le`, `quantile`, the scope and run labels, `otel_*`, a resource attribute's), any text as values.
+   */
   readonly grouping?: Readonly<Record<string, string>> | undefined;
   /** HTTP headers of every push, such as `authorization`. Their values are never shown in a message. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
@@ -42,7 +45,7 @@ export function checkPushgatewayOptions(given: PushgatewayExporterOptions | unde
     throw notAccepted(`${FN} option url`, shown, PUSHGATEWAY_URL_TEXT);
   }
   const headers = checkHeaders(options.headers);
-  addUrlCredentials(headers, parsed.authorization, `${FN} options url and headers`);
+  addUrlCredentials(headers, parsed.authorization, `${FN} option url`, 'option headers');
   const timeoutMillis = options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS;
   if (!isIntegerIn(timeoutMillis, TIMER_MILLIS)) {
     throw notAcceptedArgument(FN, 'option timeoutMillis', timeoutMillis, integerText(TIMER_MILLIS));
@@ -63,12 +66,18 @@ function checkValue(name: string, value: unknown): string | undefined {
 }
 
 function checkGrouping(grouping: unknown): Record<string, string> {
-  const accepted = `an object of ${LABEL_NAME_TEXT} other than job and instance, to strings`;
+  const accepted = `an object of ${GROUPING_LABELS_TEXT}, to strings`;
   if (grouping === undefined) return {};
   if (!isObject(grouping)) throw notAcceptedArgument(FN, 'option grouping', grouping, accepted);
   for (const [name, value] of Object.entries(grouping)) {
-    if (!LABEL_NAME.test(name) || KEY_LABELS.includes(name)) {
-      throw notAccepted(`${FN} option grouping`, 'an object', accepted, `it has the label name ${quote(name)}`);
+    const problem = groupingLabelProblem(name);
+    if (problem !== undefined) {
+      throw notAccepted(
+        `${FN} option grouping`,
+        'an object',
+        accepted,
+        `it has the label name ${quote(name)}: ${problem}`,
+      );
     }
     if (typeof value !== 'string') {
       throw notAcceptedArgument(FN, `option grouping.${name}`, value, 'a string');

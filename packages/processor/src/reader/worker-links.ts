@@ -1,6 +1,6 @@
 import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
-import { placeEverTaken } from '../link/place-claim.js';
+import { markClosed, placeEverTaken } from '../link/place-claim.js';
 import { createLink, disabledLink, type LinkData, placeRegion, workerLinkOptions } from '../link/worker-link.js';
 import { PlaceReader } from './place-reader.js';
 
@@ -60,6 +60,8 @@ export class WorkerLinks {
     if (this.closed) return;
     this.read();
     this.closed = true;
+    // A worker that connects from now on is told that it records into nothing.
+    for (const { link, control } of this.links) markClosed(control, link.places.length);
     this.links.length = 0;
   }
 }

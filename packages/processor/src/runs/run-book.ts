@@ -51,8 +51,8 @@ export class RunBook implements RunEnd {
     if (series === undefined) {
       series = new RunSeries(attributes, this.spec.reasonKey);
       this.series.set(attributes, series);
-      // Queued at once, so that its series exist at 0 from the next flush on, before any run ends.
-      this.enqueue(series);
+      // Its series exist at 0 from now on (from the next flush without instruments yet), before any run ends.
+      this.deliver(series);
     }
     const progress = expected === undefined ? undefined : this.progressOf(attributes);
     progress?.started();
@@ -75,7 +75,7 @@ export class RunBook implements RunEnd {
     this.endProgress(run);
     run.series.succeeded(seconds, endedAt / 1000, kept);
     this.observer?.ended(run, { outcome: 'success', seconds, endedAt, bytes: kept, reason: undefined });
-    this.enqueue(run.series);
+    this.deliver(run.series);
   }
 
   fail(run: OpenRun, reason: RunFailureReason | undefined): void {
@@ -92,7 +92,7 @@ export class RunBook implements RunEnd {
       bytes: undefined,
       reason: RUN_FAILURE_REASONS[index],
     });
-    this.enqueue(run.series);
+    this.deliver(run.series);
   }
 
   /** Names the current phase of a run in progress; a name that is not a short string is dropped and counted. */
@@ -198,6 +198,26 @@ export class RunBook implements RunEnd {
       progress.active -= 1;
     }
     progress.leavePhases();
+  }
+
+  /**
+   * Adds a run series' numbers to the instruments at once (a run's end is no hot path), so that its points start
+   * when its runs did rather than at a flush, which may be a collection's, after the collection's time. Without
+   * instruments yet, or when one throws, they wait for the next flush.
+   */
+  private deliver(series: RunSeries): void {
+    const instruments = this.instruments;
+    // A series already queued waits there, with what it has now; one that is not is marked for the attempt.
+    if (instruments === undefined || !series.markQueued()) {
+      this.enqueue(series);
+      return;
+    }
+    try {
+      series.addTo(instruments);
+    } catch (error) {
+      this.diagnostics.flushFailed(error);
+      this.queue.push(series);
+    }
   }
 
   private enqueue(series: RunSeries): void {

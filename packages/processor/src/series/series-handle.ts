@@ -2,20 +2,18 @@ import type { Attributes, Counter, Meter } from '@opentelemetry/api';
 import type { ResolvedLabels } from '../api/labels.js';
 import type { Run, RunOptions } from '../api/run.js';
 import { type ExpectedProgress, expectedProgressOf } from '../api/run-options.js';
-import { isAmount, isWeight, MAX_PENDING } from '../base/amount.js';
+import { MAX_PENDING } from '../base/amount.js';
 import type { LocalHistogram } from '../histogram/local-histogram.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
-import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
+import { RecordingHandle, type RecordingOwner } from './recording-handle.js';
 
 /** What a series handle asks of the family that owns it. */
-export interface SeriesOwner extends ScopeLookup {
+export interface SeriesOwner extends RecordingOwner {
   /**
    * Takes a handle that has new pending numbers and is not queued. A buffered family queues it for the next
    * flush; a direct one adds its numbers to the instruments at once and queues it only if they stay pending.
    */
   deliver(handle: SeriesHandle): void;
-  /** Counts one dropped measurement. */
-  countInvalid(): void;
   /** Starts a run on the run series of this handle's attributes. */
   startRun(attributes: Attributes, expected?: ExpectedProgress): Run;
 }
@@ -26,7 +24,7 @@ export interface SeriesOwner extends ScopeLookup {
  * the family. Every field is set in the constructor so that all series handles share one hidden class, whatever
  * kind of family owns them.
  */
-export class SeriesHandle extends ScopeHandle<SeriesOwner> {
+export class SeriesHandle extends RecordingHandle<SeriesOwner> {
   count = 0;
   bytes = 0;
   durationMillis = 0;
@@ -35,6 +33,11 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
    * or to their drop ({@link discard}). The family is told only while false. Only the handle writes it.
    */
   queued = false;
+  /**
+   * The number of the collection (FamilyRegistry.collections) during which the numbers last went to the
+   * instruments; -1 before the first time. Only the family writes it.
+   */
+  addedIn = -1;
 
   constructor(
     owner: SeriesOwner,
@@ -50,42 +53,23 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     super(owner, labels);
   }
 
-  timedIncrement(durationMillis: number, weight = 1): void {
-    if (isAmount(durationMillis) && isWeight(weight)) {
-      const pendingMillis = this.durationMillis + durationMillis * weight;
-      if (pendingMillis <= MAX_PENDING) {
-        this.count += 1;
-        this.durationMillis = pendingMillis;
-        const histogram = this.histogram;
-        if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
-        if (!this.queued) {
-          this.queued = true;
-          this.owner.deliver(this);
-        }
-        return;
-      }
+  /** Adds one record of valid amounts; false when a pending sum would pass {@link MAX_PENDING}. */
+  protected add(bytes: number, durationMillis: number, weight: number): boolean {
+    const pendingBytes = this.bytes + bytes;
+    const pendingMillis = this.durationMillis + durationMillis * weight;
+    // Compared with `<=`: a NaN sum (an infinite duration of weight 0, ∞ × 0) fails it, as an infinite one does.
+    if ((pendingBytes <= MAX_PENDING && pendingMillis <= MAX_PENDING) === false) return false;
+    this.count += 1;
+    this.bytes = pendingBytes;
+    this.durationMillis = pendingMillis;
+    const histogram = this.histogram;
+    if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
+    // `=== false`, not `!`: a comparison with a constant, where `!` compiles to a generic truthiness test.
+    if (this.queued === false) {
+      this.queued = true;
+      this.owner.deliver(this);
     }
-    this.owner.countInvalid();
-  }
-
-  timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
-    if (isAmount(bytes) && isAmount(durationMillis) && isWeight(weight)) {
-      const pendingBytes = this.bytes + bytes;
-      const pendingMillis = this.durationMillis + durationMillis * weight;
-      if (pendingBytes <= MAX_PENDING && pendingMillis <= MAX_PENDING) {
-        this.count += 1;
-        this.bytes = pendingBytes;
-        this.durationMillis = pendingMillis;
-        const histogram = this.histogram;
-        if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
-        if (!this.queued) {
-          this.queued = true;
-          this.owner.deliver(this);
-        }
-        return;
-      }
-    }
-    this.owner.countInvalid();
+    return true;
   }
 
   startRun(options?: RunOptions): Run {
@@ -97,7 +81,7 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     this.count += count;
     this.bytes += bytes;
     this.durationMillis += durationMillis;
-    if (!this.queued) {
+    if (this.queued === false) {
       this.queued = true;
       this.owner.deliver(this);
     }

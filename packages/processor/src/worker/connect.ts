@@ -4,10 +4,11 @@ import { notAccepted } from '../base/errors.js';
 import { noop } from '../base/noop.js';
 import { Diagnostics } from '../diagnostics/diagnostics.js';
 import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
-import { claimPlace } from '../link/place-claim.js';
+import { claimPlace, isClosed } from '../link/place-claim.js';
 import { placeRegion, requireLink } from '../link/worker-link.js';
 import { FAMILIES } from '../naming/naming-types.js';
 import { noopStats } from '../testing/null-stats.js';
+import { closedLinkConnected } from './closed-link.js';
 import { SharedFamily } from './shared-family.js';
 
 /** Backup and restore stats of a worker thread, recording into the shared memory of a {@link WorkerLink}. */
@@ -31,12 +32,22 @@ export interface WorkerBackupStats {
  * the stream meters of `backupstats` take them. `startRun()` records nothing in a worker (runs are the main
  * thread's).
  *
- * @throws TypeError when `link` is not a link, or when all its places are taken by live workers.
+ * Connected after the stats that made the link shut down, it records nothing and says so once (on stderr when the
+ * thread has no diag logger: the main thread's `OTEL_LOG_LEVEL` reaches no worker).
+ *
+ * @throws TypeError when `link` is not a link or its parts do not agree, or when all its places are taken by live
+ *   workers.
  */
 export function connectBackupStats(link: WorkerLink): WorkerBackupStats {
   requireLink(link);
-  if (link.control === undefined) return Object.freeze({ backup: noopStats, restore: noopStats, close: noop });
-  const claim = claimPlace(new Int32Array(link.control), link.places.length);
+  const nothing = Object.freeze({ backup: noopStats, restore: noopStats, close: noop });
+  if (link.control === undefined) return nothing;
+  const control = new Int32Array(link.control);
+  if (isClosed(control, link.places.length)) {
+    closedLinkConnected();
+    return nothing;
+  }
+  const claim = claimPlace(control, link.places.length);
   if (claim === undefined) {
     throw notAccepted(
       'connectBackupStats link',

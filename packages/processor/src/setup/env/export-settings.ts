@@ -10,11 +10,12 @@ import { type Env, readInteger, readString, shown } from './env.js';
 import { type OtlpSettings, readOtlp } from './otlp-settings.js';
 import { ATTRIBUTE_RULE, readPairs } from './pairs.js';
 import { type PushgatewaySettings, readPushgateway } from './pushgateway-settings.js';
+import { readTextfile, type TextfileSettings } from './textfile-settings.js';
 
 /** The exporters `OTEL_METRICS_EXPORTER` can name, besides `none`. */
-export type ExporterName = 'otlp' | 'prometheus' | 'pushgateway' | 'console';
+export type ExporterName = 'otlp' | 'prometheus' | 'pushgateway' | 'textfile' | 'console';
 
-const EXPORTER_CHOICES = ['otlp', 'prometheus', 'pushgateway', 'console', 'none'] as const;
+const EXPORTER_CHOICES = ['otlp', 'prometheus', 'pushgateway', 'textfile', 'console', 'none'] as const;
 
 /** Where the Prometheus endpoint listens. */
 export interface PrometheusSettings {
@@ -33,6 +34,7 @@ export interface ExportSettings {
   readonly otlp: OtlpSettings | undefined;
   readonly prometheus: PrometheusSettings | undefined;
   readonly pushgateway: PushgatewaySettings | undefined;
+  readonly textfile: TextfileSettings | undefined;
   readonly resourceAttributes: Readonly<Record<string, string>>;
 }
 
@@ -66,7 +68,8 @@ export function readExportSettings(env: Env): ExportSettings {
     timeoutMillis,
     otlp: exporters.includes('otlp') ? readOtlp(env, timeoutMillis) : undefined,
     prometheus: exporters.includes('prometheus') ? readPrometheus(env) : undefined,
-    pushgateway: exporters.includes('pushgateway') ? readPushgateway(env) : undefined,
+    pushgateway: exporters.includes('pushgateway') ? readPushgateway(env, Object.keys(resourceAttributes)) : undefined,
+    textfile: exporters.includes('textfile') ? readTextfile(env) : undefined,
     resourceAttributes,
   };
 }

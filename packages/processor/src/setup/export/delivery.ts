@@ -1,5 +1,5 @@
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { FAILED, SUCCESS } from '../../pushgateway/pushgateway-exporter.js';
+import { FAILED, SUCCESS } from '../../base/export-result.js';
 
 type ExportCallback = Parameters<PushMetricExporter['export']>[1];
 

@@ -1,16 +1,21 @@
 import type { Resource } from '@opentelemetry/resources';
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { withCode } from '../../base/errors.js';
+import { missingPeer, type SdkLine } from '../../base/missing-peer.js';
 import {
   createHistogramProducer,
   type HistogramAggregation,
   type HistogramProducer,
+  type HistogramTemporality,
 } from '../../histogram/histogram-producer.js';
 import { groupingKeyOf, groupingPath } from '../../pushgateway/grouping-key.js';
 import { openPushgatewayExporter } from '../../pushgateway/pushgateway-exporter.js';
+import { fileOfSameJob, IDENTITY_ATTRIBUTES, sameJobText, serviceNameOf } from '../../textfile/job-identity.js';
+import { openTextfileExporter } from '../../textfile/textfile-exporter.js';
 import type { ExportSettings } from '../env/export-settings.js';
+import type { TemporalityPreference } from '../env/otlp-settings.js';
+import { TEXTFILE_PATH_VARIABLE } from '../env/textfile-settings.js';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
-import { missingPeer, type SdkLine } from './load-peer.js';
 import { loadOtlpExporter, type OtlpExporterFactory } from './otlp-exporters.js';
 import { createPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.js';
 
@@ -49,8 +54,8 @@ export async function buildReaders(
   for (const name of settings.exporters) {
     if (name === 'otlp' && settings.otlp !== undefined)
       otlp = await loadOtlpExporter(settings.otlp, settings.exportersSource, line);
-    // The Pushgateway exporter writes the text format with exporter-prometheus's serializer.
-    if ((name === 'prometheus' || name === 'pushgateway') && prometheusModule === undefined) {
+    // The Pushgateway and textfile exporters write the text format with exporter-prometheus's serializer.
+    if (name !== 'otlp' && name !== 'console' && prometheusModule === undefined) {
       const onMissing = missingPeer('@opentelemetry/exporter-prometheus', settings.exportersSource, line);
       prometheusModule = await import('@opentelemetry/exporter-prometheus').catch(onMissing);
     }
@@ -60,26 +65,40 @@ export async function buildReaders(
   const producers: HistogramProducer[] = [];
   const deliveries: DeliveryWatch[] = [];
   let endpoint: PrometheusEndpoint | undefined;
-  /** A producer of the histograms for one reader, in the aggregation its exporter carries. */
-  const histograms = (aggregation: HistogramAggregation): HistogramProducer[] => {
-    const producer = createHistogramProducer({ aggregation });
+  /**
+   * A producer of the histograms for one reader (each its own: a delta one remembers what its reader was given),
+   * in the aggregation and temporality its exporter carries.
+   */
+  const histograms = (
+    aggregation: HistogramAggregation,
+    temporality: HistogramTemporality = 'cumulative',
+  ): HistogramProducer[] => {
+    const producer = createHistogramProducer({ aggregation, temporality });
     producers.push(producer);
     return [producer];
   };
-  const periodic = (exporter: PushMetricExporter, label: string, aggregation: HistogramAggregation): MetricReader => {
+  const periodic = (
+    exporter: PushMetricExporter,
+    label: string,
+    aggregation: HistogramAggregation,
+    temporality?: HistogramTemporality,
+  ): MetricReader => {
     const watch = watchDelivery(exporter, label);
     deliveries.push(watch);
     return new sdk.PeriodicExportingMetricReader({
       exporter: watch.exporter,
       exportIntervalMillis: settings.intervalMillis,
       exportTimeoutMillis: settings.timeoutMillis,
-      metricProducers: histograms(aggregation),
+      metricProducers: histograms(aggregation, temporality),
     });
   };
   for (const name of settings.exporters) {
     if (name === 'console') readers.push(periodic(new sdk.ConsoleMetricExporter(), 'console exporter', 'explicit'));
     if (name === 'otlp' && otlp !== undefined) {
-      readers.push(periodic(otlp.create(), otlp.label, settings.otlp?.histogramAggregation ?? 'explicit'));
+      const aggregation = settings.otlp?.histogramAggregation ?? 'explicit';
+      readers.push(
+        periodic(otlp.create(), otlp.label, aggregation, histogramTemporalityOf(settings.otlp?.temporality)),
+      );
     }
     const push = settings.pushgateway;
     if (name === 'pushgateway' && push !== undefined && prometheusModule !== undefined) {
@@ -91,6 +110,22 @@ export async function buildReaders(
       const url = `${push.url.origin}${push.url.pathname.replace(/\/+$/, '')}${groupingPath(key)}`;
       // exporter-prometheus writes explicit-bucket histograms only.
       readers.push(periodic(exporter, `Pushgateway exporter (POST ${url})`, 'explicit'));
+    }
+    const textfile = settings.textfile;
+    if (name === 'textfile' && textfile !== undefined && prometheusModule !== undefined) {
+      // A second job of the same service name in the directory is refused here, before anything is written.
+      const serviceName = serviceNameOf(resourceAttributes);
+      const other = fileOfSameJob(textfile.path, serviceName);
+      if (other !== undefined) {
+        throw withCode(
+          new Error(sameJobText(TEXTFILE_PATH_VARIABLE, textfile.path, other, serviceName)),
+          'BACKUPSTATS_TEXTFILE_TAKEN',
+        );
+      }
+      // No prefix and no timestamps; service.name on every series, since node_exporter's job is the host's.
+      const serializer = new prometheusModule.PrometheusSerializer(undefined, false, IDENTITY_ATTRIBUTES);
+      const exporter = openTextfileExporter(textfile.path, serializer, TEXTFILE_PATH_VARIABLE);
+      readers.push(periodic(exporter, `textfile exporter (${textfile.path})`, 'explicit'));
     }
     const where = settings.prometheus;
     if (name === 'prometheus' && where !== undefined && prometheusModule !== undefined) {
@@ -144,4 +179,12 @@ type ResourcesModule = typeof import('@opentelemetry/resources');
  */
 export function buildResource(resources: ResourcesModule, attributes: Readonly<Record<string, string>>): Resource {
   return resources.defaultResource().merge(resources.resourceFromAttributes(attributes));
+}
+
+/**
+ * The histograms' temporality under `OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE`, as the specification maps
+ * it for a Histogram instrument: delta under `delta` and `lowmemory`, cumulative under `cumulative`.
+ */
+function histogramTemporalityOf(preference: TemporalityPreference | undefined): HistogramTemporality {
+  return preference === 'delta' || preference === 'lowmemory' ? 'delta' : 'cumulative';
 }

@@ -1,0 +1,78 @@
+/** One metric family of a text exposition: its comment lines (HELP, UNIT, TYPE) and its sample lines, as written. */
+export interface Family {
+  readonly name: string;
+  /** From its TYPE line; `untyped` without one. */
+  readonly type: string;
+  readonly comments: string[];
+  readonly samples: string[];
+}
+
+const COMMENT = /^#\s+(HELP|TYPE|UNIT)\s+([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\s+(.*))?$/;
+const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
+
+/**
+ * The families of a text exposition (format 0.0.4), in order. A family starts at a HELP, UNIT or TYPE line of a
+ * new name; sample lines (a histogram's `_bucket`, `_sum` and `_count` included) belong to the family before them.
+ */
+export function parseFamilies(text: string): Family[] {
+  const families: Family[] = [];
+  let current: { name: string; type: string; comments: string[]; samples: string[] } | undefined;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const comment = COMMENT.exec(line);
+    if (comment !== null) {
+      const [, keyword, name = ''] = comment;
+      if (current === undefined || current.name !== name) {
+        current = { name, type: 'untyped', comments: [], samples: [] };
+        families.push(current);
+      }
+      if (keyword === 'TYPE') current.type = (comment[3] ?? '').trim();
+      current.comments.push(line);
+    } else if (line.startsWith('#')) {
+      current?.comments.push(line);
+    } else {
+      if (current === undefined) {
+        current = { name: sampleName(line), type: 'untyped', comments: [], samples: [] };
+        families.push(current);
+      }
+      current.samples.push(line);
+    }
+  }
+  return families;
+}
+
+/** The exposition of `families`, one line each, ending in a newline. */
+export function formatFamilies(families: readonly Family[]): string {
+  const lines = families.flatMap((family) => [...family.comments, ...family.samples]);
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+/** The metric name of a sample line. */
+export function sampleName(line: string): string {
+  return /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(line)?.[0] ?? '';
+}
+
+/** The labels of a sample line, values unescaped. */
+export function sampleLabels(line: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  const open = line.indexOf('{');
+  if (open < 0 || sampleName(line).length !== open) return labels;
+  const close = closingBrace(line, open);
+  for (const match of line.slice(open + 1, close).matchAll(LABEL)) {
+    const [, name = '', value = ''] = match;
+    labels[name] = value.replace(/\\(.)/g, (_all, char: string) => (char === 'n' ? '\n' : char));
+  }
+  return labels;
+}
+
+/** The index of the `}` that closes the label set opened at `open`, skipping quoted values. */
+function closingBrace(line: string, open: number): number {
+  let quoted = false;
+  for (let i = open + 1; i < line.length; i++) {
+    const char = line[i];
+    if (char === '\\' && quoted) i++;
+    else if (char === '"') quoted = !quoted;
+    else if (char === '}' && !quoted) return i;
+  }
+  return line.length;
+}

@@ -1,0 +1,65 @@
+import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { notAccepted, quote } from '../base/errors.js';
+
+/** How messages word what {@link checkTextfilePath} accepts. */
+export const TEXTFILE_PATH_TEXT =
+  "the path of a file ending in .prom (node_exporter reads *.prom only) in an existing directory this process can write, such as node_exporter's --collector.textfile.directory";
+
+/**
+ * The name of a temporary file next to `path`: in the same directory (so that the rename is atomic), starting
+ * with a dot and ending in `.tmp`, so that node_exporter, which reads `*.prom`, never reads one half written.
+ */
+export function temporaryName(path: string, tag: string): string {
+  return resolve(dirname(path), `.${basename(path)}.${tag}.tmp`);
+}
+
+/** Matches the temporary names of `path` ({@link temporaryName}), the process id first in the tag. */
+export function temporaryPattern(path: string): RegExp {
+  const escaped = basename(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^\\.${escaped}\\.(\\d+)-[^/]*\\.tmp$`);
+}
+
+/**
+ * `value` as an absolute path of a `.prom` file whose directory exists and is writable (tried by creating and
+ * removing a temporary file there, which is what every write does); `subject` names the option or variable.
+ *
+ * @throws TypeError naming `subject`, the value and what is accepted, with the reason (the system's error).
+ */
+export function checkTextfilePath(subject: string, value: unknown): string {
+  const refuse = (shown: string, detail?: string): TypeError => notAccepted(subject, shown, TEXTFILE_PATH_TEXT, detail);
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw refuse(typeof value === 'string' ? quote(value) : `a value of type ${typeof value}`);
+  }
+  const shown = quote(value);
+  if (!value.endsWith('.prom') || basename(value) === '.prom') throw refuse(shown, 'it does not end in .prom');
+  const path = resolve(value);
+  const dir = dirname(path);
+  const kind = statOf(dir);
+  if (kind !== 'directory') throw refuse(shown, `its directory ${dir} ${kind}`);
+  if (statOf(path) === 'directory') throw refuse(shown, 'it is a directory');
+  const probe = temporaryName(path, `${process.pid}-probe`);
+  try {
+    closeSync(openSync(probe, 'wx', 0o644));
+    unlinkSync(probe);
+  } catch (error) {
+    throw refuse(shown, `its directory ${dir} is not writable: ${reasonOf(error)}`);
+  }
+  return path;
+}
+
+/** `directory`, or why `path` is not one (`does not exist`, `is not a directory`, …). */
+function statOf(path: string): string {
+  try {
+    const stats = statSync(path);
+    return stats.isDirectory() ? 'directory' : 'is not a directory';
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return code === 'ENOENT' ? 'does not exist' : `cannot be read: ${reasonOf(error)}`;
+  }
+}
+
+/** A system error as its message says it (`EACCES: permission denied, open '…'`). */
+export function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,50 @@
+// On SDK 3.x with Node 22, as on the 2.x line (test/setup/temporality.test.ts, test/e2e/intervals.test.ts): under
+// OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE=delta the counters and the latency histograms arrive delta and
+// their deltas sum to what the job recorded; under either temporality every point's start is before its end.
+import { describe, expect } from 'vitest';
+import type { ScopeTotal } from '../fixtures/workload.mjs';
+import { it } from '../support/fixtures.js';
+import { describePoint, intervalPoints } from '../support/received-intervals.js';
+import { expectNode22WithSdk3, runSdk3, useSdk3Install } from '../support/sdk3-install.js';
+
+describe.skipIf(!runSdk3)('intervals and temporality with @opentelemetry/sdk-metrics 3.x on Node 22', () => {
+  const { job } = useSdk3Install();
+
+  for (const preference of ['delta', 'cumulative'] as const) {
+    it(`${preference}: every point in the temporality asked for, its start before its end`, async ({
+      startReceiver,
+    }) => {
+      const receiver = await startReceiver();
+      const child = job({
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: preference,
+        OTEL_METRIC_EXPORT_INTERVAL: '100',
+        FIXTURE_BATCHES: '30',
+        FIXTURE_PAUSE_MS: '20',
+      });
+      await expectNode22WithSdk3(child);
+      const recorded = await child.waitForEvent('totals');
+      expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
+      // The library's synchronous instruments: the observable self-metrics start at their first collection, as
+      // every observable instrument of the SDK does.
+      const points = intervalPoints(receiver).filter((p) => !p.metric.startsWith('backupstats.'));
+      expect(receiver.exports.length).toBeGreaterThanOrEqual(4);
+      for (const p of points) expect(p.start < p.end, describePoint(p)).toBe(true);
+      const temporality = preference === 'delta' ? 1 : 2;
+      for (const total of recorded.totals as ScopeTotal[]) {
+        for (const [metric, expected] of [
+          [`${total.family}.operations`, total.count],
+          [`${total.family}.operation.duration`, total.count],
+        ] as const) {
+          const series = points.filter((p) => p.metric === metric && p.attributes.operation === total.operation);
+          for (const p of series) expect(p.temporality, describePoint(p)).toBe(temporality);
+          const sum =
+            preference === 'delta' ? series.reduce((s, p) => s + p.value, 0) : (series.at(-1)?.value ?? Number.NaN);
+          expect(sum, `${metric} ${total.operation}`).toBe(expected);
+        }
+      }
+    });
+  }
+});
