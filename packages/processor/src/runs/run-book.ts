@@ -1,6 +1,7 @@
 import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
 import type { Run } from '../api/run.js';
 import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
+import { expectedProgressOf } from '../api/run-options.js';
 import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { FirstError } from '../base/first-error.js';
 import { drainQueue } from '../base/first-error.js';
@@ -8,8 +9,10 @@ import { noopRun } from '../base/noop.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { Family } from '../naming/naming-types.js';
 import type { RunSpec } from '../naming/run-naming.js';
-import type { RunObserver } from '../timeline/run-profile.js';
+import type { ExpectedProgress, RunObserver } from '../timeline/run-profile.js';
 import { OpenRun, type RunEnd } from './open-run.js';
+import { createProgressInstruments } from './progress-instruments.js';
+import { MAX_PHASE_LENGTH, ProgressSeries } from './progress-series.js';
 import { createRunInstruments, type RunInstruments } from './run-instruments.js';
 import { RunSeries } from './run-series.js';
 
@@ -24,6 +27,8 @@ export class RunBook implements RunEnd {
   private readonly series = new Map<Attributes, RunSeries>();
   private readonly open = new Set<OpenRun>();
   private readonly queue: RunSeries[] = [];
+  /** The gauges of runs in progress, by handle as {@link series}: for handles that had a run with a size or a phase. */
+  private readonly progress = new Map<Attributes, ProgressSeries>();
   private instruments: RunInstruments | undefined;
   private closed = false;
   /** Hears of every run's start and end: the family's timeline, for the report. */
@@ -36,8 +41,8 @@ export class RunBook implements RunEnd {
     private readonly diagnostics: Diagnostics,
   ) {}
 
-  /** Starts a run on the series of the handle with these attributes. */
-  start(attributes: Attributes): Run {
+  /** Starts a run on the series of the handle with these attributes; `expected` makes it follow its progress. */
+  start(attributes: Attributes, expected?: ExpectedProgress): Run {
     if (this.closed) {
       this.diagnostics.recordedAfterShutdown(this.family);
       return noopRun;
@@ -49,9 +54,11 @@ export class RunBook implements RunEnd {
       // Its series exist at 0 from now on (from the next flush without instruments yet), before any run ends.
       this.deliver(series);
     }
-    const run = new OpenRun(this, series);
+    const progress = expected === undefined ? undefined : this.progressOf(attributes);
+    progress?.started();
+    const run = new OpenRun(this, series, progress, expected);
     this.open.add(run);
-    this.observer?.started(run, attributes);
+    this.observer?.started(run, attributes, expected);
     return run;
   }
 
@@ -65,6 +72,7 @@ export class RunBook implements RunEnd {
     }
     // One wall-clock read: the gauge's end time and the report's.
     const endedAt = Date.now();
+    this.endProgress(run);
     run.series.succeeded(seconds, endedAt / 1000, kept);
     this.observer?.ended(run, { outcome: 'success', seconds, endedAt, bytes: kept, reason: undefined });
     this.deliver(run.series);
@@ -75,6 +83,7 @@ export class RunBook implements RunEnd {
     const seconds = (performance.now() - run.startedAt) / 1000;
     const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
     const endedAt = Date.now();
+    this.endProgress(run);
     run.series.failed(index, seconds, endedAt / 1000);
     this.observer?.ended(run, {
       outcome: 'failure',
@@ -84,6 +93,39 @@ export class RunBook implements RunEnd {
       reason: RUN_FAILURE_REASONS[index],
     });
     this.deliver(run.series);
+  }
+
+  /** Names the current phase of a run in progress; a name that is not a short string is dropped and counted. */
+  phase(run: OpenRun, name: unknown): void {
+    if (!this.open.has(run)) return;
+    if (typeof name !== 'string' || name.length === 0 || name.length > MAX_PHASE_LENGTH) {
+      this.countInvalid();
+      return;
+    }
+    run.progress ??= this.progressOf(run.series.attributes);
+    if (!run.progress.enter(name)) this.countInvalid();
+  }
+
+  /** Gives a run in progress without a size its size; a size or operation that startRun refuses is counted. */
+  expectBytes(run: OpenRun, bytes: unknown, operation: unknown): void {
+    if (!this.open.has(run) || run.expected !== undefined) return;
+    let expected: ExpectedProgress | undefined;
+    try {
+      expected = expectedProgressOf('expectBytes', {
+        expectedBytes: bytes as number,
+        progressOperation: operation as string | undefined,
+      });
+    } catch {
+      expected = undefined;
+    }
+    if (expected === undefined) {
+      this.countInvalid();
+      return;
+    }
+    run.expected = expected;
+    run.progress ??= this.progressOf(run.series.attributes);
+    run.progress.started();
+    this.observer?.expecting(run, expected);
   }
 
   /** Runs ended and not yet added to the instruments. */
@@ -101,12 +143,24 @@ export class RunBook implements RunEnd {
     const instruments = createRunInstruments(meter, this.spec);
     this.instruments = instruments;
     const gauges = instruments.gauges;
-    if (gauges.synchronous) return;
+    if (!gauges.synchronous)
+      meter.addBatchObservableCallback(
+        (result: BatchObservableResult) => {
+          for (const series of this.series.values()) series.observe(result, gauges);
+        },
+        [gauges.lastSuccessTime, gauges.lastFailureTime, gauges.lastSuccessBytes],
+      );
+    // Progress is read here, at each collection: the flushes' samples and what the series hold since.
+    const progress = createProgressInstruments(meter, this.spec.progress);
     meter.addBatchObservableCallback(
       (result: BatchObservableResult) => {
-        for (const series of this.series.values()) series.observe(result, gauges);
+        for (const run of this.open) {
+          const reading = run.expected === undefined ? undefined : this.observer?.progress(run);
+          if (reading !== undefined) run.progress?.show(reading, false);
+        }
+        for (const series of this.progress.values()) series.observe(result, progress);
       },
-      [gauges.lastSuccessTime, gauges.lastFailureTime, gauges.lastSuccessBytes],
+      [progress.active, progress.progress, progress.remainingTime, progress.lastProgressTime, progress.phase],
     );
   }
 
@@ -140,6 +194,28 @@ export class RunBook implements RunEnd {
     for (const run of [...this.open]) this.fail(run, RunFailure.Interrupted);
     this.refreshGauges();
     this.closed = true;
+  }
+
+  /** The progress gauges of the handle with these attributes, created on first use. */
+  private progressOf(attributes: Attributes): ProgressSeries {
+    let progress = this.progress.get(attributes);
+    if (progress === undefined) {
+      progress = new ProgressSeries(attributes, this.spec.progress);
+      this.progress.set(attributes, progress);
+    }
+    return progress;
+  }
+
+  /** At a run's end: its last reading without time left, one run fewer in progress, no phase current. */
+  private endProgress(run: OpenRun): void {
+    const progress = run.progress;
+    if (progress === undefined) return;
+    if (run.expected !== undefined) {
+      const reading = this.observer?.progress(run);
+      if (reading !== undefined) progress.show(reading, true);
+      progress.active -= 1;
+    }
+    progress.leavePhases();
   }
 
   /**

@@ -29,7 +29,7 @@ export class RunSeries {
 
   constructor(
     /** The handle's own attributes (its labels, or the overflow marker), which the gauges carry. */
-    private readonly attributes: Attributes,
+    readonly attributes: Attributes,
     reasonKey: string,
   ) {
     const success = Object.freeze({ ...attributes, outcome: 'success' });

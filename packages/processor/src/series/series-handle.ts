@@ -1,6 +1,7 @@
 import type { Attributes, Counter, Meter } from '@opentelemetry/api';
 import type { ResolvedLabels } from '../api/labels.js';
-import type { Run } from '../api/run.js';
+import type { Run, RunOptions } from '../api/run.js';
+import { type ExpectedProgress, expectedProgressOf } from '../api/run-options.js';
 import { MAX_PENDING } from '../base/amount.js';
 import type { LocalHistogram } from '../histogram/local-histogram.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
@@ -14,7 +15,7 @@ export interface SeriesOwner extends RecordingOwner {
    */
   deliver(handle: SeriesHandle): void;
   /** Starts a run on the run series of this handle's attributes. */
-  startRun(attributes: Attributes): Run;
+  startRun(attributes: Attributes, expected?: ExpectedProgress): Run;
 }
 
 /**
@@ -71,8 +72,8 @@ export class SeriesHandle extends RecordingHandle<SeriesOwner> {
     return true;
   }
 
-  startRun(): Run {
-    return this.owner.startRun(this.attributes);
+  startRun(options?: RunOptions): Run {
+    return this.owner.startRun(this.attributes, expectedProgressOf('startRun', options));
   }
 
   /** Adds numbers a worker thread recorded for these labels, read at a flush, as if they were recorded here. */

@@ -1,5 +1,6 @@
 import type { ResolvedLabels } from '../api/labels.js';
-import type { Run } from '../api/run.js';
+import type { Run, RunOptions } from '../api/run.js';
+import { expectedProgressOf } from '../api/run-options.js';
 import { MAX_PENDING } from '../base/amount.js';
 import { BucketIndex } from '../histogram/bucket-layout.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
@@ -58,7 +59,9 @@ export class SharedSeriesHandle extends RecordingHandle<SharedOwner> {
   /** Finds the exponential bucket (its tables read through this object's own fields, as LocalHistogram does). */
   private readonly bucketIndex = new BucketIndex();
 
-  startRun(): Run {
+  startRun(options?: RunOptions): Run {
+    // Checked as on the main thread, so that a wrong option fails the same way wherever the code runs.
+    expectedProgressOf('startRun', options);
     return this.owner.startRun();
   }
 
