@@ -84,7 +84,8 @@ describe.skipIf(!runSdk3)('intervals and temporality with @opentelemetry/sdk-met
       // The run that SIGTERM interrupts is added at shutdown, and a delta point of a series with no add in the
       // interval before starts at that add: in the final export, that and the collection may share a millisecond
       // (the SDK's clock). The gauges and self-metrics have an add in every interval, so theirs never start there.
-      const finalEnd = points.reduce((max, p) => (p.end > max ? p.end : max), 0n);
+      let finalEnd = 0n;
+      for (const p of points) if (p.end > finalEnd) finalEnd = p.end;
       for (const p of points) {
         const atShutdown = p.end === finalEnd && (p.metric === 'backup.runs' || p.metric === 'backup.run.duration');
         expect(p.start < p.end || (atShutdown && p.start === p.end), describePoint(p)).toBe(true);
