@@ -1,6 +1,6 @@
 // Every point's interval is true, over the OTLP wire format decoded: for every counter, gauge and histogram point of
 // a scripted job (the scopes' counters, the latency histograms, the runs' counter, histogram and gauges, the
-// self-metrics) the start is before
+// progress gauges of a run given an expected size and a phase, the self-metrics) the start is before
 // the end, a series starts at (or before) its first record, and a series' counters and its latency histogram
 // start together. Cumulative and delta, flush interval 1000 ms and 0, a one-shot job whose only export is the
 // final one, and stats created before the provider. (The SDK 3.x line: test/compat/sdk3-intervals.test.ts.)
@@ -19,9 +19,9 @@ const SCOPES = [
   { component: 'BackupEngine', implementation: 'Builtin', operation: 'Compressor:Write' },
 ] as const;
 
-/** Every instrument of the library: sums, histograms, the runs' gauges and the self-metrics. */
+/** Every instrument of the library: sums, histograms, the runs' and progress gauges and the self-metrics. */
 const LIBRARY =
-  /^(backup\.(operations|bytes|time|operation\.duration|runs|run\.duration|last_success\.(timestamp|bytes)|last_failure\.timestamp)|backupstats\.(invalid_measurements|scopes))$/;
+  /^(backup\.(operations|bytes|time|operation\.duration|runs|run\.duration|last_success\.(timestamp|bytes)|last_failure\.timestamp|run\.(progress|remaining_time|phase)|last_progress\.timestamp|active_runs)|backupstats\.(invalid_measurements|scopes))$/;
 /** The instruments whose points a job must have sent, so that none of them is checked vacuously. */
 const EXPECTED = [
   'backup.operations',
@@ -31,6 +31,11 @@ const EXPECTED = [
   'backup.last_success.timestamp',
   'backup.last_success.bytes',
   'backup.last_failure.timestamp',
+  'backup.run.progress',
+  'backup.run.remaining_time',
+  'backup.last_progress.timestamp',
+  'backup.run.phase',
+  'backup.active_runs',
   'backupstats.invalid_measurements',
   'backupstats.scopes',
 ];
@@ -49,8 +54,9 @@ interface Recorded {
 }
 
 /**
- * Records bursts on the scopes (the third one only late, after an idle stretch), with a run per burst, a failed run
- * in the second burst and a dropped (invalid) measurement in the third.
+ * Records bursts on the scopes (the third one only late, after an idle stretch), with a run per burst (given an
+ * expected size and a phase, so that its progress gauges are exported), a failed run in the second burst and a
+ * dropped (invalid) measurement in the third.
  */
 async function job(stats: BackupStats, bursts: number, pauseMs: number): Promise<Recorded> {
   const before = new Map<string, number>();
@@ -63,7 +69,8 @@ async function job(stats: BackupStats, bursts: number, pauseMs: number): Promise
   };
   for (let burst = 0; burst < bursts; burst++) {
     let from = Date.now();
-    const run = stats.backup.startRun();
+    const run = stats.backup.startRun({ expectedBytes: 2 * 200 * 4096 });
+    run.phase(burst % 2 === 0 ? 'copy' : 'verify');
     mark('-', from);
     for (const [i, labels] of SCOPES.entries()) {
       if (i === 2 && burst < bursts / 2) continue;
