@@ -1,7 +1,7 @@
-import type { Attributes, BatchObservableResult } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import type { ProgressSpec } from '../naming/progress-naming.js';
 import type { ProgressReading } from '../timeline/run-progress.js';
-import type { ProgressInstruments } from './progress-instruments.js';
+import type { ProgressGauges } from './progress-instruments.js';
 
 /** The most distinct phases one handle exports: a phase is a label value, so their number is bounded. */
 export const MAX_PHASES = 16;
@@ -11,7 +11,8 @@ export const MAX_PHASE_LENGTH = 64;
 /**
  * The gauges of the runs in progress on one series handle: how many are in progress, where the latest one given an
  * expected size stands, and the phases named on it. Once set, a gauge is observed at every collection, with the
- * value of the latest run, so that its series never keeps a stale value the SDK would carry on its own.
+ * value of the latest run, so that its series never keeps a stale value the SDK would carry on its own: observed
+ * (observable gauges) or set again (synchronous ones) with the values it has.
  */
 export class ProgressSeries {
   /** Runs in progress given an expected size; observed once one was. */
@@ -55,15 +56,15 @@ export class ProgressSeries {
     for (const phase of this.phases.values()) phase.value = 0;
   }
 
-  /** Observes the gauges that have a value. */
-  observe(result: BatchObservableResult, instruments: ProgressInstruments): void {
-    if (this.followed) result.observe(instruments.active, this.active, this.attributes);
+  /** Gives `emit` each gauge that has a value, with its value and attributes. */
+  each<G>(gauges: ProgressGauges<G>, emit: (gauge: G, value: number, attributes: Attributes) => void): void {
+    if (this.followed) emit(gauges.active, this.active, this.attributes);
     const reading = this.reading;
     if (reading !== undefined) {
-      result.observe(instruments.progress, reading.ratio, this.attributes);
-      result.observe(instruments.remainingTime, reading.remainingSeconds, this.attributes);
-      result.observe(instruments.lastProgressTime, reading.lastProgressAt / 1000, this.attributes);
+      emit(gauges.progress, reading.ratio, this.attributes);
+      emit(gauges.remainingTime, reading.remainingSeconds, this.attributes);
+      emit(gauges.lastProgressTime, reading.lastProgressAt / 1000, this.attributes);
     }
-    for (const phase of this.phases.values()) result.observe(instruments.phase, phase.value, phase.attributes);
+    for (const phase of this.phases.values()) emit(gauges.phase, phase.value, phase.attributes);
   }
 }

@@ -11,9 +11,9 @@ import type { Family } from '../naming/naming-types.js';
 import type { RunSpec } from '../naming/run-naming.js';
 import type { ExpectedProgress, RunObserver } from '../timeline/run-profile.js';
 import { OpenRun, type RunEnd } from './open-run.js';
-import { createProgressInstruments } from './progress-instruments.js';
+import { createProgressInstruments, type ProgressInstruments } from './progress-instruments.js';
 import { MAX_PHASE_LENGTH, ProgressSeries } from './progress-series.js';
-import { createRunInstruments, type RunInstruments } from './run-instruments.js';
+import { createRunInstruments, type GaugeRecorder, type RunInstruments } from './run-instruments.js';
 import { RunSeries } from './run-series.js';
 
 /**
@@ -30,6 +30,7 @@ export class RunBook implements RunEnd {
   /** The gauges of runs in progress, by handle as {@link series}: for handles that had a run with a size or a phase. */
   private readonly progress = new Map<Attributes, ProgressSeries>();
   private instruments: RunInstruments | undefined;
+  private progressGauges: ProgressInstruments | undefined;
   private closed = false;
   /** Hears of every run's start and end: the family's timeline, for the report. */
   observer: RunObserver | undefined;
@@ -59,6 +60,7 @@ export class RunBook implements RunEnd {
     const run = new OpenRun(this, series, progress, expected);
     this.open.add(run);
     this.observer?.started(run, attributes, expected);
+    if (progress !== undefined) this.setProgress(run, progress);
     return run;
   }
 
@@ -104,6 +106,7 @@ export class RunBook implements RunEnd {
     }
     run.progress ??= this.progressOf(run.series.attributes);
     if (!run.progress.enter(name)) this.countInvalid();
+    else this.setProgress(run, run.progress);
   }
 
   /** Gives a run in progress without a size its size; a size or operation that startRun refuses is counted. */
@@ -126,6 +129,7 @@ export class RunBook implements RunEnd {
     run.progress ??= this.progressOf(run.series.attributes);
     run.progress.started();
     this.observer?.expecting(run, expected);
+    this.setProgress(run, run.progress);
   }
 
   /** Runs ended and not yet added to the instruments. */
@@ -150,15 +154,19 @@ export class RunBook implements RunEnd {
         },
         [gauges.lastSuccessTime, gauges.lastFailureTime, gauges.lastSuccessBytes],
       );
-    // Progress is read here, at each collection: the flushes' samples and what the series hold since.
+    // Progress is read at each collection: the flushes' samples and what the series hold since. Synchronous
+    // gauges are set then by refreshGauges, and now for the runs that started before the provider was there.
     const progress = createProgressInstruments(meter, this.spec.progress);
+    this.progressGauges = progress;
+    if (progress.synchronous) {
+      this.refreshProgress(progress);
+      return;
+    }
     meter.addBatchObservableCallback(
       (result: BatchObservableResult) => {
-        for (const run of this.open) {
-          const reading = run.expected === undefined ? undefined : this.observer?.progress(run);
-          if (reading !== undefined) run.progress?.show(reading, false);
-        }
-        for (const series of this.progress.values()) series.observe(result, progress);
+        this.readProgress();
+        for (const series of this.progress.values())
+          series.each(progress, (gauge, value, attributes) => result.observe(gauge, value, attributes));
       },
       [progress.active, progress.progress, progress.remainingTime, progress.lastProgressTime, progress.phase],
     );
@@ -171,12 +179,14 @@ export class RunBook implements RunEnd {
    */
   refreshGauges(): void {
     const gauges = this.instruments?.gauges;
-    if (gauges === undefined || !gauges.synchronous) return;
-    try {
-      for (const series of this.series.values()) series.recordGauges(gauges);
-    } catch (error) {
-      this.diagnostics.flushFailed(error);
-    }
+    if (gauges !== undefined && gauges.synchronous)
+      try {
+        for (const series of this.series.values()) series.recordGauges(gauges);
+      } catch (error) {
+        this.diagnostics.flushFailed(error);
+      }
+    const progress = this.progressGauges;
+    if (progress !== undefined && progress.synchronous) this.refreshProgress(progress);
   }
 
   /**
@@ -194,6 +204,42 @@ export class RunBook implements RunEnd {
     for (const run of [...this.open]) this.fail(run, RunFailure.Interrupted);
     this.refreshGauges();
     this.closed = true;
+  }
+
+  /** Reads where every run in progress given an expected size stands, for its handle's gauges. */
+  private readProgress(): void {
+    for (const run of this.open) {
+      const reading = run.expected === undefined ? undefined : this.observer?.progress(run);
+      if (reading !== undefined) run.progress?.show(reading, false);
+    }
+  }
+
+  /** Sets every synchronous progress gauge to where its handle's runs stand now. */
+  private refreshProgress(gauges: ProgressInstruments & { readonly synchronous: true }): void {
+    try {
+      this.readProgress();
+      for (const series of this.progress.values()) series.each(gauges, recordGauge);
+    } catch (error) {
+      this.diagnostics.flushFailed(error);
+    }
+  }
+
+  /**
+   * Sets the synchronous progress gauges of a run's handle when the run starts following its progress, enters a
+   * phase or ends (no hot path: once each per run or phase), so that their series start then, before the next
+   * collection, rather than at it: a series started in a collection's callbacks has its first point start at its
+   * end. Observable gauges wait for the collection's callback.
+   */
+  private setProgress(run: OpenRun, progress: ProgressSeries): void {
+    const gauges = this.progressGauges;
+    if (gauges === undefined || !gauges.synchronous) return;
+    try {
+      const reading = run.expected !== undefined && this.open.has(run) ? this.observer?.progress(run) : undefined;
+      if (reading !== undefined) progress.show(reading, false);
+      progress.each(gauges, recordGauge);
+    } catch (error) {
+      this.diagnostics.flushFailed(error);
+    }
   }
 
   /** The progress gauges of the handle with these attributes, created on first use. */
@@ -216,6 +262,7 @@ export class RunBook implements RunEnd {
       progress.active -= 1;
     }
     progress.leavePhases();
+    this.setProgress(run, progress);
   }
 
   /**
@@ -241,4 +288,9 @@ export class RunBook implements RunEnd {
   private enqueue(series: RunSeries): void {
     if (series.markQueued()) this.queue.push(series);
   }
+}
+
+/** Sets a synchronous gauge: {@link ProgressSeries.each}'s `emit` for synchronous gauges. */
+function recordGauge(gauge: GaugeRecorder, value: number, attributes: Attributes): void {
+  gauge.record(value, attributes);
 }

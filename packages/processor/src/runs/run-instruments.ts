@@ -34,11 +34,7 @@ export interface RunInstruments {
  * default boundaries.
  */
 export function createRunInstruments(meter: Meter, spec: RunSpec): RunInstruments {
-  const createGauge = (meter as { createGauge?: unknown }).createGauge;
-  const gauge =
-    typeof createGauge === 'function'
-      ? (options: MetricOptions & { name: string }) => createGauge.call(meter, options.name, options) as GaugeRecorder
-      : undefined;
+  const gauge = synchronousGaugesOf(meter);
   return {
     runs: meter.createCounter(spec.runs.name, spec.runs),
     duration: meter.createHistogram(spec.duration.name, spec.duration),
@@ -57,4 +53,13 @@ export function createRunInstruments(meter: Meter, spec: RunSpec): RunInstrument
             lastSuccessBytes: gauge(spec.lastSuccessBytes),
           },
   };
+}
+
+/** Creates synchronous gauges on `meter`; undefined when its API has no `createGauge` (before API 1.9.0). */
+export function synchronousGaugesOf(
+  meter: Meter,
+): ((options: MetricOptions & { name: string }) => GaugeRecorder) | undefined {
+  const createGauge = (meter as { createGauge?: unknown }).createGauge;
+  if (typeof createGauge !== 'function') return undefined;
+  return (options) => createGauge.call(meter, options.name, options) as GaugeRecorder;
 }
