@@ -173,20 +173,21 @@ export class RunBook implements RunEnd {
   }
 
   /**
-   * Sets the synchronous gauges again, in every collection's drain and at shutdown: a delta reader's gauge series
-   * then has a point in every interval, as an observable one had, starting at the previous collection, and the
-   * final export carries the last values.
+   * Sets the synchronous gauges (last runs, progress) again, in every collection's drain and at shutdown, the
+   * progress ones read afresh for the runs in progress: a delta reader's gauge series then has a point in every
+   * interval, as an observable one had, starting at the previous collection, and the final export carries the last
+   * values.
    */
   refreshGauges(): void {
     const gauges = this.instruments?.gauges;
-    if (gauges !== undefined && gauges.synchronous)
+    if (gauges?.synchronous)
       try {
         for (const series of this.series.values()) series.recordGauges(gauges);
       } catch (error) {
         this.diagnostics.flushFailed(error);
       }
     const progress = this.progressGauges;
-    if (progress !== undefined && progress.synchronous) this.refreshProgress(progress);
+    if (progress?.synchronous) this.refreshProgress(progress);
   }
 
   /**
