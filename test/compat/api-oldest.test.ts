@@ -73,7 +73,7 @@ describe('the oldest @opentelemetry/api the peer range accepts', () => {
     },
   );
 
-  it('runs: by outcome and reason, durations in the advised buckets, the last success and failure as gauges', () => {
+  it('runs: by outcome and reason, durations in the advised buckets, the last success and failure and the progress as gauges', () => {
     const runs = events.find((e) => e.event === 'exported' && e.case === 'runs') as
       | { points: Array<{ metric: string; attributes: Record<string, AttributeValue>; value: unknown }> }
       | undefined;
@@ -92,6 +92,10 @@ describe('the oldest @opentelemetry/api the peer range accepts', () => {
     expect(value('backup.last_failure.timestamp', scope)).toBeGreaterThanOrEqual(
       value('backup.last_success.timestamp', scope) as number,
     );
+    // Observable on this API: a run in progress, half done, in its phase.
+    expect(value('backup.active_runs', scope)).toBe(1);
+    expect(value('backup.run.progress', scope)).toBe(0.5);
+    expect(value('backup.run.phase', { ...scope, phase: 'copy' })).toBe(1);
   });
 
   it('latency histograms reach the SDK of that time through a MetricProducer, explicit and exponential', () => {

@@ -1,6 +1,7 @@
 // On SDK 3.x with Node 22, as on the 2.x line (test/setup/temporality.test.ts, test/e2e/intervals.test.ts): under
 // OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE=delta the counters and the latency histograms arrive delta and
-// their deltas sum to what the job recorded; under either temporality every point's start is before its end.
+// their deltas sum to what the job recorded; under either temporality every point's start is before its end, the
+// self-metrics' and the runs' (counter, histogram, gauges) included.
 import { describe, expect } from 'vitest';
 import type { ScopeTotal } from '../fixtures/workload.mjs';
 import { it } from '../support/fixtures.js';
@@ -27,10 +28,10 @@ describe.skipIf(!runSdk3)('intervals and temporality with @opentelemetry/sdk-met
       await expectNode22WithSdk3(child);
       const recorded = await child.waitForEvent('totals');
       expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
-      // The library's synchronous instruments: the observable self-metrics start at their first collection, as
-      // every observable instrument of the SDK does.
-      const points = intervalPoints(receiver).filter((p) => !p.metric.startsWith('backupstats.'));
+      const points = intervalPoints(receiver);
       expect(receiver.exports.length).toBeGreaterThanOrEqual(4);
+      expect(points.some((p) => p.metric === 'backupstats.scopes')).toBe(true);
+      expect(points.some((p) => p.metric === 'backupstats.invalid_measurements')).toBe(true);
       for (const p of points) expect(p.start < p.end, describePoint(p)).toBe(true);
       const temporality = preference === 'delta' ? 1 : 2;
       for (const total of recorded.totals as ScopeTotal[]) {
@@ -44,6 +45,50 @@ describe.skipIf(!runSdk3)('intervals and temporality with @opentelemetry/sdk-met
             preference === 'delta' ? series.reduce((s, p) => s + p.value, 0) : (series.at(-1)?.value ?? Number.NaN);
           expect(sum, `${metric} ${total.operation}`).toBe(expected);
         }
+      }
+    });
+
+    it(`${preference}: the runs' series and gauges start before they end, the final export's too`, async ({
+      startReceiver,
+    }) => {
+      const receiver = await startReceiver();
+      // A success and a failure, then a run in progress until SIGTERM ends it as interrupted.
+      const child = job(
+        {
+          OTEL_METRICS_EXPORTER: 'otlp',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+          OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: preference,
+          OTEL_METRIC_EXPORT_INTERVAL: '100',
+        },
+        'run-job.mjs',
+      );
+      await child.waitForEvent('ready');
+      await expect.poll(() => receiver.exports.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      child.child.kill('SIGTERM');
+      await child.exited();
+      const points = intervalPoints(receiver);
+      for (const metric of [
+        'backup.runs',
+        'backup.run.duration',
+        'backup.last_success.timestamp',
+        'backup.last_success.bytes',
+        'backup.last_failure.timestamp',
+        'backupstats.scopes',
+        'backupstats.invalid_measurements',
+      ])
+        expect(
+          points.some((p) => p.metric === metric),
+          metric,
+        ).toBe(true);
+      // The run that SIGTERM interrupts is added at shutdown, and a delta point of a series with no add in the
+      // interval before starts at that add: in the final export, that and the collection may share a millisecond
+      // (the SDK's clock). The gauges and self-metrics have an add in every interval, so theirs never start there.
+      let finalEnd = 0n;
+      for (const p of points) if (p.end > finalEnd) finalEnd = p.end;
+      for (const p of points) {
+        const atShutdown = p.end === finalEnd && (p.metric === 'backup.runs' || p.metric === 'backup.run.duration');
+        expect(p.start < p.end || (atShutdown && p.start === p.end), describePoint(p)).toBe(true);
       }
     });
   }

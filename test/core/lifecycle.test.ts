@@ -6,7 +6,8 @@ import { type AddCall, createCountingProvider } from '../support/counting-provid
 import { it } from '../support/fixtures.js';
 import { valuesByKey } from '../support/harness.js';
 
-const SCOPES = 'backupstats.scopes';
+// The never-observed instrument the collection hook's batch callback is registered with.
+const SCOPES = 'backupstats.collection';
 
 describe('shutdown() twice', () => {
   it('flushes and detaches from the Meter once; the second call resolves and does nothing', async ({ harness }) => {

@@ -59,6 +59,24 @@ describe("a link's records, read by the main thread", () => {
     expect(values.get('backupstats.invalid_measurements{backup}')).toBe(0);
   });
 
+  it('drop an infinite duration of weight 0 (its time, ∞ × 0, is NaN) and count it invalid, as the main thread does', async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    onTestFinished(() => stats.shutdown());
+    const worker = connect(stats.workerLink());
+    const read = worker.backup.scope({ operation: 'Source:Read' });
+    read.timedIncrementBytes(100, 2);
+    read.timedIncrementBytes(5, Number.POSITIVE_INFINITY, 0);
+    read.timedIncrement(Number.POSITIVE_INFINITY, 0);
+    stats.backup.scope({ operation: 'Source:Write' }).timedIncrement(Number.POSITIVE_INFINITY, 0);
+    const values = valuesByKey(await harness.collect());
+    expect(values.get('backup.operations{-,-,Source:Read}')).toBe(1);
+    expect(values.get('backup.bytes{-,-,Source:Read}')).toBe(100);
+    expect(values.get('backup.time{-,-,Source:Read}')).toBeCloseTo(0.002, 9);
+    expect(values.get('backupstats.invalid_measurements{backup}')).toBe(3);
+  });
+
   it('are added to the instruments by flush() itself, not only by a collection', () => {
     const harness = createHarness();
     onTestFinished(() => harness.shutdown());

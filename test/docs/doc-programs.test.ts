@@ -156,6 +156,19 @@ const PROGRAMS: readonly Program[] = [
   },
   {
     file: 'docs/runs-and-alerts.md',
+    marker: "run.phase('upload');",
+    check: ({ receiver }) => {
+      // The run read its whole expected size and ended: done, nothing left, none in progress, no phase current.
+      const run = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
+      expect(latest(receiver, 'backup.run.progress', run)).toBe(1);
+      expect(latest(receiver, 'backup.run.remaining_time', run)).toBe(0);
+      expect(latest(receiver, 'backup.active_runs', run)).toBe(0);
+      expect(latest(receiver, 'backup.run.phase', { ...run, phase: 'read' })).toBe(0);
+      expect(latest(receiver, 'backup.run.phase', { ...run, phase: 'upload' })).toBe(0);
+    },
+  },
+  {
+    file: 'docs/runs-and-alerts.md',
     marker: 'AggregationType.EXPLICIT_BUCKET_HISTOGRAM',
     check: ({ receiver }) => {
       expect(histogramPoint(receiver, 'backup.run.duration', 'success')).toEqual({

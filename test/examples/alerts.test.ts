@@ -34,7 +34,7 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
   it('promtool check rules: the file is valid', async () => {
     const checked = await promtool(['check', 'rules', 'backupstats.rules.yml'], ALERTS_DIR);
     expect(checked, checked.stderr).toMatchObject({ code: 0 });
-    expect(checked.stdout).toContain('SUCCESS: 10 rules found');
+    expect(checked.stdout).toContain('SUCCESS: 13 rules found');
   });
 
   it('the alerts of the file are the ones docs/runs-and-alerts.md lists, no more, no fewer', async () => {
@@ -52,6 +52,7 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
       'backupstats.rules.30d.test.yml',
       'backupstats.rules.gaps.test.yml',
       'backupstats.rules.reruns.test.yml',
+      'backupstats.rules.stall.test.yml',
       'backupstats.rules.test.yml',
       'backupstats.rules.textfile.test.yml',
     ]);
@@ -112,6 +113,22 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
     expect(tested.stderr).toMatch(/FAILED:\s+alertname: BackupTooOld, time: 1d2h,\s+exp:\[\],\s+got:\[/);
   });
 });
+
+it.skipIf(!promtoolBinary && !requireE2E)(
+  'the allowed stall is read from its recording rule: set to 30 minutes, the stall tests of 10 minutes fail',
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'backupstats-rules-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    await cp(ALERTS_DIR, dir, { recursive: true });
+    const rules = await readFile(RULES, 'utf8');
+    expect(rules).toContain('expr: vector(600)');
+    await writeFile(join(dir, 'backupstats.rules.yml'), rules.replace('expr: vector(600)', 'expr: vector(1800)'));
+    const tested = await promtool(['test', 'rules', 'backupstats.rules.stall.test.yml'], dir);
+    expect(tested.code).toBe(1);
+    expect(tested.stderr).toMatch(/alertname: BackupStalled, time: 21m,\s+exp:\[[^\]]+\],\s+got:\[\]/);
+    expect(tested.stderr).toMatch(/alertname: RestoreStalled, time: 12m,\s+exp:\[[^\]]+\],\s+got:\[\]/);
+  },
+);
 
 describe.skipIf(!prometheusBinary && !requireE2E)('the alerting rules in a real Prometheus scraping the demo', () => {
   it('a failed backup run after a successful one: BackupLastRunFailed fires, with the run series of the failure', async ({

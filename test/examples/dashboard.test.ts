@@ -154,6 +154,17 @@ describe.skipIf(!prometheusBinary && !requireE2E)(
       }
       expect(tails).toEqual(new Set(['AWS:Request:Send', 'AWS:Request:Failed', 'AWS:Request:Throttled']));
 
+      // The busy share per operation: the same stages, each busy part of the time.
+      const busyShares = await server.query(
+        substitute(
+          dashboard.panels.find((p) => p.title === 'Backup busy share per operation')?.targets?.[0]?.expr ?? '',
+        ),
+      );
+      expect(new Set(busyShares.map((s) => `${s.metric.operation} ${s.metric.implementation}`))).toEqual(
+        new Set(operations.map((s) => `${s.metric.operation} ${s.metric.implementation}`)),
+      );
+      for (const share of busyShares) expect(share.value).toBeGreaterThan(0);
+
       // Shares of one whole: they add up to 1.
       expect(operations.reduce((sum, s) => sum + s.value, 0)).toBeCloseTo(1, 6);
 
@@ -206,6 +217,23 @@ describe.skipIf(!prometheusBinary && !requireE2E)(
       );
       expect(age[0]?.value).toBeGreaterThanOrEqual(0);
       expect(age[0]?.value).toBeLessThan(600);
+
+      // The Progress row: the last backup and restore each moved their whole size (read, then written), with nothing
+      // left and no run in progress once the loop stopped; the busy shares are of the same stages as the time shares.
+      for (const family of ['backup', 'restore']) {
+        await server.waitForSamples(`max(${family}_run_progress)`, one(1));
+        await server.waitForSamples(`max(${family}_run_remaining_time)`, one(0));
+        await server.waitForSamples(`sum(${family}_active_runs)`, one(0));
+      }
+      const busy = dashboard.panels.find((p) => p.title === 'Backup busy share per operation')?.targets?.[0]?.expr;
+      expect(busy).toBeDefined();
+      const progressPanels = dashboard.panels.filter((p) => p.title === 'Run progress' || p.title === 'Run time left');
+      expect(progressPanels.flatMap((p) => p.targets ?? []).map((t) => t.expr)).toEqual([
+        expect.stringContaining('backup_run_progress'),
+        expect.stringContaining('restore_run_progress'),
+        expect.stringContaining('backup_run_remaining_time'),
+        expect.stringContaining('restore_run_remaining_time'),
+      ]);
 
       loop.child.kill('SIGTERM');
       expect((await loop.exited).code, loop.stderr()).toBe(0);

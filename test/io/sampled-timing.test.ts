@@ -96,6 +96,35 @@ describe('timeOneIn on meterWritable', () => {
     expect(stats.calls.map((c) => c.bytes)).toEqual([1]);
     expectDurations(stats, [0]);
   });
+  it('a failed untimed write records nothing and fails the stream with its error; the timed write before it keeps its count, bytes and duration', async () => {
+    // The timed write of the first block of two is its first; the second, untimed, fails.
+    fixPlace(0, 2);
+    const stats = createRecordingStats();
+    const failure = new Error('disk full');
+    let i = 0;
+    const stream = meterWritable(
+      new Writable({
+        write(_chunk, _encoding, callback) {
+          i += 1;
+          spend(i * 10);
+          setImmediate(() => callback(i === 2 ? failure : null));
+        },
+      }),
+      stats,
+      { timeOneIn: 2 },
+    );
+    const errored = new Promise((resolve) => stream.on('error', resolve));
+    const secondDone = new Promise((resolve) =>
+      stream.write(Buffer.alloc(1), () => stream.write(Buffer.alloc(2), resolve)),
+    );
+    expect(await errored).toBe(failure);
+    // Node hands the write's own callback the error too.
+    expect(await secondDone).toBe(failure);
+    expect(stats.calls.map((c) => c.bytes)).toEqual([1]);
+    expectDurations(stats, [10]);
+    expect(weights(stats)).toEqual([2]);
+    expect(stream.destroyed).toBe(true);
+  });
 });
 
 describe('timeOneIn on meterReadable and meterTransform', () => {
@@ -116,6 +145,35 @@ describe('timeOneIn on meterReadable and meterTransform', () => {
     // At most one at metering, three per timed chunk (the chunk before it, the read request, its arrival), and two
     // for the block the stream ends in: none for an untimed chunk, which would make it at least 14.
     expect(clock().mock.calls.length).toBeLessThanOrEqual(1 + 3 * 3 + 2);
+  });
+
+  it('meterTransform: a failed untimed chunk records nothing and rejects the pipeline with its error; the chunks before it keep their records', async () => {
+    fixPlace(0, 3);
+    const stats = createRecordingStats();
+    const failure = new Error('bad block');
+    let i = 0;
+    const stage = meterTransform(
+      new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          i += 1;
+          spend(i);
+          setImmediate(() => callback(i === 3 ? failure : null, chunk));
+        },
+      }),
+      stats,
+      { timeOneIn: 3 },
+    );
+    await expect(
+      pipeline(
+        Readable.from([1, 2, 3, 4].map((n) => Buffer.alloc(n))),
+        stage,
+        new Writable({ write: (_c, _e, cb) => cb() }),
+      ),
+    ).rejects.toBe(failure);
+    // Chunk 1 timed for its block of three, chunk 2 untimed, chunk 3 untimed and failed.
+    expect(stats.calls.map((c) => c.bytes)).toEqual([1, 2]);
+    expectDurations(stats, [1, 0]);
+    expect(weights(stats)).toEqual([3, 0]);
   });
 
   it('meterTransform: one chunk in each block timed; the flush is always timed', async () => {

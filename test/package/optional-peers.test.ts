@@ -127,6 +127,80 @@ for (const env of JSON.parse(process.argv[2])) {
       expect(textfile).toContain(
         'OTEL_METRICS_EXPORTER="textfile" needs the package @opentelemetry/exporter-prometheus',
       );
+
+      // The entry points of those two exporters load without exporter-prometheus, in ESM and in CommonJS; each
+      // export fails with the same coded error and install line, said once: through diag when a logger is set,
+      // else on stderr.
+      const textfilePath = join(dir, 'peers.prom');
+      for (const [file, load, withDiag] of [
+        ['exporters.mjs', '(entry) => import(entry)', false],
+        ['exporters.cjs', '(entry) => Promise.resolve().then(() => require(entry))', false],
+        ['exporters-diag.mjs', '(entry) => import(entry)', true],
+      ] as const) {
+        writeFileSync(join(dir, file), exportersScript(load, withDiag));
+        const child = startNode([file, textfilePath], { node, cwd: dir });
+        onTestFinished(() => child.kill());
+        expect(await child.exited, child.stderr()).toEqual({ code: 0, signal: null });
+        const said = child.stdout().trim().split('\n');
+        const factory = {
+          'backupstats/pushgateway': 'createPushgatewayExporter',
+          'backupstats/textfile': 'createTextfileExporter',
+        };
+        expect(said, file).toHaveLength(4);
+        for (const [index, entry] of [
+          'backupstats/pushgateway',
+          'backupstats/pushgateway',
+          'backupstats/textfile',
+          'backupstats/textfile',
+        ].entries()) {
+          const line = JSON.parse(said[index] ?? '') as string;
+          expect(line, file).toBe(
+            `${entry}: BACKUPSTATS_MISSING_PEER backupstats: ${factory[entry as keyof typeof factory]} needs the package @opentelemetry/exporter-prometheus, which is not installed; install it with: npm install "@opentelemetry/exporter-prometheus@${exporters}" (the 0.${sdk}xx exporters go with the installed SDK ${sdk}.x)`,
+          );
+        }
+        const stderr = child.stderr();
+        for (const fn of Object.values(factory)) {
+          const sentences = stderr.split('\n').filter((text) => text.includes(`${fn} needs the package`));
+          expect(sentences, stderr).toHaveLength(1);
+          expect(sentences[0]).toMatch(withDiag ? /^diag error: backupstats: / : /^backupstats: /);
+          expect(sentences[0]).toContain(`npm install "@opentelemetry/exporter-prometheus@${exporters}"`);
+        }
+      }
     },
   );
 });
+
+/**
+ * A program that loads backupstats/pushgateway and backupstats/textfile with `load` (an import or a require), makes
+ * each exporter and exports twice through it, printing each result's error (or what loading threw). `withDiag`:
+ * with a diag logger that writes its errors to stderr, prefixed `diag error: `.
+ */
+function exportersScript(load: string, withDiag: boolean): string {
+  const logger = withDiag
+    ? `const { diag } = await load('@opentelemetry/api');
+  const ignore = () => {};
+  diag.setLogger({ error: (text) => process.stderr.write('diag error: ' + text + '\\n'), warn: ignore, info: ignore, debug: ignore, verbose: ignore });`
+    : '';
+  return `const load = ${load};
+const makers = [
+  ['backupstats/pushgateway', (entry) => entry.createPushgatewayExporter({ url: 'http://127.0.0.1:9' })],
+  ['backupstats/textfile', (entry) => entry.createTextfileExporter({ path: process.argv[2] })],
+];
+(async () => {
+  ${logger}
+  const { defaultResource } = await load('@opentelemetry/resources');
+  for (const [name, make] of makers) {
+    try {
+      const exporter = make(await load(name));
+      for (let i = 0; i < 2; i++) {
+        const result = await new Promise((done) => exporter.export({ resource: defaultResource(), scopeMetrics: [] }, done));
+        console.log(JSON.stringify(name + ': ' + result.error?.code + ' ' + result.error?.message));
+      }
+      await exporter.shutdown();
+    } catch (error) {
+      console.log(JSON.stringify(name + ': ' + error.code + ' ' + error.message));
+    }
+  }
+})();
+`;
+}

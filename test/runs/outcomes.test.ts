@@ -190,7 +190,8 @@ describe('runs through a real MeterProvider', () => {
     handle.startRun().succeed(-1);
     const values = numbers(await harness.collect());
     expect(values.get(runKey('backup.runs', { ...LABELS, outcome: 'success' }))).toBe(3);
-    expect(values.has(runKey('backup.last_success.bytes', LABELS))).toBe(false);
+    // A gauge keeps its last value: the bytes of the last success that had a count.
+    expect(values.get(runKey('backup.last_success.bytes', LABELS))).toBe(500);
     expect(values.get(runKey('backupstats.invalid_measurements', { family: 'backup' }))).toBe(2);
     expect(diagnostics.messages.filter((m) => m.includes('dropped an invalid backup measurement'))).toHaveLength(1);
     await stats.shutdown();

@@ -15,7 +15,10 @@ export interface AddCall {
 export interface CountingProvider {
   /** The provider to give to `createBackupStats`. */
   readonly provider: MeterProvider;
-  /** Every `add` call that went through, in order. */
+  /**
+   * Every `add` call that went through, in order, but the self-metrics' (`backupstats.*`), which the collection
+   * hook adds to when an instance joins or leaves and in every collection (test/core/self-metrics.test.ts).
+   */
   readonly adds: readonly AddCall[];
   /** How many batch observable callbacks that observe the instrument `name` were added to its Meters. */
   addedCallbacks(name: string): number;
@@ -47,7 +50,7 @@ export function createCountingProvider(real: MeterProvider): CountingProvider {
         failures.delete(instrument);
         throw failure.error;
       }
-      adds.push({ instrument, value, attributes });
+      if (!instrument.startsWith('backupstats.')) adds.push({ instrument, value, attributes });
       counter.add(value, attributes, context);
     },
   });

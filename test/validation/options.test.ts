@@ -30,17 +30,18 @@ const CASES: readonly Case[] = [
     { metricPrefix: 'p'.repeat(230) },
     ['metricPrefix', `${'p'.repeat(230)}backup.last_success.timestamp" is not`],
   ],
-  // 226 characters keep every backup instrument's name within 255, not the longest self-metric's.
+  // 224 characters keep every backup and restore instrument's name within 255 (restore.last_progress.timestamp
+  // the longest), not the longest self-metric's.
   [
     'prefix too long for the self-metric names',
-    { metricPrefix: 'p'.repeat(226) },
-    ['metricPrefix', `${'p'.repeat(226)}backupstats.invalid_measurements" is not`],
+    { metricPrefix: 'p'.repeat(224) },
+    ['metricPrefix', `${'p'.repeat(224)}backupstats.invalid_measurements" is not`],
   ],
   // The restore instruments' names are one character longer than the backup ones: only they are too long here.
   [
     'prefix too long for the restore names only',
-    { naming: 'vitess', metricPrefix: 'p'.repeat(218) },
-    ['metricPrefix', `${'p'.repeat(218)}restore_last_success_timestamp_seconds" is not`],
+    { naming: 'vitess', metricPrefix: 'p'.repeat(217) },
+    ['metricPrefix', `${'p'.repeat(217)}restore_last_progress_timestamp_seconds" is not`],
   ],
   ['meterProvider not a provider', { meterProvider: {} }, ['option meterProvider is an object;', 'getMeter']],
   ['meterProvider null', { meterProvider: null }, ['meterProvider', 'is null;', 'getMeter']],

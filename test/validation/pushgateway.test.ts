@@ -65,18 +65,27 @@ describe('BACKUPSTATS_PUSHGATEWAY_* at set-up', () => {
     ['a URL with credentials, not http', { BACKUPSTATS_PUSHGATEWAY_URL: 'ftp://s3cr3t-user:s3cr3t-pw@pg:9091' }],
     ['a header value with a newline', { BACKUPSTATS_PUSHGATEWAY_HEADERS: 'authorization=Bearer%20s3cr3t%0Ax' }],
     ['a header name with a space', { BACKUPSTATS_PUSHGATEWAY_HEADERS: 'x s3cr3t=y' }],
-    [
-      'credentials in the URL and an authorization header',
-      {
-        BACKUPSTATS_PUSHGATEWAY_URL: 'http://s3cr3t-user:s3cr3t-pw@pg:9091',
-        BACKUPSTATS_PUSHGATEWAY_HEADERS: 'Authorization=Bearer%20s3cr3t',
-      },
-    ],
   ])('%s: refused, and no secret in any message', async ([, env], { diagnostics }) => {
     const error = await setUpError({ ...pushgateway, ...env });
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toMatch(/^backupstats: BACKUPSTATS_PUSHGATEWAY_(URL|HEADERS)/);
     expect(error.message).toContain('<redacted>');
+    expect(everyText(error)).not.toContain('s3cr3t');
+    expect(diagnostics.messages.join('\n')).not.toContain('s3cr3t');
+  });
+
+  it('credentials in the URL and an authorization header: both named, what is wrong said, neither shown', async ({
+    diagnostics,
+  }) => {
+    const error = await setUpError({
+      ...pushgateway,
+      BACKUPSTATS_PUSHGATEWAY_URL: 'http://s3cr3t-user:s3cr3t-pw@pg:9091',
+      BACKUPSTATS_PUSHGATEWAY_HEADERS: 'Authorization=Bearer%20s3cr3t',
+    });
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toBe(
+      'backupstats: BACKUPSTATS_PUSHGATEWAY_URL has credentials (user:password@) and BACKUPSTATS_PUSHGATEWAY_HEADERS has an authorization header: both say how to authenticate (neither is shown, as they may hold secrets); accepted: one of the two, not both',
+    );
     expect(everyText(error)).not.toContain('s3cr3t');
     expect(diagnostics.messages.join('\n')).not.toContain('s3cr3t');
   });
@@ -142,7 +151,6 @@ describe('createPushgatewayExporter options', () => {
     ['credentials in a URL that is not http', { url: 'ftp://s3cr3t-user:s3cr3t-pw@pg' }],
     ['a header value with a newline', { headers: { authorization: 'Bearer s3cr3t\nx' } }],
     ['a header value that is not a string', { headers: { 's3cr3t-name': 5 } }],
-    ['credentials and an authorization header', { url: 'http://u:s3cr3t@pg', headers: { Authorization: 's3cr3t' } }],
   ])('%s: refused without showing it', (_, options) => {
     let error: unknown;
     try {
@@ -152,6 +160,21 @@ describe('createPushgatewayExporter options', () => {
     }
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toContain('<redacted>');
+    expect(everyText(error)).not.toContain('s3cr3t');
+  });
+
+  it('credentials in the url and an authorization header: both options named, what is wrong said, neither shown', () => {
+    let error: unknown;
+    try {
+      createPushgatewayExporter({ url: 'http://u:s3cr3t@pg', headers: { Authorization: 's3cr3t' } });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(
+      'backupstats: createPushgatewayExporter option url has credentials (user:password@) and option headers has an authorization header: both say how to authenticate (neither is shown, as they may hold secrets); accepted: one of the two, not both',
+    );
+    expect((error as { code?: unknown }).code).toBe('BACKUPSTATS_INVALID_OPTION');
     expect(everyText(error)).not.toContain('s3cr3t');
   });
 

@@ -102,3 +102,30 @@ describe('startBackupStats with an invalid header variable', () => {
     },
   );
 });
+
+// What is wrong with a refused key, said plainly: which rule the key breaks (or that it is empty).
+describe('a refused key of a key=value variable', () => {
+  it.for([
+    [
+      'an HTTP header name with a space (a secret: the entry is not shown)',
+      { ...json, OTEL_EXPORTER_OTLP_HEADERS: 'x-ok=1,s3cr3t key=2' },
+      `(entry 2 of 2 has a key that cannot be an HTTP header name (only letters, digits and !#$%&'*+-.^_\`|~ may be in one); the text is not shown because it may hold secrets)`,
+    ],
+    [
+      'a gRPC metadata key ending in -bin',
+      { ...grpc, OTEL_EXPORTER_OTLP_HEADERS: 'auth-bin=s3cr3t' },
+      '(entry 1 of 1 has a key that gRPC refuses as metadata (letters, digits, "_", "." and "-" only; none ending in "-bin" or starting with "grpc-"); the text is not shown because it may hold secrets)',
+    ],
+    [
+      'an empty resource attribute key',
+      { OTEL_SDK_DISABLED: 'false', OTEL_METRICS_EXPORTER: 'none', OTEL_RESOURCE_ATTRIBUTES: 'host.name=db-1,=prod' },
+      'OTEL_RESOURCE_ATTRIBUTES is "host.name=db-1,=prod" (entry 2 of 2, "=prod", has an empty key)',
+    ],
+  ] as const)('%s', async ([, env, said]) => {
+    const error = await setUpError(env);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toContain(said);
+    expect(error.message).not.toContain('is not one of the');
+    expect(error.message).not.toContain('s3cr3t');
+  });
+});

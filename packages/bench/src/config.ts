@@ -24,6 +24,7 @@ export const BENCHMARKS = [
   'pushgateway',
   'textfile',
   'timeline',
+  'scrape',
 ] as const;
 
 const ACCEPTED = `--quick, --only=${BENCHMARKS.join(',')}, --pipeline-mib=N, --rounds=N`;

@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,pushgateway,textfile,timeline] [--pipeline-mib=N] [--rounds=N]`
+// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,pushgateway,textfile,timeline,scrape] [--pipeline-mib=N] [--rounds=N]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr),
 // writes bench-results/<date>.json, and after a full run the results section of docs/performance.md.
 // Exits non-zero only when a benchmark crashed: timings never fail a run.
@@ -17,6 +17,7 @@ import { describeMachine } from './report/machine.js';
 import { renderMarkdown } from './report/markdown.js';
 import type { RunResults } from './report/results.js';
 import { runS3Request } from './s3/s3-request.js';
+import { runScrape } from './scrape/scrape.js';
 import { runTextfileWrite } from './textfile/textfile-write.js';
 import { runTimelineCost } from './timeline/timeline-cost.js';
 import { runWorkers } from './workers/workers.js';
@@ -61,6 +62,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
   const pushgateway = await run('pushgateway', () => runPushgatewayPush(config));
   const textfile = await run('textfile', () => runTextfileWrite(config));
   const timeline = await run('timeline', () => runTimelineCost(config));
+  const scrape = await run('scrape', () => runScrape(config));
   return {
     machine: describeMachine(),
     date,
@@ -77,6 +79,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
     pushgateway,
     textfile,
     timeline,
+    scrape,
     errors,
   };
 }

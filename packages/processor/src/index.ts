@@ -1,6 +1,6 @@
 export { Component, Implementation, Operation, type ResolvedLabels, type ScopeLabels, UNSET } from './api/labels.js';
 export type { WorkerLink, WorkerLinkOptions } from './api/link-types.js';
-export type { Run, RunOutcome } from './api/run.js';
+export type { Run, RunOptions, RunOutcome } from './api/run.js';
 export { RunFailure, type RunFailureReason } from './api/run-failure.js';
 export type { BackupStats, Stats } from './api/stats.js';
 export { METER_NAME, VERSION } from './api/version.js';

@@ -53,14 +53,21 @@ export function cleanEnv(env: Readonly<Record<string, string>> = {}): NodeJS.Pro
 }
 
 /**
- * The environment for an `npm` child of a test run under pnpm: pnpm's own setting `npm_config_verify_deps_before_run`
- * removed, which npm does not know and warns about ("npm warn Unknown env config") on every run.
+ * The environment for an `npm` child of a test run under pnpm: pnpm hands its own settings to scripts as
+ * `npm_config_*` variables (`verify_deps_before_run`, `npm_globalconfig`, `_jsr_registry`, …), which npm does not
+ * know and warns about ("npm warn Unknown env config") on every run. Only the settings npm shares with the user's
+ * configuration (where packages come from and where they are kept) are passed on.
  */
 export function npmEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => name.toLowerCase() !== 'npm_config_verify_deps_before_run'),
+    Object.entries(process.env).filter(([name]) => {
+      const setting = /^npm_config_(.*)$/i.exec(name)?.[1]?.toLowerCase();
+      return setting === undefined || NPM_SETTINGS_KEPT.has(setting);
+    }),
   );
 }
+
+const NPM_SETTINGS_KEPT = new Set(['registry', 'cache', 'userconfig', 'globalconfig', 'offline', 'prefer_offline']);
 
 /** Starts `node <args>` with the cleaned environment and keeps its output. */
 export function startNode(args: readonly string[], options: NodeProcessOptions = {}): NodeProcess {

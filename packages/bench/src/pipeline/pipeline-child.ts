@@ -3,13 +3,21 @@
 // class of their mode, as in an application, instead of the four classes of a shared process (which would
 // make them megamorphic and slow every metered mode down).
 import { isPipelineMode } from './pipeline-modes.js';
-import { expectedDigest, runOnce, sampleData, setUpMode } from './pipeline-run.js';
+import { expectedDigest, runFresh, runOnce, runTree, sampleData, setUpMode } from './pipeline-run.js';
 
-/** A request from the parent: push `total` bytes in `chunk`-byte chunks once. */
+/**
+ * A request from the parent: push `total` bytes in `chunk`-byte chunks once; or start `count` new pipelines of
+ * `total` bytes each (`fresh`); or read the `count` files of `tree` one pipeline each.
+ */
 interface RunRequest {
   readonly chunk: number;
   readonly total: number;
+  readonly fresh?: number;
+  readonly tree?: { readonly dir: string; readonly count: number };
 }
+
+const failed = (error: unknown) =>
+  send?.({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 
 const mode = process.argv[2];
 if (!isPipelineMode(mode)) throw new Error(`pipeline-child: unknown mode ${JSON.stringify(mode)}`);
@@ -21,6 +29,17 @@ const setup = setUpMode(mode);
 const digests = new Map<string, string>();
 
 process.on('message', (message: RunRequest) => {
+  if (message.fresh !== undefined) {
+    runFresh(setup, data, message.chunk, message.total, message.fresh).then(
+      (wallMs) => send({ ok: true, timing: { wallMs, cpuMs: 0, recordedSeconds: undefined } }),
+      failed,
+    );
+    return;
+  }
+  if (message.tree !== undefined) {
+    runTree(setup, message.tree.dir, message.tree.count).then((timing) => send({ ok: true, timing }), failed);
+    return;
+  }
   const key = `${message.chunk}/${message.total}`;
   let expected = digests.get(key);
   if (expected === undefined) {

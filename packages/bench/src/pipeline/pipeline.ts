@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode } from '@backupstats/testkit/node-process';
 import type { BenchConfig } from '../config.js';
@@ -42,8 +45,23 @@ export interface TimingBudgetRow {
   readonly estimateOffPercent: number;
 }
 
+/** One mode's cost of starting new pipelines, or of a file tree: its median and its overhead over unmetered. */
+export interface StartRow {
+  readonly mode: PipelineMode;
+  /** Median over the rounds, ms: per new pipeline (fresh), or for the whole tree. */
+  readonly wallMs: number;
+  /** Median of the per-round ratios to the same round's unmetered figure, minus 1, percent. */
+  readonly overheadPercent: number;
+  readonly overheadMinPercent: number;
+  readonly overheadMaxPercent: number;
+}
+
 /** Results of the pipeline benchmark. */
 export interface PipelineResult {
+  /** New pipelines, each after a collection of the previous ones: what one costs to start and run. */
+  readonly fresh: { readonly pipelines: number; readonly bytes: number; readonly rows: readonly StartRow[] };
+  /** A file tree read one pipeline per file. */
+  readonly tree: { readonly files: number; readonly fileBytes: number; readonly rows: readonly StartRow[] };
   /** What one `performance.now()` costs here, ns (the cheapest of several batches of a million reads). */
   readonly clockReadNs: number;
   readonly budget: readonly TimingBudgetRow[];
@@ -66,6 +84,10 @@ type Reply =
 /** A long-lived process running one mode; runs are requested one at a time. */
 interface ModeProcess {
   run(chunk: number, total: number): Promise<Timing>;
+  /** The median ms of `count` new pipelines of `bytes` each (pipeline-run.ts, runFresh). */
+  runFresh(chunk: number, bytes: number, count: number): Promise<number>;
+  /** The `count` files of `dir`, one pipeline each (pipeline-run.ts, runTree), ms. */
+  runTree(dir: string, count: number): Promise<number>;
   close(): void;
 }
 
@@ -94,15 +116,18 @@ async function startMode(mode: PipelineMode, pin: CpuPin): Promise<ModeProcess> 
   });
   const ready = await next();
   if (!('ready' in ready)) throw new Error(`pipeline process for "${mode}" did not start`);
+  const ask = async (request: object): Promise<Timing> => {
+    const reply = next();
+    child.send(request);
+    const answer = await reply;
+    if ('ready' in answer) throw new Error(`pipeline process for "${mode}" answered out of turn`);
+    if (!answer.ok) throw new Error(`pipeline (${mode}) failed: ${answer.error}`);
+    return answer.timing;
+  };
   return {
-    async run(chunk, total) {
-      const reply = next();
-      child.send({ chunk, total });
-      const answer = await reply;
-      if ('ready' in answer) throw new Error(`pipeline process for "${mode}" answered out of turn`);
-      if (!answer.ok) throw new Error(`pipeline (${mode}) failed: ${answer.error}`);
-      return answer.timing;
-    },
+    run: (chunk, total) => ask({ chunk, total }),
+    runFresh: async (chunk, bytes, count) => (await ask({ chunk, total: bytes, fresh: count })).wallMs,
+    runTree: async (dir, count) => (await ask({ chunk: 0, total: 0, tree: { dir, count } })).wallMs,
     close() {
       child.removeAllListeners('exit');
       child.kill();
@@ -175,7 +200,34 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
         });
       }
     }
-    return { clockReadNs, budget, rounds, pinnedCpu: pin.cpu, totalBytes: total, rows };
+    const startRounds = config.quick ? 1 : 5;
+    const freshCount = config.quick ? 3 : 20;
+    const freshBytes = MiB;
+    const fresh = await interleaved(START_MODES, startRounds, log, 'new pipelines', (mode) =>
+      proc(mode).runFresh(64 * 1024, freshBytes, freshCount),
+    );
+    const files = config.quick ? 50 : 1000;
+    const fileBytes = 64 * 1024;
+    const dir = mkdtempSync(join(tmpdir(), 'backupstats-bench-tree-'));
+    try {
+      const content = sampleBytes(fileBytes);
+      for (let i = 0; i < files; i++) writeFileSync(join(dir, String(i)), content);
+      const tree = await interleaved(START_MODES, startRounds, log, 'file tree', (mode) =>
+        proc(mode).runTree(dir, files),
+      );
+      return {
+        clockReadNs,
+        budget,
+        rounds,
+        pinnedCpu: pin.cpu,
+        totalBytes: total,
+        rows,
+        fresh: { pipelines: freshCount, bytes: freshBytes, rows: fresh },
+        tree: { files, fileBytes, rows: tree },
+      };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   } finally {
     for (const p of processes.values()) p.close();
   }
@@ -216,4 +268,55 @@ function budgetRow(
     exactSeconds,
     estimateOffPercent: (defaultSeconds / exactSeconds - 1) * 100,
   };
+}
+
+/** The modes of the start-up and file-tree rows: the default against unmetered, with the A/A control. */
+const START_MODES: readonly PipelineMode[] = [
+  'unmetered',
+  'backupstats default',
+  'wrappers on noopStats',
+  'unmetered again',
+];
+
+/** Runs `measure` for every mode in `rounds` rounds, the order rotated, and sums each mode up against unmetered. */
+async function interleaved(
+  modes: readonly PipelineMode[],
+  rounds: number,
+  log: (line: string) => void,
+  what: string,
+  measure: (mode: PipelineMode) => Promise<number>,
+): Promise<StartRow[]> {
+  const figures = new Map<PipelineMode, number[]>(modes.map((m) => [m, []]));
+  // One unmeasured pass, as for the chunk sizes.
+  for (const mode of modes) await measure(mode);
+  for (let round = 0; round < rounds; round++) {
+    const shift = round % modes.length;
+    const order = [...modes.slice(shift), ...modes.slice(0, shift)];
+    const line: string[] = [];
+    for (const mode of order) {
+      const ms = await measure(mode);
+      figures.get(mode)?.push(ms);
+      line.push(`${mode} ${ms.toFixed(1)} ms`);
+    }
+    log(`  pipeline ${what} round ${round + 1}/${rounds}: ${line.join(', ')}`);
+  }
+  const base = figures.get('unmetered') as number[];
+  return modes.map((mode) => {
+    const values = figures.get(mode) as number[];
+    const overheads = summarize(values.map((v, i) => (v / (base[i] as number) - 1) * 100));
+    return {
+      mode,
+      wallMs: summarize(values).median,
+      overheadPercent: overheads.median,
+      overheadMinPercent: overheads.min,
+      overheadMaxPercent: overheads.max,
+    };
+  });
+}
+
+/** `size` pseudo-random bytes (a file of the tree: what it holds does not matter to a pass-through). */
+function sampleBytes(size: number): Buffer {
+  const bytes = Buffer.allocUnsafe(size);
+  for (let i = 0; i < size; i++) bytes[i] = (i * 2654435761) >>> 24;
+  return bytes;
 }

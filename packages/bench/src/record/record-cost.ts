@@ -1,16 +1,23 @@
 import { Component, createBackupStats, createHistogramProducer, Implementation, Operation } from 'backupstats';
-import { Bench, type Task } from 'tinybench';
+import { Bench } from 'tinybench';
 import type { BenchConfig } from '../config.js';
 import { createOtelSetup } from '../harness/otel.js';
+import { pinThisProcess } from '../harness/pin-process.js';
 import { createDirectOtelStats } from './direct-otel-stats.js';
+import { histogramAnchors } from './histogram-anchors.js';
 import { promClientCases } from './prom-client-cases.js';
 
 /** One way of recording a measurement and what one record cost. */
 export interface RecordCostRow {
   readonly case: string;
-  /** Median nanoseconds per record over tinybench's samples. */
+  /** Median over the rounds of each round's median nanoseconds per record. */
   readonly nsPerOp: number;
-  /** Relative margin of error of the mean, percent, as tinybench reports it. */
+  /** The fastest and the slowest round's median, ns. */
+  readonly minNs: number;
+  readonly maxNs: number;
+  /** This cost divided by the bare accumulator's. */
+  readonly overFloor: number;
+  /** Relative margin of error of the mean, percent, as tinybench reports it, in the median round. */
   readonly rmePercent: number;
   /** Direct-OTel cost divided by this cost: how many times cheaper than direct OpenTelemetry. */
   readonly cheaperThanOtel: number;
@@ -22,6 +29,9 @@ export interface RecordCostResult {
   readonly rows: readonly RecordCostRow[];
   /** Records per tinybench iteration, per case. */
   readonly recordsPerIteration: Readonly<Record<string, number>>;
+  /** Rounds run, each timing every case in turn (the order rotated), and the CPU the process was pinned to. */
+  readonly rounds: number;
+  readonly pinnedCpu: number | undefined;
 }
 
 const LABELS = {
@@ -48,6 +58,8 @@ export const HISTOGRAM_CASE = 'backupstats held handle, with its latency histogr
 export const SDK_HISTOGRAM_CASE = 'direct OTel: Histogram.record (same 3 attributes)';
 /** The floor every record is compared with. */
 export const FLOOR_CASE = 'bare accumulator (floor)';
+/** The other JavaScript histograms, for histogram-anchors.ts's rows. */
+export const ANCHOR_PREFIXES = ['hdr-histogram-js', '@datadog/sketches-js', 'perf_hooks', 'prom-client Histogram'];
 const SCOPE_EACH_TIME_CASE = 'backupstats scope(labels) on every record (handle not held)';
 
 /**
@@ -146,22 +158,49 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
       },
     },
     ...promClientCases(LABELS, bytes, durations, slow),
+    ...(await histogramAnchors(durations, fast, slow)),
   ];
 
-  const bench = new Bench({
-    time: config.quick ? 30 : 1500,
-    iterations: config.quick ? 3 : 30,
-    warmupTime: config.quick ? 10 : 300,
-    warmupIterations: config.quick ? 2 : 10,
-  });
+  // Rounds, each timing every case in turn with its order rotated, so that a slow stretch of a shared machine
+  // falls on every case alike rather than on the few that tinybench happened to be timing; the process pinned to
+  // one CPU where taskset works. A case's cost is the median of its rounds' medians.
+  const rounds = config.quick ? 1 : 5;
   const calls = new Map<string, number>(cases.map((c) => [c.name, 0]));
-  for (const c of cases) {
-    bench.add(c.name, () => {
-      calls.set(c.name, (calls.get(c.name) as number) + 1);
-      c.fn(c.records);
-    });
+  const measured = new Map<string, Array<{ ns: number; rme: number; samples: number }>>(cases.map((c) => [c.name, []]));
+  const pin = pinThisProcess();
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const bench = new Bench({
+        time: config.quick ? 30 : 1500 / rounds,
+        iterations: config.quick ? 3 : 10,
+        warmupTime: config.quick ? 10 : 100,
+        warmupIterations: config.quick ? 2 : 5,
+      });
+      for (let k = 0; k < cases.length; k++) {
+        const c = cases[(k + round) % cases.length] as (typeof cases)[number];
+        bench.add(c.name, () => {
+          calls.set(c.name, (calls.get(c.name) as number) + 1);
+          c.fn(c.records);
+        });
+      }
+      await bench.run();
+      for (const task of bench.tasks) {
+        const result = task.result;
+        if (result.state !== 'completed') {
+          const error = 'error' in result ? result.error : undefined;
+          throw new Error(`record-cost task "${task.name}" ended ${result.state}`, { cause: error });
+        }
+        const records = cases.find((c) => c.name === task.name)?.records as number;
+        measured.get(task.name)?.push({
+          ns: (result.latency.p50 * 1e6) / records,
+          rme: result.latency.rme,
+          samples: result.latency.samplesCount,
+        });
+      }
+    }
+  } finally {
+    pin.restore();
   }
-  await bench.run();
   sink += floor.count + floor.bytes + floor.durationMillis;
   if (!Number.isFinite(sink)) throw new Error('the floor accumulator lost its sum');
 
@@ -189,27 +228,26 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
       throw new Error(`record-cost: "${name}" exported ${exported} operations, expected ${expected}`);
   }
 
-  const measured = bench.tasks.map((task, i) => ({ task, records: (cases[i] as (typeof cases)[number]).records }));
-  const nsPerOp = (task: Task, records: number): number => {
-    const result = task.result;
-    if (result.state !== 'completed') {
-      const error = 'error' in result ? result.error : undefined;
-      throw new Error(`record-cost task "${task.name}" ended ${result.state}`, { cause: error });
-    }
-    return (result.latency.p50 * 1e6) / records;
+  const summary = (name: string) => {
+    const byNs = [...(measured.get(name) ?? [])].sort((a, b) => a.ns - b.ns);
+    const median = byNs[Math.floor(byNs.length / 2)];
+    if (median === undefined) throw new Error(`record-cost: no round timed "${name}"`);
+    const samples = byNs.reduce((total, r) => total + r.samples, 0);
+    return { median, min: byNs[0]?.ns ?? median.ns, max: byNs[byNs.length - 1]?.ns ?? median.ns, samples };
   };
-  const otelTask = measured.find((m) => m.task.name === DIRECT_OTEL_CASE);
-  if (otelTask === undefined) throw new Error('record-cost: the direct OTel case is missing');
-  const otelNs = nsPerOp(otelTask.task, otelTask.records);
-  const rows = measured.map(({ task, records }) => {
-    const ns = nsPerOp(task, records);
-    const result = task.result as Extract<Task['result'], { state: 'completed' }>;
+  const otelNs = summary(DIRECT_OTEL_CASE).median.ns;
+  const floorNs = summary(FLOOR_CASE).median.ns;
+  const rows = cases.map((c) => {
+    const { median, min, max, samples } = summary(c.name);
     return {
-      case: task.name,
-      nsPerOp: ns,
-      rmePercent: result.latency.rme,
-      cheaperThanOtel: otelNs / ns,
-      samples: result.latency.samplesCount,
+      case: c.name,
+      nsPerOp: median.ns,
+      minNs: min,
+      maxNs: max,
+      overFloor: median.ns / floorNs,
+      rmePercent: median.rme,
+      cheaperThanOtel: otelNs / median.ns,
+      samples,
     };
   });
 
@@ -220,5 +258,10 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
     directOtel.shutdown(),
     histogramOtel.shutdown(),
   ]);
-  return { rows, recordsPerIteration: Object.fromEntries(cases.map((c) => [c.name, c.records])) };
+  return {
+    rows,
+    recordsPerIteration: Object.fromEntries(cases.map((c) => [c.name, c.records])),
+    rounds,
+    pinnedCpu: pin.cpu,
+  };
 }

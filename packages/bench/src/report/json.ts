@@ -17,6 +17,8 @@ export function renderJson(results: RunResults): unknown {
     flush: withStamp(results.flush?.rows),
     histogramCollect: withStamp(results.flush?.histograms),
     pipelineBudget: withStamp(results.pipeline?.budget),
+    pipelineFresh: withStamp(results.pipeline?.fresh.rows),
+    pipelineTree: withStamp(results.pipeline?.tree.rows),
     memory: withStamp(
       results.memory === undefined
         ? undefined
@@ -30,6 +32,7 @@ export function renderJson(results: RunResults): unknown {
     textfile: withStamp(results.textfile?.rows),
     timelineFlush: withStamp(results.timeline?.flush),
     reportWrite: withStamp(results.timeline === undefined ? undefined : [results.timeline.report]),
+    scrape: withStamp(results.scrape?.rows),
     errors: results.errors,
   };
 }

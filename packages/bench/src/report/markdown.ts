@@ -8,6 +8,7 @@ import { pipelineSection } from './sections/pipeline.js';
 import { pushgatewaySection } from './sections/pushgateway.js';
 import { recordSection } from './sections/record.js';
 import { s3RequestSection } from './sections/s3-request.js';
+import { scrapeSection } from './sections/scrape.js';
 import { textfileSection } from './sections/textfile.js';
 import { timelineSection } from './sections/timeline.js';
 import { workersSection } from './sections/workers.js';
@@ -50,6 +51,7 @@ export function renderMarkdown(results: RunResults): string {
   if (results.pushgateway !== undefined) out.push(...pushgatewaySection(results.pushgateway));
   if (results.textfile !== undefined) out.push(...textfileSection(results.textfile));
   if (results.timeline !== undefined) out.push(...timelineSection(results.timeline));
+  if (results.scrape !== undefined) out.push(...scrapeSection(results.scrape));
 
   const errors = Object.entries(results.errors);
   if (errors.length > 0) {

@@ -5,6 +5,7 @@ import type { PipelineResult } from '../pipeline/pipeline.js';
 import type { PushgatewayResult } from '../pushgateway/pushgateway-push.js';
 import type { RecordCostResult } from '../record/record-cost.js';
 import type { S3RequestResult } from '../s3/s3-request.js';
+import type { ScrapeResult } from '../scrape/scrape.js';
 import type { TextfileResult } from '../textfile/textfile-write.js';
 import type { TimelineResult } from '../timeline/timeline-cost.js';
 import type { WorkersResult } from '../workers/workers.js';
@@ -33,6 +34,8 @@ export interface RunResults {
   readonly textfile?: TextfileResult | undefined;
   /** The timeline's cost per flush, and the report page's size and writing time. */
   readonly timeline?: TimelineResult | undefined;
+  /** Prometheus scrapes of series with histograms, by number of series. */
+  readonly scrape?: ScrapeResult | undefined;
   /** Benchmark name → why it crashed. */
   readonly errors: Readonly<Record<string, string>>;
 }

@@ -1,6 +1,6 @@
 import type { ScopeLabels } from './labels.js';
 import type { WorkerLink, WorkerLinkOptions } from './link-types.js';
-import type { Run } from './run.js';
+import type { Run, RunOptions } from './run.js';
 
 /**
  * Records backup or restore measurements for one combination of labels.
@@ -27,9 +27,12 @@ export interface Stats {
    * Starts one backup or restore run, recorded with this handle's labels when it ends: its outcome, its duration,
    * and for a success its end time and bytes. Reads the clock now and when the run ends, and at no other time.
    * A run still in progress when the stats shut down ends as a {@link RunFailure.Interrupted} failure. To wrap
-   * an async function, use {@link trackRun}.
+   * an async function, use {@link trackRun}. With `options.expectedBytes` it also exports its progress, read at
+   * each flush (and the wall clock read once at its start).
+   *
+   * @throws TypeError when an option is not what it accepts.
    */
-  startRun(): Run;
+  startRun(options?: RunOptions): Run;
 }
 
 /** The two families of measurements and the controls of their export. */

@@ -50,7 +50,7 @@ const OPTION = /\boptions?\b/;
  * The code of a refused value from what its subject names: a variable, an option, or else an argument. The
  * checks whose refusal is of another kind (a stream, a full link) pass their code.
  */
-function codeOfSubject(subject: string): ErrorCode {
+export function codeOfSubject(subject: string): ErrorCode {
   if (VARIABLE.test(subject)) return 'BACKUPSTATS_INVALID_ENV';
   return OPTION.test(subject) ? 'BACKUPSTATS_INVALID_OPTION' : 'BACKUPSTATS_INVALID_ARGUMENT';
 }

@@ -1,4 +1,4 @@
-import { notAccepted } from './errors.js';
+import { codeOfSubject, withCode } from './errors.js';
 
 // The rules of HTTP that both set-up (OTLP and Pushgateway variables) and `backupstats/pushgateway` (its options)
 // apply: what a header may hold, how a URL is shown without its secrets, and who says how to authenticate.
@@ -8,6 +8,8 @@ export interface PairsRule {
   /** Keys that are accepted, and how the error message words them. */
   readonly key: RegExp;
   readonly keyText: string;
+  /** What is wrong with a key the rule refuses, after "entry N of M has": the rule it breaks, said plainly. */
+  readonly badKey: string;
   /** Values that are accepted once percent-decoded, and how the error message words them. */
   readonly value: RegExp;
   readonly valueText: string;
@@ -30,6 +32,7 @@ const HEADER_VALUE_TEXT =
 export const HEADER_RULE: PairsRule = {
   key: /^[!#$%&'*+.^`|~\w-]+$/,
   keyText: 'HTTP header names',
+  badKey: "a key that cannot be an HTTP header name (only letters, digits and !#$%&'*+-.^_`|~ may be in one)",
   value: HEADER_VALUE,
   valueText: HEADER_VALUE_TEXT,
   secret: true,
@@ -44,6 +47,8 @@ export const GRPC_HEADER_RULE: PairsRule = {
   ...HEADER_RULE,
   key: /^(?!grpc-)(?!.*-bin$)[0-9a-z_.-]+$/i,
   keyText: 'gRPC metadata keys (letters, digits, "_", "." and "-"; not ending in "-bin", not starting with "grpc-")',
+  badKey:
+    'a key that gRPC refuses as metadata (letters, digits, "_", "." and "-" only; none ending in "-bin" or starting with "grpc-")',
 };
 
 /**
@@ -56,20 +61,22 @@ export function redactUrl(text: string): string {
 
 /**
  * Adds the basic authentication taken from a URL's `user:password@` to `headers` (lower-case names), refusing
- * headers that carry an authorization of their own: `subject` names the two settings in the error.
+ * headers that carry an authorization of their own: `url` and `headersName` name the two settings in the error
+ * (`BACKUPSTATS_PUSHGATEWAY_URL`, or `createPushgatewayExporter option url`), which shows neither value.
  */
 export function addUrlCredentials(
   headers: Record<string, string>,
   authorization: string | undefined,
-  subject: string,
+  url: string,
+  headersName: string,
 ): void {
   if (authorization === undefined) return;
   if ('authorization' in headers) {
-    throw notAccepted(
-      subject,
-      '<redacted>',
-      'credentials in the URL (user:password@) or an authorization header, not both',
-      'both say how to authenticate; the text is not shown because it may hold secrets',
+    throw withCode(
+      new TypeError(
+        `backupstats: ${url} has credentials (user:password@) and ${headersName} has an authorization header: both say how to authenticate (neither is shown, as they may hold secrets); accepted: one of the two, not both`,
+      ),
+      codeOfSubject(url),
     );
   }
   headers.authorization = authorization;

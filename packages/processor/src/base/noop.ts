@@ -3,9 +3,16 @@ export function noop(): void {}
 
 /**
  * A run that records nothing: what null stats start, and stats already shut down. Typed by its shape (a `Run`
- * takes the same two calls) so that the floor imports nothing of the library.
+ * takes the same four calls) so that the floor imports nothing of the library.
  */
-export const noopRun: { readonly succeed: () => void; readonly fail: () => void } = Object.freeze({
+export const noopRun: {
+  readonly succeed: () => void;
+  readonly fail: () => void;
+  readonly phase: () => void;
+  readonly expectBytes: () => void;
+} = Object.freeze({
   succeed: noop,
   fail: noop,
+  phase: noop,
+  expectBytes: noop,
 });

@@ -109,3 +109,12 @@ export function unknownOptions(fn: string, given: object, known: readonly string
 export function reportNotWritten(path: string, error: unknown, quiet: boolean): void {
   reportLoss(`backupstats: the report ${path} (BACKUPSTATS_REPORT_PATH) was not written: ${String(error)}`, quiet);
 }
+
+/**
+ * An exporter made in code (`createPushgatewayExporter`, `createTextfileExporter`) cannot export: the optional
+ * peer it needs is not installed. `sentence` names it with the `npm install` line; said once per exporter, at its
+ * first export, since every export fails with it and would otherwise be heard by nobody.
+ */
+export function peerMissing(sentence: string): void {
+  reportLoss(sentence, false);
+}

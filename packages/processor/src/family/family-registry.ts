@@ -1,6 +1,7 @@
 import type { Attributes, Meter } from '@opentelemetry/api';
 import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
 import type { Run } from '../api/run.js';
+import type { ExpectedProgress } from '../api/run-options.js';
 import type { Stats } from '../api/stats.js';
 import { drainQueue, FirstError } from '../base/first-error.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
@@ -107,6 +108,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
   /** Marks the end of a collection's drain (series-interval.ts). */
   collected(): void {
     this.collections += 1;
+    this.runs.refreshGauges();
   }
 
   /** Creates the instruments on `meter`: from now on flushes add the pending measurements to them. */
@@ -190,8 +192,8 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     return new SeriesHandle(this, labels, attributes, buckets === undefined ? undefined : new LocalHistogram(buckets));
   }
 
-  startRun(attributes: Attributes): Run {
-    return this.runs.start(attributes);
+  startRun(attributes: Attributes, expected?: ExpectedProgress): Run {
+    return this.runs.start(attributes, expected);
   }
 
   /** Creates the family's timeline, which then hears of every flush and run (timeline/family-timeline.ts). */

@@ -35,7 +35,10 @@ function extremes(numbers: HistogramNumbers): { min?: number; max?: number } {
   return known;
 }
 
-/** The explicit-bucket point of one series: every `le` count exact, summed from nothing but its own bucket. */
+/**
+ * The explicit-bucket point of one series: every `le` count exact, summed from its exponential buckets and the
+ * split buckets' own counts (a sum, so a delta's numbers give the delta's counts).
+ */
 export function explicitPoint(
   attributes: Attributes,
   numbers: HistogramNumbers,
@@ -47,7 +50,13 @@ export function explicitPoint(
     endTime,
     attributes,
     value: {
-      buckets: { boundaries: [...numbers.explicitBuckets.boundaries], counts: Array.from(numbers.explicit, whole) },
+      buckets: {
+        boundaries: [...numbers.explicitBuckets.boundaries],
+        counts: Array.from(
+          numbers.explicitBuckets.countsOf(numbers.exponential, numbers.explicit, numbers.zeroCount),
+          whole,
+        ),
+      },
       sum: numbers.sumMillis / 1000,
       count: whole(numbers.count),
       ...extremes(numbers),

@@ -3,11 +3,12 @@ import type { ExplicitBuckets } from './explicit-buckets.js';
 
 /**
  * The latency distribution of one series, kept in process and handed to the SDK whole when a reader collects
- * (cumulative since the series was first recorded). Recording adds a weight to one exponential bucket and one
- * explicit bucket and updates count, sum, min and max: no allocation, no Map lookup, no Math.log. Its memory is
- * fixed when the series is created: 255 + (explicit boundaries + 1) doubles, about 2.3 KB with the default
- * boundaries. Records and collections run on the same thread, so a collection always sees count, sum and buckets
- * of the same records.
+ * (cumulative since the series was first recorded). Recording adds a weight to one exponential bucket and updates
+ * count, sum, min and max: no allocation, no Map lookup, no Math.log; the explicit buckets are summed from the
+ * exponential ones at collection ({@link ExplicitBuckets}), so only a duration in one of the few exponential buckets
+ * that hold a boundary writes an explicit count too. Its memory is fixed when the series is created: 255 + (explicit
+ * boundaries + 1) doubles, about 2.3 KB with the default boundaries. Records and collections run on the same
+ * thread, so a collection always sees count, sum and buckets of the same records.
  */
 export class LocalHistogram extends BucketIndex {
   /** Weighted number of recorded durations. */
@@ -21,22 +22,23 @@ export class LocalHistogram extends BucketIndex {
   zeroCount = 0;
   /** Weights by exponential bucket, from MIN_INDEX. */
   readonly exponential = new Float64Array(BUCKETS);
-  /** Weights by explicit bucket. */
+  /**
+   * Weights by explicit bucket of the durations in split exponential buckets only; {@link explicitCounts} adds the
+   * rest.
+   */
   readonly explicit: Float64Array;
   /**
    * The start of the cumulative points (Unix ms): when the series was created, until its first numbers go to
    * the counters at its first record (FamilyRegistry.open), which makes it the counters' start too.
    */
   startedAt = Date.now();
-  /** The explicit buckets' layout, held here so the record path reads no other object. */
-  private readonly below: Uint8Array;
-  private readonly limits: Float64Array;
+  /** Which exponential buckets are split, held here so the record path reads no other object on most records. */
+  private readonly split: Uint8Array;
 
   constructor(readonly explicitBuckets: ExplicitBuckets) {
     super();
     this.explicit = new Float64Array(explicitBuckets.boundaries.length + 1);
-    this.below = explicitBuckets.below;
-    this.limits = explicitBuckets.limits;
+    this.split = explicitBuckets.split;
   }
 
   /** Adds `weight` durations of `millis` (a valid amount, weight > 0). */
@@ -47,16 +49,18 @@ export class LocalHistogram extends BucketIndex {
     if (millis > this.maxMillis) this.maxMillis = millis;
     if (millis === 0) {
       this.zeroCount += weight;
-      this.explicit[0] = (this.explicit[0] as number) + weight;
       return;
     }
     const at = this.offsetOf(millis);
     this.exponential[at] = (this.exponential[at] as number) + weight;
-    // The explicit bucket: the boundaries in the exponential buckets below this one are all below the duration;
-    // at most a boundary or two lie inside the bucket, one comparison each.
-    const limits = this.limits;
-    let j = this.below[at] as number;
-    while (j < limits.length && millis > (limits[j] as number)) j++;
-    this.explicit[j] = (this.explicit[j] as number) + weight;
+    if (this.split[at] !== 0) {
+      const j = this.explicitBuckets.indexOf(millis, at);
+      this.explicit[j] = (this.explicit[j] as number) + weight;
+    }
+  }
+
+  /** The weights by explicit bucket, every `le` count exact. */
+  explicitCounts(): Float64Array {
+    return this.explicitBuckets.countsOf(this.exponential, this.explicit, this.zeroCount);
   }
 }

@@ -1,4 +1,4 @@
-import type { BatchObservableResult, Meter, MeterProvider } from '@opentelemetry/api';
+import type { Meter, MeterProvider } from '@opentelemetry/api';
 import { type Counted, createSelfMetrics, type SelfMetrics } from './self-metrics.js';
 
 /** One stats instance, as the collection hook of its provider sees it. */
@@ -17,9 +17,9 @@ export interface CollectionHook {
  * The flush before every collection, which keeps exports from ever being stale. The SDK runs observable
  * callbacks before it collects the synchronous counters of the same Meter, so a batch callback that drains the
  * pending measurements makes the collection see them (pinned by the collection-order test). A batch callback
- * needs an observable instrument: the self-metrics are real ones. The SDK gives every stats instance on a
- * provider the same Meter and keeps one observation per attribute set per collection, so one callback per
- * provider observes the sums over the live instances (one callback per instance would let the last one win).
+ * needs an observable instrument: the self-metrics' never-observed one. The SDK gives every stats instance on a
+ * provider the same Meter and the same self-metric instruments, so one callback per provider adds the change of
+ * the sums over the live instances (self-metrics.ts).
  */
 const byProvider = new WeakMap<MeterProvider, Map<string, CollectionHook>>();
 
@@ -43,21 +43,23 @@ export function collectionHookOf(provider: MeterProvider, meter: Meter, prefix: 
 
 function createCollectionHook(meter: Meter, selfMetrics: SelfMetrics): CollectionHook {
   const members = new Set<Member>();
-  const collect = (result: BatchObservableResult): void => {
+  const collect = (): void => {
     for (const member of members) member.flushBeforeCollection();
-    selfMetrics.observe(result, members);
+    selfMetrics.update(members);
   };
-  const observables = [...selfMetrics.observables];
+  const observables = [selfMetrics.observable];
   return {
     join(member) {
-      // With no member left the callback is removed, so that a provider whose stats are all shut down
-      // exports no self-metrics; the first member to come back adds it again.
+      // With no member left the callback is removed, so that a provider whose stats are all shut down no longer
+      // calls into them; the first member to come back adds it again.
       if (members.size === 0) meter.addBatchObservableCallback(collect, observables);
       members.add(member);
+      selfMetrics.update(members);
     },
     leave(member) {
       if (!members.delete(member)) return;
       selfMetrics.retire(member);
+      selfMetrics.update(members);
       if (members.size === 0) meter.removeBatchObservableCallback(collect, observables);
     },
   };

@@ -66,18 +66,25 @@ export interface ResolvedOptions extends ResolvedHistogramOptions {
   readonly quiet: boolean;
 }
 
+/**
+ * Every option of {@link createBackupStats}, once, checked against the interface by its type (an option missing
+ * here, or one the interface does not have, fails to compile): the warning about options the core does not know,
+ * set-up's start options and its variables derive from it.
+ */
+const CORE_OPTION_SET: Readonly<Record<keyof BackupStatsOptions, true>> = {
+  meterProvider: true,
+  flushIntervalMillis: true,
+  naming: true,
+  metricPrefix: true,
+  maxScopes: true,
+  histograms: true,
+  histogramBoundaries: true,
+  histogramProducers: true,
+  quiet: true,
+};
+
 /** The options of {@link createBackupStats}, for the warning about options it does not know. */
-export const CORE_OPTIONS: readonly (keyof BackupStatsOptions)[] = [
-  'meterProvider',
-  'flushIntervalMillis',
-  'naming',
-  'metricPrefix',
-  'maxScopes',
-  'histograms',
-  'histogramBoundaries',
-  'histogramProducers',
-  'quiet',
-];
+export const CORE_OPTIONS = Object.freeze(Object.keys(CORE_OPTION_SET) as (keyof BackupStatsOptions)[]);
 
 /** The example of an options object in the messages. */
 export const OPTIONS_EXAMPLE = "{ naming: 'vitess' }";
@@ -96,14 +103,11 @@ const MAX_SCOPES: IntegerRule = {
   note: 'the series of the root scope and the overflow series',
 };
 
-/** The options that `backupstats/setup` can also read from a variable. */
-export type VariableOption =
-  | 'flushIntervalMillis'
-  | 'naming'
-  | 'metricPrefix'
-  | 'maxScopes'
-  | 'histograms'
-  | 'histogramBoundaries';
+/**
+ * The options that `backupstats/setup` can also read from a variable (setup/env/stats-variables.ts): all but the
+ * objects, and `quiet`, which set-up reads with the log settings.
+ */
+export type VariableOption = Exclude<keyof BackupStatsOptions, 'meterProvider' | 'histogramProducers' | 'quiet'>;
 
 /** Where an option's value came from when not from code: the variable to blame and its text as written. */
 export interface ValueSource {

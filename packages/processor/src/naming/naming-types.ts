@@ -27,7 +27,18 @@ export interface CounterSpec {
 
 // The self-metrics are the library's own: one name per provider and prefix, the same in both namings.
 
-/** The self-metrics' names, after `prefix` (the stats' `metricPrefix`). */
-export function selfMetricNames(prefix: string): { readonly invalid: string; readonly scopes: string } {
-  return { invalid: `${prefix}backupstats.invalid_measurements`, scopes: `${prefix}backupstats.scopes` };
+/**
+ * The self-metrics' names, after `prefix` (the stats' `metricPrefix`). `collection` names the observable instrument
+ * the collection hook's batch callback is registered with: it is never observed, so it is never exported.
+ */
+export function selfMetricNames(prefix: string): {
+  readonly invalid: string;
+  readonly scopes: string;
+  readonly collection: string;
+} {
+  return {
+    invalid: `${prefix}backupstats.invalid_measurements`,
+    scopes: `${prefix}backupstats.scopes`,
+    collection: `${prefix}backupstats.collection`,
+  };
 }

@@ -1,5 +1,6 @@
 import { ValueType } from '@opentelemetry/api';
 import type { CounterSpec, Family, Naming } from './naming-types.js';
+import { type ProgressSpec, progressSpec } from './progress-naming.js';
 
 /**
  * The bucket boundaries of the run duration histograms, in seconds: from a second to a day, about two buckets per
@@ -28,6 +29,8 @@ export interface RunSpec {
   readonly lastSuccessBytes: CounterSpec;
   /** `error.type` (OpenTelemetry's attribute for the class of error an operation ended with) or `reason` (vitess). */
   readonly reasonKey: string;
+  /** The gauges of runs in progress (naming/progress-naming.ts). */
+  readonly progress: ProgressSpec;
 }
 
 /** Builds the run instrument names of one family under a naming preset and an optional name prefix. */
@@ -69,6 +72,7 @@ export function runSpec(naming: Naming, family: Family, prefix: string): RunSpec
         valueType: ValueType.INT,
       },
       reasonKey: 'reason',
+      progress: progressSpec(naming, family, prefix),
     };
   }
   const name = `${prefix}${family}`;
@@ -105,12 +109,23 @@ export function runSpec(naming: Naming, family: Family, prefix: string): RunSpec
       valueType: ValueType.INT,
     },
     reasonKey: 'error.type',
+    progress: progressSpec(naming, family, prefix),
   };
 }
 
 /** Every instrument name of `spec`, for the name checks at construction. */
 export function runInstrumentNames(spec: RunSpec): string[] {
-  return [spec.runs, spec.duration, spec.lastSuccessTime, spec.lastFailureTime, spec.lastSuccessBytes].map(
-    (instrument) => instrument.name,
-  );
+  const { active, progress, remainingTime, lastProgressTime, phase } = spec.progress;
+  return [
+    spec.runs,
+    spec.duration,
+    spec.lastSuccessTime,
+    spec.lastFailureTime,
+    spec.lastSuccessBytes,
+    active,
+    progress,
+    remainingTime,
+    lastProgressTime,
+    phase,
+  ].map((instrument) => instrument.name);
 }

@@ -1,5 +1,6 @@
-import { PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { exporterAfterPeer } from '../base/peer-exporter.js';
+import { peerMissing } from '../diagnostics/messages.js';
 import { openPushgatewayExporter } from './pushgateway-exporter.js';
 import { checkPushgatewayOptions, type PushgatewayExporterOptions } from './pushgateway-options.js';
 
@@ -16,9 +17,17 @@ export type { PushgatewayExporterOptions } from './pushgateway-options.js';
  * one of its own. A refused push (4xx) is said through diag, quoting the answer; the job goes on. Leave the reader's
  * `maxExportBatchSize` unset: a metric split over two pushes would keep only the second half.
  *
+ * Needs `@opentelemetry/exporter-prometheus`, loaded when the exporter is made: without it, every export fails with
+ * `BACKUPSTATS_MISSING_PEER` and the `npm install` line, said once (through diag, else on stderr).
+ *
  * @throws TypeError naming the option, its value (never a secret) and what is accepted.
  */
 export function createPushgatewayExporter(options?: PushgatewayExporterOptions): PushMetricExporter {
-  // No prefix, and no timestamps: the Pushgateway refuses pushed samples that have one.
-  return openPushgatewayExporter(checkPushgatewayOptions(options), new PrometheusSerializer(undefined, false));
+  const config = checkPushgatewayOptions(options);
+  // A literal import(), as set-up's: a bundler carries the package when it is installed. No prefix, and no
+  // timestamps: the Pushgateway refuses pushed samples that have one.
+  const loading = import('@opentelemetry/exporter-prometheus').then(({ PrometheusSerializer }) =>
+    openPushgatewayExporter(config, new PrometheusSerializer(undefined, false)),
+  );
+  return exporterAfterPeer(loading, '@opentelemetry/exporter-prometheus', 'createPushgatewayExporter', peerMissing);
 }

@@ -45,7 +45,7 @@ export function checkPushgatewayOptions(given: PushgatewayExporterOptions | unde
     throw notAccepted(`${FN} option url`, shown, PUSHGATEWAY_URL_TEXT);
   }
   const headers = checkHeaders(options.headers);
-  addUrlCredentials(headers, parsed.authorization, `${FN} options url and headers`);
+  addUrlCredentials(headers, parsed.authorization, `${FN} option url`, 'option headers');
   const timeoutMillis = options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS;
   if (!isIntegerIn(timeoutMillis, TIMER_MILLIS)) {
     throw notAcceptedArgument(FN, 'option timeoutMillis', timeoutMillis, integerText(TIMER_MILLIS));

@@ -27,7 +27,7 @@ export function buildReport(timeline: StatsTimeline): BackupStatsReport {
   const timed = timeline.families.flatMap((family) => family.timedSeries().map((s) => ({ family, ...s })));
   const series = timed.map(({ family, handle, timeline: t }) => {
     const h = handle.histogram;
-    const buckets = h === undefined ? undefined : bucketsOf(boundaries, h.explicit, h.minMillis, h.maxMillis);
+    const buckets = h === undefined ? undefined : bucketsOf(boundaries, h.explicitCounts(), h.minMillis, h.maxMillis);
     return {
       ...labelsOf(family.family, handle.attributes),
       overflow: handle.attributes['otel.metric.overflow'] === true,
@@ -160,13 +160,14 @@ function latencyByOperation(
       sum = {
         family: family.family,
         operation,
-        counts: new Array(h.explicit.length).fill(0),
+        counts: new Array(boundaries.length + 1).fill(0),
         min: Infinity,
         max: -Infinity,
       };
       sums.set(key, sum);
     }
-    for (let i = 0; i < h.explicit.length; i++) sum.counts[i] = (sum.counts[i] as number) + (h.explicit[i] as number);
+    const counts = h.explicitCounts();
+    for (let i = 0; i < counts.length; i++) sum.counts[i] = (sum.counts[i] as number) + (counts[i] as number);
     sum.min = Math.min(sum.min, h.minMillis);
     sum.max = Math.max(sum.max, h.maxMillis);
   }

@@ -1,11 +1,15 @@
 import type { Run } from '../api/run.js';
 import type { RunFailureReason } from '../api/run-failure.js';
+import type { ExpectedProgress } from '../timeline/run-profile.js';
+import type { ProgressSeries } from './progress-series.js';
 import type { RunSeries } from './run-series.js';
 
 /** What ends an {@link OpenRun}: the run book of its family. */
 export interface RunEnd {
   succeed(run: OpenRun, bytes: number | undefined): void;
   fail(run: OpenRun, reason: RunFailureReason | undefined): void;
+  phase(run: OpenRun, name: unknown): void;
+  expectBytes(run: OpenRun, bytes: unknown, operation: unknown): void;
 }
 
 /** A run in progress: where it records, and when it started (the one clock read of its start). */
@@ -15,6 +19,9 @@ export class OpenRun implements Run {
   constructor(
     private readonly book: RunEnd,
     readonly series: RunSeries,
+    /** The gauges of its handle's runs in progress, for a run given an expected size or a phase. */
+    public progress: ProgressSeries | undefined,
+    public expected: ExpectedProgress | undefined,
   ) {}
 
   succeed(bytes?: number): void {
@@ -23,5 +30,13 @@ export class OpenRun implements Run {
 
   fail(reason?: RunFailureReason): void {
     this.book.fail(this, reason);
+  }
+
+  phase(name: string): void {
+    this.book.phase(this, name);
+  }
+
+  expectBytes(bytes: number, progressOperation?: string): void {
+    this.book.expectBytes(this, bytes, progressOperation);
   }
 }

@@ -1,6 +1,7 @@
 import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
 import type { Run } from '../api/run.js';
 import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
+import { expectedProgressOf } from '../api/run-options.js';
 import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { FirstError } from '../base/first-error.js';
 import { drainQueue } from '../base/first-error.js';
@@ -8,9 +9,11 @@ import { noopRun } from '../base/noop.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { Family } from '../naming/naming-types.js';
 import type { RunSpec } from '../naming/run-naming.js';
-import type { RunObserver } from '../timeline/run-profile.js';
+import type { ExpectedProgress, RunObserver } from '../timeline/run-profile.js';
 import { OpenRun, type RunEnd } from './open-run.js';
-import { createRunInstruments, type RunInstruments } from './run-instruments.js';
+import { createProgressInstruments, type ProgressInstruments } from './progress-instruments.js';
+import { MAX_PHASE_LENGTH, ProgressSeries } from './progress-series.js';
+import { createRunInstruments, type GaugeRecorder, type RunInstruments } from './run-instruments.js';
 import { RunSeries } from './run-series.js';
 
 /**
@@ -24,7 +27,10 @@ export class RunBook implements RunEnd {
   private readonly series = new Map<Attributes, RunSeries>();
   private readonly open = new Set<OpenRun>();
   private readonly queue: RunSeries[] = [];
+  /** The gauges of runs in progress, by handle as {@link series}: for handles that had a run with a size or a phase. */
+  private readonly progress = new Map<Attributes, ProgressSeries>();
   private instruments: RunInstruments | undefined;
+  private progressGauges: ProgressInstruments | undefined;
   private closed = false;
   /** Hears of every run's start and end: the family's timeline, for the report. */
   observer: RunObserver | undefined;
@@ -36,8 +42,8 @@ export class RunBook implements RunEnd {
     private readonly diagnostics: Diagnostics,
   ) {}
 
-  /** Starts a run on the series of the handle with these attributes. */
-  start(attributes: Attributes): Run {
+  /** Starts a run on the series of the handle with these attributes; `expected` makes it follow its progress. */
+  start(attributes: Attributes, expected?: ExpectedProgress): Run {
     if (this.closed) {
       this.diagnostics.recordedAfterShutdown(this.family);
       return noopRun;
@@ -49,9 +55,12 @@ export class RunBook implements RunEnd {
       // Its series exist at 0 from now on (from the next flush without instruments yet), before any run ends.
       this.deliver(series);
     }
-    const run = new OpenRun(this, series);
+    const progress = expected === undefined ? undefined : this.progressOf(attributes);
+    progress?.started();
+    const run = new OpenRun(this, series, progress, expected);
     this.open.add(run);
-    this.observer?.started(run, attributes);
+    this.observer?.started(run, attributes, expected);
+    if (progress !== undefined) this.setProgress(run, progress);
     return run;
   }
 
@@ -65,6 +74,7 @@ export class RunBook implements RunEnd {
     }
     // One wall-clock read: the gauge's end time and the report's.
     const endedAt = Date.now();
+    this.endProgress(run);
     run.series.succeeded(seconds, endedAt / 1000, kept);
     this.observer?.ended(run, { outcome: 'success', seconds, endedAt, bytes: kept, reason: undefined });
     this.deliver(run.series);
@@ -75,6 +85,7 @@ export class RunBook implements RunEnd {
     const seconds = (performance.now() - run.startedAt) / 1000;
     const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
     const endedAt = Date.now();
+    this.endProgress(run);
     run.series.failed(index, seconds, endedAt / 1000);
     this.observer?.ended(run, {
       outcome: 'failure',
@@ -86,6 +97,41 @@ export class RunBook implements RunEnd {
     this.deliver(run.series);
   }
 
+  /** Names the current phase of a run in progress; a name that is not a short string is dropped and counted. */
+  phase(run: OpenRun, name: unknown): void {
+    if (!this.open.has(run)) return;
+    if (typeof name !== 'string' || name.length === 0 || name.length > MAX_PHASE_LENGTH) {
+      this.countInvalid();
+      return;
+    }
+    run.progress ??= this.progressOf(run.series.attributes);
+    if (!run.progress.enter(name)) this.countInvalid();
+    else this.setProgress(run, run.progress);
+  }
+
+  /** Gives a run in progress without a size its size; a size or operation that startRun refuses is counted. */
+  expectBytes(run: OpenRun, bytes: unknown, operation: unknown): void {
+    if (!this.open.has(run) || run.expected !== undefined) return;
+    let expected: ExpectedProgress | undefined;
+    try {
+      expected = expectedProgressOf('expectBytes', {
+        expectedBytes: bytes as number,
+        progressOperation: operation as string | undefined,
+      });
+    } catch {
+      expected = undefined;
+    }
+    if (expected === undefined) {
+      this.countInvalid();
+      return;
+    }
+    run.expected = expected;
+    run.progress ??= this.progressOf(run.series.attributes);
+    run.progress.started();
+    this.observer?.expecting(run, expected);
+    this.setProgress(run, run.progress);
+  }
+
   /** Runs ended and not yet added to the instruments. */
   get pendingRuns(): number {
     let count = 0;
@@ -94,18 +140,54 @@ export class RunBook implements RunEnd {
   }
 
   /**
-   * Creates the instruments on `meter`. The gauges' callback stays registered after shutdown: the final export,
-   * which the provider makes after the stats are shut down, must still carry the last success.
+   * Creates the instruments on `meter`. Observable gauges' callback stays registered after shutdown: the final
+   * export, which the provider makes after the stats are shut down, must still carry the last success.
    */
   bind(meter: Meter): void {
     const instruments = createRunInstruments(meter, this.spec);
     this.instruments = instruments;
+    const gauges = instruments.gauges;
+    if (!gauges.synchronous)
+      meter.addBatchObservableCallback(
+        (result: BatchObservableResult) => {
+          for (const series of this.series.values()) series.observe(result, gauges);
+        },
+        [gauges.lastSuccessTime, gauges.lastFailureTime, gauges.lastSuccessBytes],
+      );
+    // Progress is read at each collection: the flushes' samples and what the series hold since. Synchronous
+    // gauges are set then by refreshGauges, and now for the runs that started before the provider was there.
+    const progress = createProgressInstruments(meter, this.spec.progress);
+    this.progressGauges = progress;
+    if (progress.synchronous) {
+      this.refreshProgress(progress);
+      return;
+    }
     meter.addBatchObservableCallback(
       (result: BatchObservableResult) => {
-        for (const series of this.series.values()) series.observe(result, instruments);
+        this.readProgress();
+        for (const series of this.progress.values())
+          series.each(progress, (gauge, value, attributes) => result.observe(gauge, value, attributes));
       },
-      [instruments.lastSuccessTime, instruments.lastFailureTime, instruments.lastSuccessBytes],
+      [progress.active, progress.progress, progress.remainingTime, progress.lastProgressTime, progress.phase],
     );
+  }
+
+  /**
+   * Sets the synchronous gauges (last runs, progress) again, in every collection's drain and at shutdown, the
+   * progress ones read afresh for the runs in progress: a delta reader's gauge series then has a point in every
+   * interval, as an observable one had, starting at the previous collection, and the final export carries the last
+   * values.
+   */
+  refreshGauges(): void {
+    const gauges = this.instruments?.gauges;
+    if (gauges?.synchronous)
+      try {
+        for (const series of this.series.values()) series.recordGauges(gauges);
+      } catch (error) {
+        this.diagnostics.flushFailed(error);
+      }
+    const progress = this.progressGauges;
+    if (progress?.synchronous) this.refreshProgress(progress);
   }
 
   /**
@@ -121,7 +203,67 @@ export class RunBook implements RunEnd {
   /** Ends every run in progress as interrupted; runs started or ended from now on are ignored. */
   close(): void {
     for (const run of [...this.open]) this.fail(run, RunFailure.Interrupted);
+    this.refreshGauges();
     this.closed = true;
+  }
+
+  /** Reads where every run in progress given an expected size stands, for its handle's gauges. */
+  private readProgress(): void {
+    for (const run of this.open) {
+      const reading = run.expected === undefined ? undefined : this.observer?.progress(run);
+      if (reading !== undefined) run.progress?.show(reading, false);
+    }
+  }
+
+  /** Sets every synchronous progress gauge to where its handle's runs stand now. */
+  private refreshProgress(gauges: ProgressInstruments & { readonly synchronous: true }): void {
+    try {
+      this.readProgress();
+      for (const series of this.progress.values()) series.each(gauges, recordGauge);
+    } catch (error) {
+      this.diagnostics.flushFailed(error);
+    }
+  }
+
+  /**
+   * Sets the synchronous progress gauges of a run's handle when the run starts following its progress, enters a
+   * phase or ends (no hot path: once each per run or phase), so that their series start then, before the next
+   * collection, rather than at it: a series started in a collection's callbacks has its first point start at its
+   * end. Observable gauges wait for the collection's callback.
+   */
+  private setProgress(run: OpenRun, progress: ProgressSeries): void {
+    const gauges = this.progressGauges;
+    if (gauges === undefined || !gauges.synchronous) return;
+    try {
+      const reading = run.expected !== undefined && this.open.has(run) ? this.observer?.progress(run) : undefined;
+      if (reading !== undefined) progress.show(reading, false);
+      progress.each(gauges, recordGauge);
+    } catch (error) {
+      this.diagnostics.flushFailed(error);
+    }
+  }
+
+  /** The progress gauges of the handle with these attributes, created on first use. */
+  private progressOf(attributes: Attributes): ProgressSeries {
+    let progress = this.progress.get(attributes);
+    if (progress === undefined) {
+      progress = new ProgressSeries(attributes, this.spec.progress);
+      this.progress.set(attributes, progress);
+    }
+    return progress;
+  }
+
+  /** At a run's end: its last reading without time left, one run fewer in progress, no phase current. */
+  private endProgress(run: OpenRun): void {
+    const progress = run.progress;
+    if (progress === undefined) return;
+    if (run.expected !== undefined) {
+      const reading = this.observer?.progress(run);
+      if (reading !== undefined) progress.show(reading, true);
+      progress.active -= 1;
+    }
+    progress.leavePhases();
+    this.setProgress(run, progress);
   }
 
   /**
@@ -147,4 +289,9 @@ export class RunBook implements RunEnd {
   private enqueue(series: RunSeries): void {
     if (series.markQueued()) this.queue.push(series);
   }
+}
+
+/** Sets a synchronous gauge: {@link ProgressSeries.each}'s `emit` for synchronous gauges. */
+function recordGauge(gauge: GaugeRecorder, value: number, attributes: Attributes): void {
+  gauge.record(value, attributes);
 }

@@ -1,6 +1,6 @@
-import type { Attributes, BatchObservableResult } from '@opentelemetry/api';
+import type { Attributes, BatchObservableResult, ObservableGauge } from '@opentelemetry/api';
 import { RUN_FAILURE_REASONS } from '../api/run-failure.js';
-import type { RunInstruments } from './run-instruments.js';
+import type { GaugeRecorder, RunGauges, RunInstruments } from './run-instruments.js';
 
 /** Index of the success series among a handle's run series; failure reason `i` is at `i + 1`. */
 const SUCCESS = 0;
@@ -29,7 +29,7 @@ export class RunSeries {
 
   constructor(
     /** The handle's own attributes (its labels, or the overflow marker), which the gauges carry. */
-    private readonly attributes: Attributes,
+    readonly attributes: Attributes,
     reasonKey: string,
   ) {
     const success = Object.freeze({ ...attributes, outcome: 'success' });
@@ -89,11 +89,22 @@ export class RunSeries {
         seconds.shift();
       }
     }
+    if (instruments.gauges.synchronous) this.recordGauges(instruments.gauges);
     this.queued = false;
   }
 
-  /** Observes the gauges that have a value. */
-  observe(result: BatchObservableResult, instruments: RunInstruments): void {
+  /**
+   * Sets the synchronous gauges that have a value. A gauge keeps its last value: a success without bytes leaves
+   * the bytes of the last success that had some.
+   */
+  recordGauges(gauges: RunGauges<GaugeRecorder>): void {
+    if (this.lastSuccessTime !== undefined) gauges.lastSuccessTime.record(this.lastSuccessTime, this.attributes);
+    if (this.lastFailureTime !== undefined) gauges.lastFailureTime.record(this.lastFailureTime, this.attributes);
+    if (this.lastSuccessBytes !== undefined) gauges.lastSuccessBytes.record(this.lastSuccessBytes, this.attributes);
+  }
+
+  /** Observes the observable gauges that have a value. */
+  observe(result: BatchObservableResult, instruments: RunGauges<ObservableGauge>): void {
     if (this.lastSuccessTime !== undefined)
       result.observe(instruments.lastSuccessTime, this.lastSuccessTime, this.attributes);
     if (this.lastFailureTime !== undefined)

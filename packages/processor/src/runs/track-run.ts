@@ -1,5 +1,7 @@
 import { optionsOf, requireFunction, requireStats } from '../api/arguments.js';
+import type { Run } from '../api/run.js';
 import type { RunFailureReason } from '../api/run-failure.js';
+import { expectedProgressOf } from '../api/run-options.js';
 import type { Stats } from '../api/stats.js';
 
 /** Options of {@link trackRun}. */
@@ -14,28 +16,46 @@ export interface TrackRunOptions<T> {
    * `undefined`, a failure is {@link RunFailure.Other}; if it throws, too.
    */
   readonly reason?: ((error: unknown) => RunFailureReason | undefined) | undefined;
+  /** The bytes the run is expected to move, so that it exports its progress: as in {@link Stats.startRun}. */
+  readonly expectedBytes?: number | undefined;
+  /** The operation whose bytes are the run's progress (default `Source:Read`): as in {@link Stats.startRun}. */
+  readonly progressOperation?: string | undefined;
 }
 
 /**
- * Runs `work` as one backup or restore run started from `stats` (see {@link Stats.startRun}): resolves to its
+ * Runs `work(run)` as one backup or restore run started from `stats` (see {@link Stats.startRun}; `run` names its
+ * phases, {@link Run.phase}): resolves to its
  * result after recording a success with its bytes, or rejects with its error (a synchronous throw included, or one
  * thrown by `options.bytes`) after recording a failure with the reason `options.reason` gives.
  *
  * @throws TypeError at the call, before `work` runs, when an argument is not what it accepts.
  */
-export function trackRun<T>(stats: Stats, work: () => PromiseLike<T> | T, options?: TrackRunOptions<T>): Promise<T> {
+export function trackRun<T>(
+  stats: Stats,
+  work: (run: Run) => PromiseLike<T> | T,
+  options?: TrackRunOptions<T>,
+): Promise<T> {
   requireStats('trackRun', stats);
   requireFunction('trackRun', 'work', work);
   const given = optionsOf('trackRun', options, '{ bytes: (result) => result.bytes }');
   if (given.reason !== undefined) requireFunction('trackRun', 'option reason', given.reason);
+  // Checked here as well, so that a wrong size is an error at the call, whatever stats do with it.
+  expectedProgressOf('trackRun', { expectedBytes: given.expectedBytes, progressOperation: given.progressOperation });
   return tracked(stats, work, given);
 }
 
-async function tracked<T>(stats: Stats, work: () => PromiseLike<T> | T, options: TrackRunOptions<T>): Promise<T> {
-  const run = stats.startRun();
+async function tracked<T>(
+  stats: Stats,
+  work: (run: Run) => PromiseLike<T> | T,
+  options: TrackRunOptions<T>,
+): Promise<T> {
+  const run =
+    options.expectedBytes === undefined && options.progressOperation === undefined
+      ? stats.startRun()
+      : stats.startRun({ expectedBytes: options.expectedBytes, progressOperation: options.progressOperation });
   let result: T;
   try {
-    result = await work();
+    result = await work(run);
   } catch (error) {
     run.fail(reasonOf(options, error));
     throw error;

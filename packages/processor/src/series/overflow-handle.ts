@@ -1,5 +1,5 @@
 import type { ResolvedLabels } from '../api/labels.js';
-import type { Run } from '../api/run.js';
+import type { Run, RunOptions } from '../api/run.js';
 import type { Stats } from '../api/stats.js';
 import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
 
@@ -28,7 +28,7 @@ export class OverflowHandle extends ScopeHandle {
     this.target.timedIncrementBytes(bytes, durationMillis, weight);
   }
 
-  startRun(): Run {
-    return this.target.startRun();
+  startRun(options?: RunOptions): Run {
+    return this.target.startRun(options);
   }
 }

@@ -1,5 +1,5 @@
 import type { ResolvedLabels, ScopeLabels } from '../api/labels.js';
-import type { Run } from '../api/run.js';
+import type { Run, RunOptions } from '../api/run.js';
 import type { Stats } from '../api/stats.js';
 
 /** Where a handle finds the handle for narrower labels: its family's registry. */
@@ -24,5 +24,5 @@ export abstract class ScopeHandle<Owner extends ScopeLookup = ScopeLookup> imple
 
   abstract timedIncrement(durationMillis: number, weight?: number): void;
   abstract timedIncrementBytes(bytes: number, durationMillis: number, weight?: number): void;
-  abstract startRun(): Run;
+  abstract startRun(options?: RunOptions): Run;
 }

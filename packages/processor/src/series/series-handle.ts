@@ -1,22 +1,21 @@
 import type { Attributes, Counter, Meter } from '@opentelemetry/api';
 import type { ResolvedLabels } from '../api/labels.js';
-import type { Run } from '../api/run.js';
-import { isAmount, isWeight, MAX_PENDING } from '../base/amount.js';
+import type { Run, RunOptions } from '../api/run.js';
+import { type ExpectedProgress, expectedProgressOf } from '../api/run-options.js';
+import { MAX_PENDING } from '../base/amount.js';
 import type { LocalHistogram } from '../histogram/local-histogram.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
-import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
+import { RecordingHandle, type RecordingOwner } from './recording-handle.js';
 
 /** What a series handle asks of the family that owns it. */
-export interface SeriesOwner extends ScopeLookup {
+export interface SeriesOwner extends RecordingOwner {
   /**
    * Takes a handle that has new pending numbers and is not queued. A buffered family queues it for the next
    * flush; a direct one adds its numbers to the instruments at once and queues it only if they stay pending.
    */
   deliver(handle: SeriesHandle): void;
-  /** Counts one dropped measurement. */
-  countInvalid(): void;
   /** Starts a run on the run series of this handle's attributes. */
-  startRun(attributes: Attributes): Run;
+  startRun(attributes: Attributes, expected?: ExpectedProgress): Run;
 }
 
 /**
@@ -25,7 +24,7 @@ export interface SeriesOwner extends ScopeLookup {
  * the family. Every field is set in the constructor so that all series handles share one hidden class, whatever
  * kind of family owns them.
  */
-export class SeriesHandle extends ScopeHandle<SeriesOwner> {
+export class SeriesHandle extends RecordingHandle<SeriesOwner> {
   count = 0;
   bytes = 0;
   durationMillis = 0;
@@ -54,46 +53,27 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     super(owner, labels);
   }
 
-  timedIncrement(durationMillis: number, weight = 1): void {
-    if (isAmount(durationMillis) && isWeight(weight)) {
-      const pendingMillis = this.durationMillis + durationMillis * weight;
-      if (pendingMillis <= MAX_PENDING) {
-        this.count += 1;
-        this.durationMillis = pendingMillis;
-        const histogram = this.histogram;
-        if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
-        if (!this.queued) {
-          this.queued = true;
-          this.owner.deliver(this);
-        }
-        return;
-      }
+  /** Adds one record of valid amounts; false when a pending sum would pass {@link MAX_PENDING}. */
+  protected add(bytes: number, durationMillis: number, weight: number): boolean {
+    const pendingBytes = this.bytes + bytes;
+    const pendingMillis = this.durationMillis + durationMillis * weight;
+    // Compared with `<=`: a NaN sum (an infinite duration of weight 0, ∞ × 0) fails it, as an infinite one does.
+    if ((pendingBytes <= MAX_PENDING && pendingMillis <= MAX_PENDING) === false) return false;
+    this.count += 1;
+    this.bytes = pendingBytes;
+    this.durationMillis = pendingMillis;
+    const histogram = this.histogram;
+    if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
+    // `=== false`, not `!`: a comparison with a constant, where `!` compiles to a generic truthiness test.
+    if (this.queued === false) {
+      this.queued = true;
+      this.owner.deliver(this);
     }
-    this.owner.countInvalid();
+    return true;
   }
 
-  timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
-    if (isAmount(bytes) && isAmount(durationMillis) && isWeight(weight)) {
-      const pendingBytes = this.bytes + bytes;
-      const pendingMillis = this.durationMillis + durationMillis * weight;
-      if (pendingBytes <= MAX_PENDING && pendingMillis <= MAX_PENDING) {
-        this.count += 1;
-        this.bytes = pendingBytes;
-        this.durationMillis = pendingMillis;
-        const histogram = this.histogram;
-        if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
-        if (!this.queued) {
-          this.queued = true;
-          this.owner.deliver(this);
-        }
-        return;
-      }
-    }
-    this.owner.countInvalid();
-  }
-
-  startRun(): Run {
-    return this.owner.startRun(this.attributes);
+  startRun(options?: RunOptions): Run {
+    return this.owner.startRun(this.attributes, expectedProgressOf('startRun', options));
   }
 
   /** Adds numbers a worker thread recorded for these labels, read at a flush, as if they were recorded here. */
@@ -101,7 +81,7 @@ export class SeriesHandle extends ScopeHandle<SeriesOwner> {
     this.count += count;
     this.bytes += bytes;
     this.durationMillis += durationMillis;
-    if (!this.queued) {
+    if (this.queued === false) {
       this.queued = true;
       this.owner.deliver(this);
     }

@@ -35,7 +35,14 @@ export interface StartBackupStatsOptions extends BackupStatsOptions {
   readonly quiet?: boolean | undefined;
 }
 
-const START_OPTIONS: readonly string[] = [...CORE_OPTIONS, 'env', 'disabled', 'readers'];
+/** Set-up's own options, checked against the interface by their type as the core's are (instance/options.ts). */
+const SETUP_OPTION_SET: Readonly<Record<Exclude<keyof StartBackupStatsOptions, keyof BackupStatsOptions>, true>> = {
+  env: true,
+  disabled: true,
+  readers: true,
+};
+
+const START_OPTIONS: readonly string[] = [...CORE_OPTIONS, ...Object.keys(SETUP_OPTION_SET)];
 
 /** A MetricReader of any SDK line, by what the MeterProvider calls on it. */
 const isReader = (value: unknown): boolean =>

@@ -1,5 +1,6 @@
 import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
-import type { Run } from '../api/run.js';
+import type { Run, RunOptions } from '../api/run.js';
+import { expectedProgressOf } from '../api/run-options.js';
 import type { BackupStats, Stats } from '../api/stats.js';
 import { noop, noopRun } from '../base/noop.js';
 import { disabledLink, workerLinkOptions } from '../link/worker-link.js';
@@ -13,7 +14,10 @@ export const noopStats: Stats & BackupStats = Object.freeze({
   scope: (): Stats => noopStats,
   timedIncrement: noop,
   timedIncrementBytes: noop,
-  startRun: (): Run => noopRun,
+  startRun: (options?: RunOptions): Run => {
+    expectedProgressOf('startRun', options);
+    return noopRun;
+  },
   get backup(): Stats {
     return noopStats;
   },

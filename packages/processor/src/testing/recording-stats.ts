@@ -1,8 +1,10 @@
 import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
-import type { Run, RunOutcome } from '../api/run.js';
+import type { Run, RunOptions, RunOutcome } from '../api/run.js';
 import { RUN_FAILURE_REASONS, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
+import { expectedProgressOf } from '../api/run-options.js';
 import type { Stats } from '../api/stats.js';
 import { isAmount, isWeight, MAX_PENDING } from '../base/amount.js';
+import { noop } from '../base/noop.js';
 
 /** One call made on a {@link RecordingStats} tree, with the values exactly as given. */
 export interface RecordedCall {
@@ -101,7 +103,10 @@ function recordingHandle(labels: ResolvedLabels, tree: Tree): RecordingStats {
         valid(bytes) && isAmount(durationMillis) && isWeight(weight) && valid(durationMillis * weight),
       );
     },
-    startRun: () => recordingRun(labels, runs),
+    startRun: (options?: RunOptions) => {
+      expectedProgressOf('startRun', options);
+      return recordingRun(labels, runs);
+    },
     totals: (filter = {}) => {
       let count = 0;
       let bytes = 0;
@@ -128,6 +133,9 @@ function recordingRun(labels: ResolvedLabels, runs: RecordedRun[]): Run {
   return {
     succeed: (bytes) => end('success', undefined, bytes),
     fail: (reason) => end('failure', RUN_FAILURE_REASONS[recordedReasonIndex(reason)] as RunFailureReason, undefined),
+    // Phases are gauges of the run in progress, which the double does not keep.
+    phase: noop,
+    expectBytes: noop,
   };
 }
 

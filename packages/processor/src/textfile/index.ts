@@ -1,9 +1,9 @@
-import { PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { optionsOf } from '../api/arguments.js';
-import { unknownOptions } from '../diagnostics/messages.js';
+import { exporterAfterPeer } from '../base/peer-exporter.js';
+import { peerMissing, unknownOptions } from '../diagnostics/messages.js';
 import { IDENTITY_ATTRIBUTES } from './job-identity.js';
-import { openTextfileExporter } from './textfile-exporter.js';
+import { prepareTextfileExporter } from './textfile-exporter.js';
 import { checkTextfilePath } from './textfile-path.js';
 
 /** Options of {@link createTextfileExporter}. */
@@ -28,6 +28,9 @@ const FN = 'createTextfileExporter';
  * process has newer ones. A write that fails is said once through diag, with the path and the reason; the next
  * export tries again.
  *
+ * Needs `@opentelemetry/exporter-prometheus`, loaded when the exporter is made: without it, every export fails with
+ * `BACKUPSTATS_MISSING_PEER` and the `npm install` line, said once (through diag, else on stderr).
+ *
  * @throws TypeError naming the option, its value and what is accepted: a path that does not end in `.prom`, or whose
  *   directory does not exist or is not writable.
  */
@@ -36,6 +39,11 @@ export function createTextfileExporter(options: TextfileExporterOptions): PushMe
   unknownOptions(FN, given, ['path']);
   const subject = `${FN} option path`;
   const path = checkTextfilePath(subject, given.path);
-  // No prefix and no timestamps (node_exporter refuses them); service.name on every series, to tell jobs apart.
-  return openTextfileExporter(path, new PrometheusSerializer(undefined, false, IDENTITY_ATTRIBUTES), subject);
+  // A literal import(), as set-up's: a bundler carries the package when it is installed. No prefix and no
+  // timestamps (node_exporter refuses them); service.name on every series, to tell jobs apart.
+  const open = prepareTextfileExporter(path, subject);
+  const loading = import('@opentelemetry/exporter-prometheus').then(({ PrometheusSerializer }) =>
+    open(new PrometheusSerializer(undefined, false, IDENTITY_ATTRIBUTES)),
+  );
+  return exporterAfterPeer(loading, '@opentelemetry/exporter-prometheus', FN, peerMissing);
 }

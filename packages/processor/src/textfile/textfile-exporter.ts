@@ -19,8 +19,28 @@ import { reasonOf } from './textfile-path.js';
  * before it.
  */
 export function openTextfileExporter(path: string, serializer: MetricsSerializer, subject: string): PushMetricExporter {
+  return prepareTextfileExporter(path, subject)(serializer);
+}
+
+/**
+ * {@link openTextfileExporter} in two steps: the file's state is taken now (the previous file read, stale
+ * temporaries removed), and the exporter made once the serializer is at hand (createTextfileExporter loads it).
+ */
+export function prepareTextfileExporter(
+  path: string,
+  subject: string,
+): (serializer: MetricsSerializer) => PushMetricExporter {
   const previous = readPrevious(path);
   removeStaleTemporaries(path);
+  return (serializer) => textfileExporter(path, previous, serializer, subject);
+}
+
+function textfileExporter(
+  path: string,
+  previous: string,
+  serializer: MetricsSerializer,
+  subject: string,
+): PushMetricExporter {
   /** Decided at the first export, which brings the resource: the carried series, or why nothing is written. */
   let job: { carried: Family[]; refusal: string | undefined } | undefined;
   /** True while the failure of the last write has been said: the next failures are not, until one succeeds. */

@@ -1,7 +1,15 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { LocalHistogram } from '../histogram/local-histogram.js';
 import type { Family } from '../naming/naming-types.js';
-import { KEPT_RUNS, type RunEnding, type RunObserver, type RunProfile, type StageTime } from './run-profile.js';
+import {
+  type ExpectedProgress,
+  KEPT_RUNS,
+  type RunEnding,
+  type RunObserver,
+  type RunProfile,
+  type StageTime,
+} from './run-profile.js';
+import { type ProgressReading, RunProgress } from './run-progress.js';
 import { SeriesTimeline } from './series-timeline.js';
 
 /** The numbers of one series the timeline reads: a series handle's pending numbers, attributes and histogram. */
@@ -37,6 +45,10 @@ export class FamilyTimeline implements RunObserver {
   private lastFlushAt = Date.now();
   private readonly open = new Map<object, Baseline>();
   private readonly kept: RunProfile[] = [];
+  /** The runs in progress that were given an expected size. */
+  private readonly progressing = new Map<object, RunProgress>();
+  /** With a run in {@link progressing}: what each handle of the flush under way held before the drain. */
+  private readonly movingBytes: number[] = [];
 
   constructor(
     readonly family: Family,
@@ -61,6 +73,7 @@ export class FamilyTimeline implements RunObserver {
       timeline.bytes += handle.bytes;
       timeline.millis += handle.durationMillis;
       this.moving.push(handle);
+      if (this.progressing.size > 0) this.movingBytes.push(handle.bytes);
     }
   }
 
@@ -77,8 +90,40 @@ export class FamilyTimeline implements RunObserver {
       timeline.millis -= handle.durationMillis;
       timeline.sample(at);
     }
+    if (this.progressing.size > 0) this.advanceProgress(at);
     this.moving.length = 0;
+    this.movingBytes.length = 0;
     this.lastFlushAt = at;
+  }
+
+  /** Adds to each run in progress the bytes of its operation the instruments took in this flush. */
+  private advanceProgress(at: number): void {
+    for (const progress of this.progressing.values()) {
+      let bytes = 0;
+      // A run started during the drain (by nothing of the library's) finds no bytes counted before it: none.
+      if (this.movingBytes.length === this.moving.length) {
+        for (let i = 0; i < this.moving.length; i++) {
+          const handle = this.moving[i] as TimedHandle;
+          if (handle.attributes.operation === progress.operation)
+            bytes += (this.movingBytes[i] as number) - handle.bytes;
+        }
+      }
+      progress.advance(at, bytes);
+    }
+  }
+
+  /**
+   * Where a run given an expected size stands now (one wall-clock read, and a pass over the family's series for
+   * what they hold since the latest flush); undefined for any other run.
+   */
+  progress(run: object): ProgressReading | undefined {
+    const progress = this.progressing.get(run);
+    if (progress === undefined) return undefined;
+    let pending = 0;
+    this.eachHandle((handle) => {
+      if (handle.attributes.operation === progress.operation) pending += handle.bytes;
+    });
+    return progress.reading(Date.now(), pending);
   }
 
   /** Every series that was flushed at least once. */
@@ -91,11 +136,38 @@ export class FamilyTimeline implements RunObserver {
     return this.kept;
   }
 
-  started(run: object, attributes: Attributes): void {
-    this.open.set(run, { attributes, at: this.positions() });
+  started(run: object, attributes: Attributes, expected?: ExpectedProgress): void {
+    const at = this.positions();
+    this.open.set(run, { attributes, at });
+    if (expected === undefined) return;
+    // What its operation's series hold now was recorded before the run: the next flush takes it, not as progress.
+    let pending = 0;
+    this.eachHandle((handle) => {
+      if (handle.attributes.operation === expected.operation) pending += handle.bytes;
+    });
+    this.progressing.set(
+      run,
+      new RunProgress(expected.expectedBytes, expected.operation, Date.now(), -pending, pending),
+    );
+  }
+
+  expecting(run: object, expected: ExpectedProgress): void {
+    const baseline = this.open.get(run);
+    if (baseline === undefined || this.progressing.has(run)) return;
+    // Taken since the start: what the operation's series took or hold now, less where they stood at the start
+    // (the start's positions count what they held then), less what they hold now (the next flush takes it).
+    let taken = 0;
+    let pending = 0;
+    for (const [handle, [, moved]] of this.positions()) {
+      if (handle.attributes.operation !== expected.operation) continue;
+      taken += moved - (baseline.at.get(handle)?.[1] ?? 0) - handle.bytes;
+      pending += handle.bytes;
+    }
+    this.progressing.set(run, new RunProgress(expected.expectedBytes, expected.operation, Date.now(), taken, pending));
   }
 
   ended(run: object, { outcome, seconds, endedAt, bytes, reason }: RunEnding): void {
+    this.progressing.delete(run);
     const baseline = this.open.get(run);
     if (baseline === undefined) return;
     this.open.delete(run);

@@ -1,5 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { Family } from '../naming/naming-types.js';
+import type { ProgressReading } from './run-progress.js';
 
 /** The time one series spent during one run: what the instruments took (or still held) between its start and end. */
 export interface StageTime {
@@ -36,10 +37,20 @@ export interface RunEnding {
   readonly reason: string | undefined;
 }
 
-/** What a run book tells the timeline (runs/run-book.ts): a run started, a run ended. */
+/** What a run given an expected size follows: its size and the operation whose bytes are its progress. */
+export interface ExpectedProgress {
+  readonly expectedBytes: number;
+  readonly operation: string;
+}
+
+/** What a run book tells the timeline (runs/run-book.ts): a run started, a run ended; and what it asks of it. */
 export interface RunObserver {
-  started(run: object, attributes: Attributes): void;
+  started(run: object, attributes: Attributes, expected?: ExpectedProgress): void;
   ended(run: object, ending: RunEnding): void;
+  /** A run in progress was given its expected size: its progress counts from its start. */
+  expecting(run: object, expected: ExpectedProgress): void;
+  /** Where a run given an expected size stands now. */
+  progress(run: object): ProgressReading | undefined;
 }
 
 /** Runs each family keeps for the report: the latest ones. */

@@ -1,14 +1,14 @@
 import type { ResolvedLabels } from '../api/labels.js';
-import type { Run } from '../api/run.js';
-import { isAmount, isWeight, MAX_PENDING } from '../base/amount.js';
+import type { Run, RunOptions } from '../api/run.js';
+import { expectedProgressOf } from '../api/run-options.js';
+import { MAX_PENDING } from '../base/amount.js';
 import { BucketIndex } from '../histogram/bucket-layout.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import { BYTES, COUNT, H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO, MILLIS } from '../link/region-layout.js';
-import { ScopeHandle, type ScopeLookup } from '../series/scope-handle.js';
+import { RecordingHandle, type RecordingOwner } from '../series/recording-handle.js';
 
 /** What a worker's series handle asks of the family that owns it. */
-export interface SharedOwner extends ScopeLookup {
-  countInvalid(): void;
+export interface SharedOwner extends RecordingOwner {
   startRun(): Run;
 }
 
@@ -37,7 +37,7 @@ export interface SharedOwner extends ScopeLookup {
  * folds only what it gained, so the rest comes with the next read and each record still counts exactly once; only
  * that one collection may show a count one record away from its buckets.
  */
-export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
+export class SharedSeriesHandle extends RecordingHandle<SharedOwner> {
   constructor(
     owner: SharedOwner,
     labels: ResolvedLabels,
@@ -59,40 +59,33 @@ export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
   /** Finds the exponential bucket (its tables read through this object's own fields, as LocalHistogram does). */
   private readonly bucketIndex = new BucketIndex();
 
-  timedIncrement(durationMillis: number, weight = 1): void {
-    if (isAmount(durationMillis) && isWeight(weight) && this.add(0, durationMillis, weight)) return;
-    this.owner.countInvalid();
-  }
-
-  timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
-    if (isAmount(bytes) && isAmount(durationMillis) && isWeight(weight) && this.add(bytes, durationMillis, weight))
-      return;
-    this.owner.countInvalid();
-  }
-
-  startRun(): Run {
+  startRun(options?: RunOptions): Run {
+    // Checked as on the main thread, so that a wrong option fails the same way wherever the code runs.
+    expectedProgressOf('startRun', options);
     return this.owner.startRun();
   }
 
   /** Adds one record of valid amounts; false when a cumulative sum would pass {@link MAX_PENDING}. */
-  private add(bytes: number, durationMillis: number, weight: number): boolean {
+  protected add(bytes: number, durationMillis: number, weight: number): boolean {
     const numbers = this.numbers;
     const at = this.at;
     const totalBytes = (numbers[at + BYTES] as number) + bytes;
     const totalMillis = (numbers[at + MILLIS] as number) + durationMillis * weight;
-    if (totalBytes > MAX_PENDING || totalMillis > MAX_PENDING) return false;
-    // The histogram's cells, found before the first store: offsetOf and indexOf are calls, indexOf loops.
+    // Compared with `<=`: a NaN sum (an infinite duration of weight 0, ∞ × 0) fails it, as an infinite one does.
+    if ((totalBytes <= MAX_PENDING && totalMillis <= MAX_PENDING) === false) return false;
+    // The histogram's cells, found before the first store: offsetOf and indexOf are calls, indexOf loops. As in
+    // LocalHistogram, a duration has an explicit cell only in an exponential bucket that holds a boundary; the main
+    // thread sums the others' explicit counts from the exponential cells at collection.
     let bucketCell = -1;
     let explicitCell = -1;
     const buckets = this.buckets;
     if (weight > 0 && buckets !== undefined) {
       if (durationMillis === 0) {
         bucketCell = at + H_ZERO;
-        explicitCell = at + this.explicitAt;
       } else {
         const offset = this.bucketIndex.offsetOf(durationMillis);
         bucketCell = at + H_EXPONENTIAL + offset;
-        explicitCell = at + this.explicitAt + buckets.indexOf(durationMillis, offset);
+        if (buckets.split[offset] !== 0) explicitCell = at + this.explicitAt + buckets.indexOf(durationMillis, offset);
       }
     }
     // Plain stores only from here: no call and no loop.
@@ -109,7 +102,7 @@ export class SharedSeriesHandle extends ScopeHandle<SharedOwner> {
       if (durationMillis < (numbers[at + H_MIN] as number)) numbers[at + H_MIN] = durationMillis;
       if (durationMillis > (numbers[at + H_MAX] as number)) numbers[at + H_MAX] = durationMillis;
       numbers[bucketCell] = (numbers[bucketCell] as number) + weight;
-      numbers[explicitCell] = (numbers[explicitCell] as number) + weight;
+      if (explicitCell >= 0) numbers[explicitCell] = (numbers[explicitCell] as number) + weight;
       seqs[seqAt] = (seq + 2) | 0;
     }
     return true;

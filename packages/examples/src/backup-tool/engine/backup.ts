@@ -1,5 +1,5 @@
 import { pipeline } from 'node:stream/promises';
-import { meterTransform, type Stats, timeAsync, trackRun } from 'backupstats';
+import { meterTransform, type Run, type Stats, timeAsync, trackRun } from 'backupstats';
 import type { Progress } from '../cli/progress.js';
 import { reason, sourceError } from '../errors.js';
 import { openForReading } from '../files/metered-file.js';
@@ -47,18 +47,26 @@ const backupFailure = runFailureReason('backup');
  */
 export async function backup(options: BackupOptions): Promise<BackupResult> {
   const scopes = backupScopes(options.stats);
-  return trackRun(scopes.backup, () => backupRun(options, scopes), {
+  return trackRun(scopes.backup, (run) => backupRun(options, scopes, run), {
     bytes: (result) => result.bytes,
     reason: backupFailure,
   });
 }
 
-async function backupRun(options: BackupOptions, scopes: ReturnType<typeof backupScopes>): Promise<BackupResult> {
+async function backupRun(
+  options: BackupOptions,
+  scopes: ReturnType<typeof backupScopes>,
+  run: Run,
+): Promise<BackupResult> {
   return timeAsync(
     scopes.backup,
     async () => {
+      run.phase('scan');
       const tree = await listTree(options.source);
+      // The run's size, once known: it exports its progress (the files' Source:Read bytes) and time left.
+      run.expectBytes(tree.bytes);
       await options.target.prepare();
+      run.phase('copy');
       options.progress.start('backup', tree.bytes, tree.files.length);
       const entries: ManifestEntry[] = new Array(tree.files.length);
       try {
@@ -75,6 +83,7 @@ async function backupRun(options: BackupOptions, scopes: ReturnType<typeof backu
         compression: options.compression,
         files: entries,
       };
+      run.phase('manifest');
       await options.target.writeManifest(`${JSON.stringify(manifest, null, 1)}\n`);
       return {
         manifest,

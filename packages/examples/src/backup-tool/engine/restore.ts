@@ -1,7 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { meterReadable, meterTransform, type Stats, timeAsync, trackRun } from 'backupstats';
+import { meterReadable, meterTransform, Operation, type Run, type Stats, timeAsync, trackRun } from 'backupstats';
 import { noopStats } from 'backupstats/testing';
 import type { Progress } from '../cli/progress.js';
 import { destinationError, ExitCode, reason, ToolError } from '../errors.js';
@@ -43,16 +43,21 @@ const restoreFailure = runFailureReason('restore');
  */
 export async function restore(options: RestoreOptions): Promise<RestoreResult> {
   const scopes = restoreScopes(options.stats);
-  return trackRun(scopes.restore, () => restoreRun(options, scopes), {
+  return trackRun(scopes.restore, (run) => restoreRun(options, scopes, run), {
     bytes: (result) => result.bytes,
     reason: restoreFailure,
   });
 }
 
-async function restoreRun(options: RestoreOptions, scopes: ReturnType<typeof restoreScopes>): Promise<RestoreResult> {
+async function restoreRun(
+  options: RestoreOptions,
+  scopes: ReturnType<typeof restoreScopes>,
+  run: Run,
+): Promise<RestoreResult> {
   return timeAsync(
     scopes.restore,
     async () => {
+      run.phase('manifest');
       const storage = options.source;
       let text: string;
       try {
@@ -69,6 +74,9 @@ async function restoreRun(options: RestoreOptions, scopes: ReturnType<typeof res
       const manifest = parseManifest(text, storage.manifestName);
       await prepareTarget(options.target);
       const bytes = manifest.files.reduce((n, f) => n + f.size, 0);
+      // The restored files' bytes are known from the manifest: the files written (Destination:Write) are the progress.
+      run.expectBytes(bytes, Operation.DestinationWrite);
+      run.phase('copy');
       options.progress.start('restore', bytes, manifest.files.length);
       try {
         await runPool(manifest.files, options.concurrency, async (entry, _index, signal) => {

@@ -6,6 +6,7 @@ import { type Env, readString, shown } from './env.js';
 export const ATTRIBUTE_RULE: PairsRule = {
   key: /^.+$/s,
   keyText: 'non-empty keys',
+  badKey: 'an empty key',
   value: /^[\s\S]+$/,
   valueText: 'percent-encoded values',
   secret: false,
@@ -42,7 +43,7 @@ export function readPairs(env: Env, name: string, rule: PairsRule): Record<strin
     const key = decode(entry.slice(0, equals).trim());
     const text = decode(entry.slice(equals + 1).trim());
     if (key === undefined || text === undefined) throw fail('has a malformed percent-escape');
-    if (!rule.key.test(key)) throw fail(`has a key that is not one of the ${rule.keyText}`);
+    if (!rule.key.test(key)) throw fail(`has ${rule.badKey}`);
     if (rule.unique === true && Object.hasOwn(out, key)) throw fail(`repeats the key ${quote(key)}`);
     if (text === '') throw fail('has an empty value');
     if (!rule.value.test(text)) throw fail('has a value with a character that is not accepted');

@@ -26,6 +26,7 @@ export interface PushgatewaySettings {
 const GROUPING_RULE: PairsRule = {
   key: /^(?!__)\S+$/,
   keyText: 'label names not starting with "__"',
+  badKey: 'a key that cannot be a label name (empty, with a space, or starting with "__", which Prometheus reserves)',
   value: /^[\s\S]+$/,
   valueText: 'percent-encoded values',
   secret: false,
@@ -47,7 +48,7 @@ export function readPushgateway(env: Env, resourceAttributes: readonly string[] 
   for (const [key, value] of Object.entries(readPairs(env, 'BACKUPSTATS_PUSHGATEWAY_HEADERS', HEADER_RULE) ?? {})) {
     headers[key.toLowerCase()] = value;
   }
-  addUrlCredentials(headers, parsed.authorization, 'BACKUPSTATS_PUSHGATEWAY_URL and BACKUPSTATS_PUSHGATEWAY_HEADERS');
+  addUrlCredentials(headers, parsed.authorization, name, 'BACKUPSTATS_PUSHGATEWAY_HEADERS');
   const grouping = 'BACKUPSTATS_PUSHGATEWAY_GROUPING';
   const labels = readPairs(env, grouping, GROUPING_RULE) ?? {};
   const resourceLabels = resourceAttributes.map(resourceLabelOf);

@@ -23,35 +23,33 @@ export interface StatsVariables {
   readonly sources: Partial<Record<VariableOption, ValueSource>>;
 }
 
-/** Each option's variable, and how its text becomes the option's value (`raw` is the text untrimmed). */
-const VARIABLES: ReadonlyArray<{
-  option: VariableOption;
-  variable: string;
+/** An option's variable and how its text becomes the option's value (`raw` is the text untrimmed). */
+interface Variable {
+  readonly variable: string;
   parse(text: string, raw: string): unknown;
   /** What the variable accepts, when the option's own words would not fit its text. */
-  accepted?: string;
-}> = [
-  { option: 'flushIntervalMillis', variable: 'BACKUPSTATS_FLUSH_INTERVAL_MS', parse: parseInteger },
+  readonly accepted?: string;
+}
+
+/** Each option's variable, keyed by the option: an option of {@link VariableOption} without one fails to compile. */
+const VARIABLE_OF: Readonly<Record<VariableOption, Variable>> = {
+  flushIntervalMillis: { variable: 'BACKUPSTATS_FLUSH_INTERVAL_MS', parse: parseInteger },
   // Compared in lower case, as OpenTelemetry's enum values are.
-  { option: 'naming', variable: 'BACKUPSTATS_NAMING', parse: (text) => text.toLowerCase() },
+  naming: { variable: 'BACKUPSTATS_NAMING', parse: (text) => text.toLowerCase() },
   // Kept verbatim: a prefix is text in front of names, and the core checks the names it makes.
-  { option: 'metricPrefix', variable: 'BACKUPSTATS_METRIC_PREFIX', parse: (_text, raw) => raw },
-  { option: 'maxScopes', variable: 'BACKUPSTATS_MAX_SCOPES', parse: parseInteger },
+  metricPrefix: { variable: 'BACKUPSTATS_METRIC_PREFIX', parse: (_text, raw) => raw },
+  maxScopes: { variable: 'BACKUPSTATS_MAX_SCOPES', parse: parseInteger },
   // true / false in any case; any other text is kept, for resolveOptions to refuse naming the variable.
-  {
-    option: 'histograms',
-    variable: 'BACKUPSTATS_HISTOGRAMS',
-    parse: parseBoolean,
-    accepted: '"true" or "false" (any case)',
-  },
+  histograms: { variable: 'BACKUPSTATS_HISTOGRAMS', parse: parseBoolean, accepted: '"true" or "false" (any case)' },
   // Comma-separated seconds; a piece that is not a decimal number becomes NaN, which resolveOptions refuses.
-  {
-    option: 'histogramBoundaries',
+  histogramBoundaries: {
     variable: 'BACKUPSTATS_HISTOGRAM_BOUNDARIES',
     parse: (text) =>
       text.split(',').map((piece) => (/^\s*\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(piece) ? Number(piece) : Number.NaN)),
   },
-];
+};
+
+const VARIABLES = (Object.keys(VARIABLE_OF) as VariableOption[]).map((option) => ({ option, ...VARIABLE_OF[option] }));
 
 function parseBoolean(text: string): unknown {
   const lower = text.toLowerCase();

@@ -2,8 +2,8 @@ import type { Metadata } from '@grpc/grpc-js';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { notAccepted } from '../../base/errors.js';
 import { redactUrl } from '../../base/http.js';
+import { missingPeer, type SdkLine } from '../../base/missing-peer.js';
 import type { OtlpProtocol, OtlpSettings } from '../env/otlp-settings.js';
-import { missingPeer, type SdkLine } from './load-peer.js';
 
 /** What the three OTLP exporter packages' constructors take here (gRPC: `metadata` for headers). */
 interface OtlpConfig {

@@ -1,6 +1,7 @@
 import type { Resource } from '@opentelemetry/resources';
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { withCode } from '../../base/errors.js';
+import { missingPeer, type SdkLine } from '../../base/missing-peer.js';
 import {
   createHistogramProducer,
   type HistogramAggregation,
@@ -15,7 +16,6 @@ import type { ExportSettings } from '../env/export-settings.js';
 import type { TemporalityPreference } from '../env/otlp-settings.js';
 import { TEXTFILE_PATH_VARIABLE } from '../env/textfile-settings.js';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
-import { missingPeer, type SdkLine } from './load-peer.js';
 import { loadOtlpExporter, type OtlpExporterFactory } from './otlp-exporters.js';
 import { createPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.js';
 

@@ -1,4 +1,4 @@
-import { withCode } from '../../base/errors.js';
+import { withCode } from './errors.js';
 /**
  * The OpenTelemetry JS line the optional peers must come from: SDK 2.x with exporters 0.2xx, or SDK 3.x with
  * exporters 0.3xx. npm picks the newest exporter unless told a range, and an exporter of the other line wants
@@ -43,18 +43,26 @@ function installHint(name: string, line: SdkLine): string {
  */
 export function missingPeer(name: string, askedBy: string, line: SdkLine): (error: unknown) => never {
   return (error) => {
-    if (!isMissing(error, name)) throw error;
-    throw withCode(
-      new Error(
-        `backupstats: ${askedBy} needs the package ${name}, which is not installed; install it with: npm install ${installHint(name, line)}`,
-        { cause: error },
-      ),
-      'BACKUPSTATS_MISSING_PEER',
-    );
+    throw isMissing(error, name) ? missingPeerError(name, askedBy, line, error) : error;
   };
 }
 
-function isMissing(error: unknown, name: string): boolean {
+/**
+ * The error `BACKUPSTATS_MISSING_PEER`: `askedBy` (a variable or a call) needs the package `name`, and the
+ * `npm install` line for the SDK's line. `cause` is what the import threw.
+ */
+export function missingPeerError(name: string, askedBy: string, line: SdkLine, cause: unknown): Error {
+  return withCode(
+    new Error(
+      `backupstats: ${askedBy} needs the package ${name}, which is not installed; install it with: npm install ${installHint(name, line)}`,
+      { cause },
+    ),
+    'BACKUPSTATS_MISSING_PEER',
+  );
+}
+
+/** True when `error` is what `import(name)` or `require(name)` throws for a package that is not installed. */
+export function isMissing(error: unknown, name: string): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && error.message.includes(name);

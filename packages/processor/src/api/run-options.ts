@@ -1,0 +1,40 @@
+import { notAccepted, showValue } from '../base/errors.js';
+import { optionsOf } from './arguments.js';
+import { Operation } from './labels.js';
+import type { RunOptions } from './run.js';
+
+/** What a run with an expected size follows: its size and the operation whose bytes are its progress. */
+export interface ExpectedProgress {
+  readonly expectedBytes: number;
+  readonly operation: string;
+}
+
+/**
+ * Checks the options of `startRun` (or of `fn`, which passes them on): undefined when the run was given no
+ * expected size, so that it follows no progress.
+ *
+ * @throws TypeError naming the option, the value and what it accepts.
+ */
+export function expectedProgressOf(fn: string, options: RunOptions | undefined): ExpectedProgress | undefined {
+  const given = optionsOf(fn, options, '{ expectedBytes: 1_048_576 }');
+  const { expectedBytes, progressOperation } = given;
+  if (
+    progressOperation !== undefined &&
+    (typeof progressOperation !== 'string' || progressOperation.length === 0 || progressOperation.length > 64)
+  ) {
+    throw notAccepted(
+      `${fn} option progressOperation`,
+      showValue(progressOperation),
+      'an operation such as "Source:Read"',
+    );
+  }
+  if (expectedBytes === undefined) return undefined;
+  if (typeof expectedBytes !== 'number' || !(expectedBytes >= 0) || expectedBytes > Number.MAX_SAFE_INTEGER) {
+    throw notAccepted(
+      `${fn} option expectedBytes`,
+      showValue(expectedBytes),
+      `a number of bytes from 0 to ${Number.MAX_SAFE_INTEGER}, or nothing`,
+    );
+  }
+  return { expectedBytes, operation: progressOperation ?? Operation.SourceRead };
+}

@@ -1,0 +1,32 @@
+import { isAmount, isWeight } from '../base/amount.js';
+import { ScopeHandle, type ScopeLookup } from './scope-handle.js';
+
+/** What a recording handle asks of its family, beside scoping: to count a dropped measurement. */
+export interface RecordingOwner extends ScopeLookup {
+  countInvalid(): void;
+}
+
+/**
+ * A handle that records into numbers of its own: this thread's pending numbers ({@link SeriesHandle}) or a worker's
+ * cells of shared memory (`SharedSeriesHandle`). Both check a record the same way and drop an invalid one the same
+ * way; each adds a valid one where it keeps its numbers ({@link add}). A process records through one of the two
+ * (the main thread through series handles, a worker through shared ones), so these call sites stay monomorphic.
+ */
+export abstract class RecordingHandle<Owner extends RecordingOwner = RecordingOwner> extends ScopeHandle<Owner> {
+  timedIncrement(durationMillis: number, weight = 1): void {
+    if (isAmount(durationMillis) && isWeight(weight) && this.add(0, durationMillis, weight)) return;
+    this.owner.countInvalid();
+  }
+
+  timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
+    if (isAmount(bytes) && isAmount(durationMillis) && isWeight(weight) && this.add(bytes, durationMillis, weight))
+      return;
+    this.owner.countInvalid();
+  }
+
+  /**
+   * Adds one record of valid amounts (bytes and duration ≥ 0, a whole weight ≥ 0); false, adding nothing, when a sum would
+   * pass MAX_PENDING.
+   */
+  protected abstract add(bytes: number, durationMillis: number, weight: number): boolean;
+}
