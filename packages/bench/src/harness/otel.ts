@@ -2,7 +2,10 @@ import {
   AggregationTemporality,
   InMemoryMetricExporter,
   MeterProvider,
+  MetricReader,
   PeriodicExportingMetricReader,
+  type PushMetricExporter,
+  type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
 
 /** A real SDK MeterProvider with one reader, as an application would have, exporting to memory. */
@@ -53,4 +56,17 @@ export function createOtelSetup(): OtelSetup {
     },
     shutdown: () => provider.shutdown(),
   };
+}
+
+/** A reader that only collects: a benchmark hands what it collects to the exporters itself. */
+export class CollectingReader extends MetricReader {
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+/** One export of `metrics` by `exporter`, as a promise that rejects with the export's error. */
+export function exportOnce(exporter: PushMetricExporter, metrics: ResourceMetrics): Promise<void> {
+  return new Promise((resolve, reject) => {
+    exporter.export(metrics, (result) => (result.code === 0 ? resolve() : reject(result.error)));
+  });
 }

@@ -1,7 +1,8 @@
-import { MeterProvider, MetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { createBackupStats, createHistogramProducer } from 'backupstats';
 import { createPushgatewayExporter } from 'backupstats/pushgateway';
 import type { BenchConfig } from '../config.js';
+import { CollectingReader, exportOnce } from '../harness/otel.js';
 import { type Summary, summarize } from '../harness/sample.js';
 import { startPushTarget, startSink } from './push-target.js';
 
@@ -27,12 +28,6 @@ export interface PushgatewayResult {
   readonly rows: readonly PushgatewayRow[];
 }
 
-/** A reader that only collects: the benchmark hands what it collects to the exporters itself. */
-class CollectingReader extends MetricReader {
-  protected override async onForceFlush(): Promise<void> {}
-  protected override async onShutdown(): Promise<void> {}
-}
-
 /** Scopes, and whether they keep latency histograms. */
 const CASES: ReadonlyArray<readonly [number, boolean]> = [
   [10, true],
@@ -42,12 +37,6 @@ const CASES: ReadonlyArray<readonly [number, boolean]> = [
   [100, false],
   [1000, false],
 ];
-
-function exportOnce(exporter: PushMetricExporter, metrics: ResourceMetrics): Promise<void> {
-  return new Promise((resolve, reject) => {
-    exporter.export(metrics, (result) => (result.code === 0 ? resolve() : reject(result.error)));
-  });
-}
 
 /**
  * The push of one batch job at 10, 100 and 1,000 scopes: the size of the body it sends (each scope's three

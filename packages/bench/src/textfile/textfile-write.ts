@@ -1,11 +1,12 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MeterProvider, MetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { createBackupStats, createHistogramProducer } from 'backupstats';
 import { createPushgatewayExporter } from 'backupstats/pushgateway';
 import { createTextfileExporter } from 'backupstats/textfile';
 import type { BenchConfig } from '../config.js';
+import { CollectingReader, exportOnce } from '../harness/otel.js';
 import { type Summary, summarize } from '../harness/sample.js';
 import { startPushTarget, startSink } from '../pushgateway/push-target.js';
 
@@ -31,19 +32,7 @@ export interface TextfileResult {
   readonly rows: readonly TextfileRow[];
 }
 
-/** A reader that only collects: the benchmark hands what it collects to the exporters itself. */
-class CollectingReader extends MetricReader {
-  protected override async onForceFlush(): Promise<void> {}
-  protected override async onShutdown(): Promise<void> {}
-}
-
 const SCOPES = [10, 100, 1000] as const;
-
-function exportOnce(exporter: PushMetricExporter, metrics: ResourceMetrics): Promise<void> {
-  return new Promise((resolve, reject) => {
-    exporter.export(metrics, (result) => (result.code === 0 ? resolve() : reject(result.error)));
-  });
-}
 
 /**
  * One write of the textfile for a job of 10, 100 and 1,000 scopes with latency histograms, and the Pushgateway push of
