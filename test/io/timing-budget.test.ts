@@ -80,7 +80,11 @@ describe('timing by budget (the default)', () => {
     expect(Math.abs(ratio - 1)).toBeLessThan(0.03);
   });
 
-  it('has no bias: over 1000 seeds, the mean of the sampled sums is within four standard errors of the exact sum', async () => {
+  // 1000 pipelines: well under a second on the build, ten times that under the mutation run's instrumented source
+  // (`pnpm test:mutation`), hence its own timeout.
+  it('has no bias: over 1000 seeds, the mean of the sampled sums is within four standard errors of the exact sum', {
+    timeout: 30_000,
+  }, async () => {
     costlyClock(READ_COST, 6);
     // A heavy tail: one operation in ten takes twenty times as long.
     const durations = Array.from({ length: 300 }, (_, i) => (i % 10 === 3 ? 0.02 : 0.001));
