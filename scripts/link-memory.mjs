@@ -18,9 +18,9 @@ for (const workers of process.argv.length > 2 ? process.argv.slice(2).map(Number
   }
   globalThis.gc?.();
   const after = process.memoryUsage();
-  const places = links.reduce((sum, link) => sum + link.places.length, 0);
+  const places = links.reduce((sum, link) => sum + link.places, 0);
   console.log(
-    `${LINKS} links of ${workers} place(s) (${places} places of ${links[0].places[0].byteLength} bytes): ` +
+    `${LINKS} links of ${workers} place(s) (${places} places of ${links[0].memory.byteLength / workers} bytes): ` +
       `RSS +${Math.round((after.rss - before.rss) / 1024)} KiB, ArrayBuffers +${Math.round((after.arrayBuffers - before.arrayBuffers) / 1024)} KiB`,
   );
   await stats.shutdown();

@@ -97,7 +97,7 @@ describe("a link's records, read by the main thread", () => {
     worker.backup.timedIncrement(4);
     await stats.shutdown();
     expect(valuesByKey(await harness.collect()).get('backup.operations{-,-,-}')).toBe(1);
-    expect(stats.workerLink()).toMatchObject({ control: undefined, places: [] });
+    expect(stats.workerLink()).toMatchObject({ control: undefined, memory: undefined, places: 0 });
   });
 
   it('reach the histograms handed to a reader before any flush of the stats has read them', async () => {

@@ -11,7 +11,8 @@ import { valuesByKey } from '../support/harness.js';
 /** What a link carries besides its mark (link/worker-link.ts's LinkData). */
 interface Fields {
   readonly control: SharedArrayBuffer | undefined;
-  readonly places: readonly SharedArrayBuffer[];
+  readonly memory: SharedArrayBuffer | undefined;
+  readonly places: number;
   readonly maxScopes: number;
   readonly histogramBoundaries: readonly number[] | undefined;
 }
@@ -35,13 +36,14 @@ function realLink(histograms: boolean, maxScopes = 4, workers = 1): WorkerLink &
 
 describe('connectBackupStats refuses what is not a link', () => {
   const link = (): WorkerLink & Fields => realLink(true);
-  /** Memory of a place's size that is not shared. */
-  const unshared = (): ArrayBuffer => new ArrayBuffer((link().places[0] as SharedArrayBuffer).byteLength);
+  /** Memory of the places' size that is not shared. */
+  const unshared = (): ArrayBuffer => new ArrayBuffer((link().memory as SharedArrayBuffer).byteLength);
   const two = (): WorkerLink & Fields => realLink(true, 4, 2);
   const notLink = 'not a link';
-  const places = 'its places are not SharedArrayBuffers';
+  const memory = "its places' memory is not a SharedArrayBuffer";
   const scopes = 'its maxScopes is not one workerLink() gives';
-  const size = 'its places do not fit its maxScopes and boundaries';
+  const size = (places: number): string =>
+    `its memory does not fit its ${places} place(s) of its maxScopes and boundaries`;
   const cases: [string, () => unknown, string, string][] = [
     ['undefined', () => undefined, 'undefined', notLink],
     ['null', () => null, 'null', notLink],
@@ -51,8 +53,14 @@ describe('connectBackupStats refuses what is not a link', () => {
     ['a function carrying a link', () => Object.assign(() => {}, link()), 'a function', notLink],
     ['no mark', () => ({ ...link(), backupstatsWorkerLink: undefined }), 'an object', notLink],
     ['another mark', () => ({ ...link(), backupstatsWorkerLink: 2 }), 'an object', notLink],
-    ['places that are no array', () => ({ ...link(), places: link().places[0] }), 'an object', places],
-    ['a place that is not shared', () => ({ ...two(), places: [two().places[0], unshared()] }), 'an object', places],
+    ['no memory', () => ({ ...link(), memory: undefined }), 'an object', memory],
+    ['memory that is not shared', () => ({ ...link(), memory: unshared() }), 'an object', memory],
+    [
+      'memory that is an array of buffers',
+      () => ({ ...two(), memory: [link().memory, link().memory] }),
+      'an object',
+      memory,
+    ],
     ['maxScopes missing', () => ({ ...link(), maxScopes: undefined }), 'an object', scopes],
     ['maxScopes below 2', () => ({ ...link(), maxScopes: 1 }), 'an object', scopes],
     ['maxScopes above 65536', () => ({ ...link(), maxScopes: 65_537 }), 'an object', scopes],
@@ -83,24 +91,39 @@ describe('connectBackupStats refuses what is not a link', () => {
     ],
     [
       'a control and no places',
-      () => ({ ...link(), places: [] }),
+      () => ({ ...link(), places: 0 }),
+      'an object',
+      'its number of places is not one workerLink() gives',
+    ],
+    [
+      'places that are no number',
+      () => ({ ...link(), places: [link().memory] }),
       'an object',
       'its number of places is not one workerLink() gives',
     ],
     [
       'a control for fewer places',
-      () => ({ ...link(), places: two().places }),
+      () => ({ ...link(), places: 2 }),
       'an object',
       'its control buffer does not fit its 2 place(s)',
     ],
+    ['memory for one place of two', () => ({ ...two(), memory: link().memory }), 'an object', size(2)],
+    ['memory for two places of one', () => ({ ...link(), memory: two().memory }), 'an object', size(1)],
+    ['memory of places of more scopes', () => ({ ...link(), memory: realLink(true, 5).memory }), 'an object', size(1)],
+    ['memory sized for no histograms', () => ({ ...link(), memory: realLink(false).memory }), 'an object', size(1)],
+    ['boundaries another link has', () => ({ ...link(), histogramBoundaries: [0.001, 0.01, 1] }), 'an object', size(1)],
     [
-      'a place of the wrong size',
-      () => ({ ...two(), places: [two().places[0], ...realLink(true, 5).places] }),
+      'no control and no memory, but places',
+      () => ({ ...link(), control: undefined, memory: undefined }),
       'an object',
-      size,
+      'it has places but no control buffer',
     ],
-    ['a place sized for no histograms', () => ({ ...link(), places: realLink(false).places }), 'an object', size],
-    ['boundaries another link has', () => ({ ...link(), histogramBoundaries: [0.001, 0.01, 1] }), 'an object', size],
+    [
+      'no control and no places, but memory',
+      () => ({ ...link(), control: undefined, places: 0 }),
+      'an object',
+      'it has places but no control buffer',
+    ],
   ];
   for (const [what, value, shown, problem] of cases) {
     it(what, () => {
@@ -130,11 +153,12 @@ describe('connectBackupStats accepts', () => {
     });
   }
 
-  it('a link of stats that record nothing: no control buffer, no places', () => {
+  it('a link of stats that record nothing: no control buffer, no memory, no places', () => {
     const disabled: WorkerLink & Fields = {
       backupstatsWorkerLink: 1,
       control: undefined,
-      places: [],
+      memory: undefined,
+      places: 0,
       maxScopes: 2,
       histogramBoundaries: undefined,
     };
@@ -171,10 +195,10 @@ describe('workerLink() options', () => {
 
   it('accepts the limits, with one place per worker, and defaults of 128 places and 256 scopes', () => {
     const s = stats();
-    expect(fields(s.workerLink({ workers: 1024, maxScopes: 2 })).places).toHaveLength(1024);
+    expect(fields(s.workerLink({ workers: 1024, maxScopes: 2 })).places).toBe(1024);
     expect(s.workerLink({ workers: 1, maxScopes: 65_536 })).toMatchObject({ maxScopes: 65_536 });
     expect(s.workerLink()).toMatchObject({ backupstatsWorkerLink: 1, maxScopes: 256, histogramBoundaries: undefined });
-    expect(fields(s.workerLink()).places).toHaveLength(128);
+    expect(fields(s.workerLink()).places).toBe(128);
     expect(fields(s.workerLink({})).control).toBeInstanceOf(SharedArrayBuffer);
   });
 });

@@ -145,7 +145,8 @@ describe('the places of a link', { timeout: 15_000 }, () => {
     expect(link).toEqual({
       backupstatsWorkerLink: 1,
       control: undefined,
-      places: [],
+      memory: undefined,
+      places: 0,
       maxScopes: 2,
       histogramBoundaries: undefined,
     });

@@ -25,7 +25,8 @@ import('backupstats/worker').then(({ connectBackupStats }) => {
 interface LinkFields {
   readonly backupstatsWorkerLink: 1;
   readonly control: SharedArrayBuffer | undefined;
-  readonly places: readonly SharedArrayBuffer[];
+  readonly memory: SharedArrayBuffer | undefined;
+  readonly places: number;
   readonly maxScopes: number;
   readonly histogramBoundaries: readonly number[] | undefined;
 }
@@ -75,8 +76,8 @@ describe('forged worker links', () => {
       }),
     ],
     ['a control buffer for fewer places', (l, o) => ({ ...l, control: o.control })],
-    ['a control buffer for more places', (l) => ({ ...l, places: l.places.slice(0, 1) })],
-    ['places of another size', (l, o) => ({ ...l, places: [l.places[0], o.places[0]] })],
+    ['a control buffer for more places', (l) => ({ ...l, places: 1 })],
+    ['memory of places of another size', (l, o) => ({ ...l, memory: o.memory })],
     ['a maxScopes its places do not fit', (l) => ({ ...l, maxScopes: l.maxScopes + 1 })],
     ['places without a control buffer', (l) => ({ ...l, control: undefined })],
   ];

@@ -64,7 +64,8 @@ export interface BackupStats {
    * `options.workers` threads at once (default 128, so one link serves a whole pool); docs/workers.md says how it
    * works and what it costs.
    *
-   * @throws TypeError when an option is invalid.
+   * @throws TypeError when an option is invalid, or when the system refuses the link's memory (`workers` places of
+   *   `maxScopes` slots).
    */
   workerLink(options?: WorkerLinkOptions): WorkerLink;
 }

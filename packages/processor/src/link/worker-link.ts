@@ -10,8 +10,14 @@ import { type Region, type RegionLayout, regionLayout } from './region-layout.js
 export interface LinkData extends WorkerLink {
   /** The places' states and liveness words; none for a link of stats that record nothing. */
   readonly control: SharedArrayBuffer | undefined;
-  /** One SharedArrayBuffer per worker place. */
-  readonly places: readonly SharedArrayBuffer[];
+  /**
+   * The places' memory, one after the other, each {@link RegionLayout.byteLength} bytes; none for a link of stats that
+   * record nothing. One buffer, not one per place: the allocator writes a header at the start of each buffer, so a
+   * buffer per place cost a page of resident memory for every place no worker took.
+   */
+  readonly memory: SharedArrayBuffer | undefined;
+  /** Worker places: how many workers may record through the link at once. */
+  readonly places: number;
   /** Label combinations per family a worker keeps, its overflow series included. */
   readonly maxScopes: number;
   /** The explicit boundaries of the stats' histograms, in seconds; none when the stats keep no histogram. */
@@ -23,7 +29,7 @@ const MAX_SCOPES: IntegerRule = { min: 2, max: 65_536, note: 'per worker and fam
 const DEFAULT_MAX_SCOPES = 256;
 /**
  * Places of a link made without `workers`: a pool shares one link (piscina's default pool is 1.5 × the available
- * parallelism), and a place no worker took costs a page of resident memory, not its size.
+ * parallelism), and a place no worker took costs address space, not resident memory.
  */
 export const DEFAULT_WORKERS = 128;
 
@@ -40,15 +46,30 @@ export function workerLinkOptions(options: WorkerLinkOptions | undefined): { wor
 }
 
 /**
- * A new link with `workers` places. The memory is zeroed, and Node takes pages from the system only when they are
- * first written: a place costs what its worker records into, not its whole size.
+ * A new link with `workers` places. The memory is zeroed, and the system gives its pages only when they are first
+ * written: a place costs what its worker records into, and a place no worker took costs nothing resident.
+ *
+ * @throws TypeError when the system refuses the link's memory (its size is `workers` times a place's).
  */
 export function createLink(workers: number, maxScopes: number, boundaries: readonly number[] | undefined): LinkData {
-  const layout = layoutOf(maxScopes, boundaries);
+  const byteLength = workers * layoutOf(maxScopes, boundaries).byteLength;
+  let memory: SharedArrayBuffer;
+  try {
+    memory = new SharedArrayBuffer(byteLength);
+  } catch (error) {
+    throw notAccepted(
+      'workerLink options',
+      `{ workers: ${workers}, maxScopes: ${maxScopes} }`,
+      'fewer workers or a smaller maxScopes: a place holds maxScopes slots per family, of 24 bytes without ' +
+        'histograms or (264 + explicit boundaries) × 8 bytes with them, and 256 bytes of labels per slot',
+      `${byteLength} bytes of shared memory, which the system refused: ${(error as Error).message}`,
+    );
+  }
   return {
     backupstatsWorkerLink: 1,
     control: new SharedArrayBuffer(CONTROL_WORDS(workers) * 4),
-    places: Array.from({ length: workers }, () => new SharedArrayBuffer(layout.byteLength)),
+    memory,
+    places: workers,
     maxScopes,
     histogramBoundaries: boundaries === undefined ? undefined : [...boundaries],
   };
@@ -56,7 +77,14 @@ export function createLink(workers: number, maxScopes: number, boundaries: reado
 
 /** The link of stats that record nothing: a worker connected through it records nothing either. */
 export function disabledLink(): LinkData {
-  return { backupstatsWorkerLink: 1, control: undefined, places: [], maxScopes: 2, histogramBoundaries: undefined };
+  return {
+    backupstatsWorkerLink: 1,
+    control: undefined,
+    memory: undefined,
+    places: 0,
+    maxScopes: 2,
+    histogramBoundaries: undefined,
+  };
 }
 
 /** The layout of every place of a link. */
@@ -66,12 +94,16 @@ export function layoutOf(maxScopes: number, boundaries: readonly number[] | unde
 
 /** The views of one place of `link`: the worker builds its own place's, the main thread every place's, once. */
 export function placeRegion(link: LinkData, place: number): Region {
-  const buffer = link.places[place] as SharedArrayBuffer;
+  const buffer = link.memory as SharedArrayBuffer;
+  const layout = layoutOf(link.maxScopes, link.histogramBoundaries);
+  const { byteLength } = layout;
+  // A place's size is a multiple of 8 (its label heap follows its Float64 cells), so every offset fits the views.
+  const offset = place * byteLength;
   return {
-    layout: layoutOf(link.maxScopes, link.histogramBoundaries),
-    int32: new Int32Array(buffer),
-    numbers: new Float64Array(buffer),
-    bytes: new Uint8Array(buffer),
+    layout,
+    int32: new Int32Array(buffer, offset, byteLength / 4),
+    numbers: new Float64Array(buffer, offset, byteLength / 8),
+    bytes: new Uint8Array(buffer, offset, byteLength),
   };
 }
 
@@ -95,20 +127,19 @@ export function requireLink(value: unknown): asserts value is LinkData {
 function linkProblem(value: unknown): string | undefined {
   const link = value as Partial<LinkData> | null | undefined;
   if (typeof link !== 'object' || link === null || link.backupstatsWorkerLink !== 1) return 'not a link';
-  const { control, places, maxScopes, histogramBoundaries: boundaries } = link;
-  if (!Array.isArray(places) || !places.every((place) => place instanceof SharedArrayBuffer)) {
-    return 'its places are not SharedArrayBuffers';
-  }
+  const { control, memory, places, maxScopes, histogramBoundaries: boundaries } = link;
   if (!isIntegerIn(maxScopes, MAX_SCOPES)) return 'its maxScopes is not one workerLink() gives';
   const boundariesProblem = boundaries === undefined ? undefined : boundaryProblem(boundaries);
   if (boundariesProblem !== undefined) return `its histogram boundaries: ${boundariesProblem}`;
-  if (control === undefined) return places.length === 0 ? undefined : 'it has places but no control buffer';
-  if (!(control instanceof SharedArrayBuffer)) return 'its control buffer is not a SharedArrayBuffer';
-  if (!isIntegerIn(places.length, WORKERS)) return 'its number of places is not one workerLink() gives';
-  if (control.byteLength !== CONTROL_WORDS(places.length) * 4) {
-    return `its control buffer does not fit its ${places.length} place(s)`;
+  if (control === undefined) {
+    return places === 0 && memory === undefined ? undefined : 'it has places but no control buffer';
   }
-  const size = layoutOf(maxScopes, boundaries).byteLength;
-  if (!places.every((place) => place.byteLength === size)) return 'its places do not fit its maxScopes and boundaries';
+  if (!(control instanceof SharedArrayBuffer)) return 'its control buffer is not a SharedArrayBuffer';
+  if (!(memory instanceof SharedArrayBuffer)) return "its places' memory is not a SharedArrayBuffer";
+  if (!isIntegerIn(places, WORKERS)) return 'its number of places is not one workerLink() gives';
+  if (control.byteLength !== CONTROL_WORDS(places) * 4) return `its control buffer does not fit its ${places} place(s)`;
+  if (memory.byteLength !== places * layoutOf(maxScopes, boundaries).byteLength) {
+    return `its memory does not fit its ${places} place(s) of its maxScopes and boundaries`;
+  }
   return undefined;
 }

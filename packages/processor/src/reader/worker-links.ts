@@ -46,7 +46,7 @@ export class WorkerLinks {
   /** Folds what the workers recorded since the last read into the families' series. */
   read(): void {
     for (const { link, control, readers } of this.links) {
-      for (let place = 0; place < link.places.length; place++) {
+      for (let place = 0; place < link.places; place++) {
         if (readers[place] === undefined && placeEverTaken(control, place)) {
           readers[place] = new PlaceReader(placeRegion(link, place), this.families);
         }
@@ -61,7 +61,7 @@ export class WorkerLinks {
     this.read();
     this.closed = true;
     // A worker that connects from now on is told that it records into nothing.
-    for (const { link, control } of this.links) markClosed(control, link.places.length);
+    for (const { link, control } of this.links) markClosed(control, link.places);
     this.links.length = 0;
   }
 }

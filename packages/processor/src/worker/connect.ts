@@ -43,15 +43,15 @@ export function connectBackupStats(link: WorkerLink): WorkerBackupStats {
   const nothing = Object.freeze({ backup: noopStats, restore: noopStats, close: noop });
   if (link.control === undefined) return nothing;
   const control = new Int32Array(link.control);
-  if (isClosed(control, link.places.length)) {
+  if (isClosed(control, link.places)) {
     closedLinkConnected();
     return nothing;
   }
-  const claim = claimPlace(control, link.places.length);
+  const claim = claimPlace(control, link.places);
   if (claim === undefined) {
     throw notAccepted(
       'connectBackupStats link',
-      `a link whose ${link.places.length} place(s) are all taken by live workers`,
+      `a link whose ${link.places} place(s) are all taken by live workers`,
       'a link with a free place: stats.workerLink({ workers: N }) for N workers recording at once, or a link per worker',
       undefined,
       'BACKUPSTATS_LINK_FULL',
