@@ -26,7 +26,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^backupstats$/, replacement: source('index.ts') },
-      { find: /^backupstats\/(setup|s3|worker|testing)$/, replacement: source('$1/index.ts') },
+      { find: /^backupstats\/(setup|s3|worker|testing|pushgateway|textfile)$/, replacement: source('$1/index.ts') },
     ],
   },
   test: {

@@ -1,0 +1,22 @@
+// A worker that connects after the stats shut down, on a thread with a diag logger: the sentence goes to the logger,
+// once, and nothing to stderr (closed-link.test.ts: without a logger).
+import { createBackupStats } from 'backupstats';
+import { connectBackupStats } from 'backupstats/worker';
+import { expect, it, onTestFinished, vi } from 'vitest';
+import { captureDiag } from '../support/diag-capture.js';
+
+it('a late connection is said once through the diag logger, not on stderr', async () => {
+  const stats = createBackupStats();
+  const link = stats.workerLink();
+  await stats.shutdown();
+  const logged = captureDiag();
+  onTestFinished(() => logged.restore());
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  onTestFinished(() => stderr.mockRestore());
+  connectBackupStats(link).close();
+  connectBackupStats(link).close();
+  expect(stderr).not.toHaveBeenCalled();
+  expect(logged.messages).toEqual([
+    'backupstats: connectBackupStats got the link of stats that were shut down; what this worker records is ignored',
+  ]);
+});
