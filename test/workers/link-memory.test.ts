@@ -1,25 +1,26 @@
-// What a worker link's places cost the main thread's memory, measured in a child process (a fresh heap, gc exposed):
-// a place no worker took costs address space, not resident memory (issue 30, item 6: with a buffer per place, each
-// untaken place cost a page, 5.4 MB for ten links of 128 places); a link the system cannot give memory to is refused
-// with an error that names the options, under a real limit of the child's address space (`ulimit -v`).
+// What a worker link's places cost the main thread's memory, measured by scripts/link-memory.mjs in a child process
+// (a fresh heap, gc exposed): a place no worker took costs address space, not resident memory (issue 30, item 6: with
+// a buffer per place, each untaken place cost a page, 5.4 MB for ten links of 128 places); a link the system cannot
+// give memory to is refused with an error that names the options, under a real limit of the child's address space
+// (`ulimit -v`).
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-const script = fileURLToPath(new URL('../fixtures/link-memory.mjs', import.meta.url));
+const script = fileURLToPath(new URL('../../scripts/link-memory.mjs', import.meta.url));
 const run = promisify(execFile);
 
-/** The fixture's line, from a child whose address space is limited to `limitKiB` when given. */
-async function measure(args: number[], limitKiB?: number): Promise<Record<string, unknown>> {
+/** scripts/link-memory.mjs's JSON line, from a child whose address space is limited to `limitKiB` when given. */
+async function measure(args: string[], limitKiB?: number): Promise<Record<string, unknown>> {
   const command = `${limitKiB === undefined ? '' : `ulimit -v ${limitKiB}; `}exec "$0" --expose-gc "$@"`;
-  const { stdout } = await run('/bin/sh', ['-c', command, process.execPath, script, ...args.map(String)]);
+  const { stdout } = await run('/bin/sh', ['-c', command, process.execPath, script, '--json', ...args]);
   return JSON.parse(stdout.trim()) as Record<string, unknown>;
 }
 
 describe('the memory of a worker link', () => {
   it('twenty links of 128 places that no worker took, read by ten flushes: under 2 MiB of resident memory', async () => {
-    const measured = await measure([20, 128]);
+    const measured = await measure(['--links', '20', '128']);
     // 2,560 places of 1.3 MB each are 3.3 GB of address space; a page each would be 10 MiB.
     expect(measured.arrayBuffers).toBeGreaterThan(3e9);
     expect(measured.rss).toBeLessThan(2 * 1024 * 1024);
@@ -27,7 +28,7 @@ describe('the memory of a worker link', () => {
 
   it('memory the system refuses: a TypeError naming the options, the bytes and what is accepted', async () => {
     // 1024 places of 4096 scopes with histograms are 21 GB; the child may have 8 GB of address space.
-    const { error } = await measure([1, 1024, 4096], 8_000_000);
+    const { error } = await measure(['--links', '1', '--max-scopes', '4096', '1024'], 8_000_000);
     expect(error).toEqual({
       name: 'TypeError',
       code: 'BACKUPSTATS_INVALID_OPTION',
