@@ -77,8 +77,12 @@ export function installWithoutMain(importer: Importer, name: string): void {
  * `then` throws instead: what a factory returns is read for `then` (vitest asks whether it is a promise, as does
  * the promise that import() resolves with), and the throw of that read is what import() rejects with, unwrapped.
  * The tests check that the error reached the library as it was (`cause`, `toBe`), so a vitest that wrapped it
- * would fail them rather than let them pass. `vi.resetModules()`: a package that an earlier test of the file has
- * loaded for real stays in vitest's registry, and a mock made after that would not be seen.
+ * would fail them rather than let them pass.
+ *
+ * Only for a package that no earlier test of the file has loaded for real: once vitest has it in its registry, a
+ * mock made after that is not seen by the library's next import of it (vi.resetModules() does not change that). A
+ * test file mocks each package before any of its tests loads it (a test that loads what another one mocks goes in
+ * a file of its own).
  */
 export function rejectImportOf(name: string, error: unknown): void {
   vi.doMock(name, () => ({
@@ -87,7 +91,6 @@ export function rejectImportOf(name: string, error: unknown): void {
       throw error;
     },
   }));
-  vi.resetModules();
   onTestFinished(() => {
     vi.doUnmock(name);
   });

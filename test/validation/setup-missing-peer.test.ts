@@ -53,23 +53,6 @@ describe('startBackupStats without the SDK', () => {
     expect((error as Error).cause).toBe(missing);
   });
 
-  it('@opentelemetry/resources, as require() throws it: named the same way', async () => {
-    reportNodeVersion('22.15.0');
-    const missing = importerOutsideWorkspace().requireError('@opentelemetry/resources');
-    expect(missing).toMatchObject({ code: 'MODULE_NOT_FOUND' });
-    rejectImportOf('@opentelemetry/resources', missing);
-    const error = await rejectionOf({ OTEL_METRICS_EXPORTER: 'console' });
-    expectDocumentedCode(error, 'BACKUPSTATS_MISSING_PEER');
-    expect((error as Error).message).toBe(
-      notInstalled(
-        'startBackupStats',
-        '@opentelemetry/resources',
-        '@opentelemetry/resources@^3 (SDK 3.x, the current OpenTelemetry JS line, for Node.js 22.15 or later)',
-      ),
-    );
-    expect((error as Error).cause).toBe(missing);
-  });
-
   it('an install of the SDK that Node.js cannot load: its own error, not reworded', async () => {
     const importer = importerOutsideWorkspace();
     installWithoutMain(importer, '@opentelemetry/sdk-metrics');
