@@ -78,13 +78,8 @@ export function installWithoutMain(importer: Importer, name: string): void {
  * the promise that import() resolves with), and the throw of that read is what import() rejects with, unwrapped.
  * The tests check that the error reached the library as it was (`cause`, `toBe`), so a vitest that wrapped it
  * would fail them rather than let them pass.
- *
- * Only for a package that no earlier test of the file has loaded for real: once vitest has it in its registry, a
- * mock made after that is not seen by the library's next import of it (vi.resetModules() does not change that). A
- * test file mocks each package before any of its tests loads it (a test that loads what another one mocks goes in
- * a file of its own).
  */
-export function rejectImportOf(name: string, error: unknown): void {
+export async function rejectImportOf(name: string, error: unknown): Promise<void> {
   vi.doMock(name, () => ({
     // biome-ignore lint/suspicious/noThenProperty: the read of `then` is the point: it makes import() reject.
     get then(): never {
@@ -94,6 +89,12 @@ export function rejectImportOf(name: string, error: unknown): void {
   onTestFinished(() => {
     vi.doUnmock(name);
   });
+  // vitest applies what vi.doMock and vi.doUnmock asked at the next module fetch. Two fetches at once (set-up
+  // imports sdk-metrics and resources together) each apply the pending list, and one may go on before the other
+  // has applied the mock (or after it applied the previous test's unmock): the package then loaded for real, in
+  // every run for resources mocked after a test that loaded it, and now and then for sdk-metrics. One fetch now,
+  // alone, applies them before the library imports anything.
+  await import('./missing-package.js');
 }
 
 /**

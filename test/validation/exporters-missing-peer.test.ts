@@ -33,7 +33,7 @@ const PEER = '@opentelemetry/exporter-prometheus';
 const FAILED = 1;
 
 /** Until the test ends, import() of the peer rejects with `error`, exactly that value. */
-const peerRejectsWith = (error: unknown): void => rejectImportOf(PEER, error);
+const peerRejectsWith = (error: unknown): Promise<void> => rejectImportOf(PEER, error);
 
 /** The two factories, each with a place to write in (the textfile's directory must exist). */
 const factories: ReadonlyArray<readonly [string, (dir: string) => PushMetricExporter]> = [
@@ -68,7 +68,7 @@ describe.each(factories)('%s without exporter-prometheus', (fn, make) => {
       const importer = importerOutsideWorkspace();
       const missing = await importer.importError(PEER);
       expect(missing).toMatchObject({ code: 'ERR_MODULE_NOT_FOUND' });
-      peerRejectsWith(missing);
+      await peerRejectsWith(missing);
       const exporter = make(importer.dir);
       const metrics = metricsOf({ 'service.name': 'nightly', 'telemetry.sdk.version': sdkVersion });
 
@@ -94,16 +94,16 @@ describe.each(factories)('%s without exporter-prometheus', (fn, make) => {
   );
 
   it.for([
-    ['no telemetry.sdk.version', {}, '20.19.0', 2],
-    ['a telemetry.sdk.version that is not a string (3)', { 'telemetry.sdk.version': 3 }, '22.14.0', 2],
-    ['a telemetry.sdk.version that is not a string (2)', { 'telemetry.sdk.version': 2 }, '22.15.0', 3],
-    ['the version of another line (1.30.0)', { 'telemetry.sdk.version': '1.30.0' }, '23.0.0', 3],
+    ['no telemetry.sdk.version', '20.19.0', 2, {}],
+    ['a telemetry.sdk.version that is not a string (3)', '22.14.0', 2, { 'telemetry.sdk.version': 3 }],
+    ['a telemetry.sdk.version that is not a string (2)', '22.15.0', 3, { 'telemetry.sdk.version': 2 }],
+    ['the version of another line (1.30.0)', '23.0.0', 3, { 'telemetry.sdk.version': '1.30.0' }],
   ] as const)(
     'a resource with %s, on Node.js %s: the install line of the line that Node.js supports (0.%sxx)',
-    async ([, attributes, node, line], { diagnostics }) => {
+    async ([, node, line, attributes], { diagnostics }) => {
       reportNodeVersion(node);
       const importer = importerOutsideWorkspace();
-      peerRejectsWith(await importer.importError(PEER));
+      await peerRejectsWith(await importer.importError(PEER));
       const result = await exportOnce(make(importer.dir), metricsOf({ 'service.name': 'nightly', ...attributes }));
       expectDocumentedCode(result.error, 'BACKUPSTATS_MISSING_PEER');
       expect(result.error?.message).toBe(sentence(fn, line));
@@ -115,7 +115,7 @@ describe.each(factories)('%s without exporter-prometheus', (fn, make) => {
     const importer = importerOutsideWorkspace();
     const missing = importer.requireError(PEER);
     expect(missing).toMatchObject({ code: 'MODULE_NOT_FOUND' });
-    peerRejectsWith(missing);
+    await peerRejectsWith(missing);
     const result = await exportOnce(make(importer.dir), metricsOf({ 'telemetry.sdk.version': '2.12.0' }));
     expect(result.code).toBe(FAILED);
     expectDocumentedCode(result.error, 'BACKUPSTATS_MISSING_PEER');
@@ -135,7 +135,7 @@ describe.each(factories)('%s without exporter-prometheus', (fn, make) => {
       code: kind === 'broken' ? 'ERR_PACKAGE_PATH_NOT_EXPORTED' : 'ERR_MODULE_NOT_FOUND',
     });
     if (kind === 'broken') expect((failure as Error).message).toContain(PEER);
-    peerRejectsWith(failure);
+    await peerRejectsWith(failure);
     const exporter = make(importer.dir);
     const metrics = metricsOf({ 'telemetry.sdk.version': '2.12.0' });
     for (let i = 0; i < 2; i++) {
@@ -154,7 +154,7 @@ describe.each(factories)('%s without exporter-prometheus', (fn, make) => {
     'a load that fails with %s, not an Error: an Error of its text in every export',
     async ([, thrown, text], { diagnostics }) => {
       const importer = importerOutsideWorkspace();
-      peerRejectsWith(thrown);
+      await peerRejectsWith(thrown);
       const exporter = make(importer.dir);
       const result = await exportOnce(exporter, metricsOf({ 'telemetry.sdk.version': '2.12.0' }));
       expect(result.code).toBe(FAILED);

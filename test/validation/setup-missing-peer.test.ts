@@ -44,11 +44,28 @@ describe('startBackupStats without the SDK', () => {
     reportNodeVersion(node);
     const missing = await importerOutsideWorkspace().importError('@opentelemetry/sdk-metrics');
     expect(missing).toMatchObject({ code: 'ERR_MODULE_NOT_FOUND' });
-    rejectImportOf('@opentelemetry/sdk-metrics', missing);
+    await rejectImportOf('@opentelemetry/sdk-metrics', missing);
     const error = await rejectionOf({ OTEL_METRICS_EXPORTER: 'console' });
     expectDocumentedCode(error, 'BACKUPSTATS_MISSING_PEER');
     expect((error as Error).message).toBe(
       notInstalled('startBackupStats', '@opentelemetry/sdk-metrics', `@opentelemetry/sdk-metrics${hint}`),
+    );
+    expect((error as Error).cause).toBe(missing);
+  });
+
+  it('@opentelemetry/resources, as require() throws it: named the same way', async () => {
+    reportNodeVersion('22.15.0');
+    const missing = importerOutsideWorkspace().requireError('@opentelemetry/resources');
+    expect(missing).toMatchObject({ code: 'MODULE_NOT_FOUND' });
+    await rejectImportOf('@opentelemetry/resources', missing);
+    const error = await rejectionOf({ OTEL_METRICS_EXPORTER: 'console' });
+    expectDocumentedCode(error, 'BACKUPSTATS_MISSING_PEER');
+    expect((error as Error).message).toBe(
+      notInstalled(
+        'startBackupStats',
+        '@opentelemetry/resources',
+        '@opentelemetry/resources@^3 (SDK 3.x, the current OpenTelemetry JS line, for Node.js 22.15 or later)',
+      ),
     );
     expect((error as Error).cause).toBe(missing);
   });
@@ -58,7 +75,7 @@ describe('startBackupStats without the SDK', () => {
     installWithoutMain(importer, '@opentelemetry/sdk-metrics');
     const broken = await importer.importError('@opentelemetry/sdk-metrics');
     expect(broken).toMatchObject({ code: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
-    rejectImportOf('@opentelemetry/sdk-metrics', broken);
+    await rejectImportOf('@opentelemetry/sdk-metrics', broken);
     expect(await rejectionOf({ OTEL_METRICS_EXPORTER: 'console' })).toBe(broken);
   });
 });
@@ -91,7 +108,7 @@ describe('startBackupStats with the SDK (2.x) but without an exporter the enviro
     reportNodeVersion('22.15.0');
     const missing = await importerOutsideWorkspace().importError(name);
     expect(missing).toMatchObject({ code: 'ERR_MODULE_NOT_FOUND' });
-    rejectImportOf(name, missing);
+    await rejectImportOf(name, missing);
     const error = await rejectionOf(env);
     expectDocumentedCode(error, 'BACKUPSTATS_MISSING_PEER');
     expect((error as Error).message).toBe(notInstalled(askedBy, name, hint));
