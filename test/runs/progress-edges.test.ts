@@ -1,0 +1,89 @@
+// The edges of a run's progress and phases: the longest phase name kept, a size given to a run that has one or has
+// ended, a run without a size on a handle whose other run has one, through a real MeterProvider on a fake clock
+// (Date and performance). test/runs/progress.test.ts covers the values of a run in progress.
+import { createBackupStats, Operation } from 'backupstats';
+import { afterEach, beforeEach, describe, expect, vi } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { numbers } from '../support/harness.js';
+import { runKey } from '../support/series-key.js';
+
+const RUN = { component: 'BackupEngine', implementation: 'Builtin', operation: Operation.Backup };
+const SOURCE = { ...RUN, operation: Operation.SourceRead };
+const NOT_NOW = { flushIntervalMillis: 2 ** 30 };
+const INVALID = runKey('backupstats.invalid_measurements', { family: 'backup' });
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+  vi.setSystemTime(Date.UTC(2026, 11, 1, 23, 0, 0));
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('phase names', () => {
+  it('a name of 64 characters is kept, one of 65 dropped and counted', async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW, quiet: true });
+    const run = stats.backup.scope(RUN).startRun();
+    const longest = 'p'.repeat(64);
+    run.phase(longest);
+    run.phase(`${longest}q`);
+    run.phase('x');
+    const values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.run.phase', { ...RUN, phase: longest }))).toBe(0);
+    expect(values.get(runKey('backup.run.phase', { ...RUN, phase: 'x' }))).toBe(1);
+    expect(values.has(runKey('backup.run.phase', { ...RUN, phase: `${longest}q` }))).toBe(false);
+    expect(values.get(INVALID)).toBe(1);
+    run.succeed();
+    await stats.shutdown();
+  });
+});
+
+describe('expectBytes', () => {
+  it('is ignored, and not counted, on a run that has ended or was started with a size', async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW, quiet: true });
+    const sized = stats.backup.scope(RUN).startRun({ expectedBytes: 400 });
+    sized.expectBytes(100);
+    stats.backup.scope(SOURCE).timedIncrementBytes(100, 1);
+    vi.advanceTimersByTime(1000);
+    let values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.run.progress', RUN))).toBe(0.25);
+    expect(values.get(runKey('backup.active_runs', RUN))).toBe(1);
+    sized.succeed();
+    sized.expectBytes(1000);
+    const other = { ...RUN, implementation: 'Other' };
+    const ended = stats.backup.scope(other).startRun();
+    ended.fail();
+    ended.expectBytes(1000);
+    values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.active_runs', RUN))).toBe(0);
+    expect(values.get(runKey('backup.run.progress', RUN))).toBe(0.25);
+    expect(values.has(runKey('backup.active_runs', other))).toBe(false);
+    expect(values.has(runKey('backup.run.progress', other))).toBe(false);
+    expect(values.get(INVALID)).toBe(0);
+    await stats.shutdown();
+  });
+});
+
+describe('a run without a size on a handle whose other run has one', () => {
+  it('leaves the runs in progress with a size as they are when it names a phase and ends', async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
+    const handle = stats.backup.scope(RUN);
+    const sized = handle.startRun({ expectedBytes: 1000 });
+    const plain = handle.startRun();
+    plain.phase('verify');
+    stats.backup.scope(SOURCE).timedIncrementBytes(500, 1);
+    vi.advanceTimersByTime(10_000);
+    let values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.active_runs', RUN))).toBe(1);
+    expect(values.get(runKey('backup.run.progress', RUN))).toBe(0.5);
+    expect(values.get(runKey('backup.run.remaining_time', RUN))).toBe(10);
+    plain.succeed();
+    values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.active_runs', RUN))).toBe(1);
+    expect(values.get(runKey('backup.run.phase', { ...RUN, phase: 'verify' }))).toBe(0);
+    sized.succeed();
+    values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.active_runs', RUN))).toBe(0);
+    await stats.shutdown();
+  });
+});
