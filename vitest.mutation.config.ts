@@ -13,6 +13,7 @@
 // after testTimeout, well before Stryker's own timeout, so a mutant that stalls a stream counts as killed without
 // restarting a worker.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -20,13 +21,23 @@ const source = (file: string): string => fileURLToPath(new URL(`./packages/proce
 
 // As the build does (packages/processor/tsup.config.ts): src/version.ts reads the version from this constant.
 const { version } = JSON.parse(readFileSync(source('../package.json'), 'utf8')) as { version: string };
+// As the build does too: src/report/uplot-source.ts reads uPlot's script and style sheet from these constants.
+const uplot = (file: string): string =>
+  JSON.stringify(readFileSync(createRequire(source('../package.json')).resolve(`uplot/dist/${file}`), 'utf8'));
 
 export default defineConfig({
-  define: { BACKUPSTATS_PACKAGE_VERSION: JSON.stringify(version) },
+  define: {
+    BACKUPSTATS_PACKAGE_VERSION: JSON.stringify(version),
+    BACKUPSTATS_UPLOT_JS: uplot('uPlot.iife.min.js'),
+    BACKUPSTATS_UPLOT_CSS: uplot('uPlot.min.css'),
+  },
   resolve: {
     alias: [
       { find: /^backupstats$/, replacement: source('index.ts') },
-      { find: /^backupstats\/(setup|s3|worker|testing|pushgateway|textfile)$/, replacement: source('$1/index.ts') },
+      {
+        find: /^backupstats\/(setup|s3|worker|testing|pushgateway|textfile|report)$/,
+        replacement: source('$1/index.ts'),
+      },
     ],
   },
   test: {
