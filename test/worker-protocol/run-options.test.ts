@@ -22,7 +22,7 @@ function workerHandles(): [string, Stats][] {
 }
 
 describe("run options in a worker, checked as on the main thread's handles", () => {
-  it('a bad expectedBytes, progressOperation or options value is refused with the main thread's error', () => {
+  it("a bad expectedBytes, progressOperation or options value is refused with the main thread's error", () => {
     for (const [kind, handle] of workerHandles()) {
       const errors = [
         () => handle.startRun({ expectedBytes: -1 }),
@@ -39,7 +39,10 @@ describe("run options in a worker, checked as on the main thread's handles", () 
       expect([kind, errors]).toEqual([
         kind,
         [
-          [`TypeError: backupstats: startRun option expectedBytes is -1; ${BYTES_ACCEPTED}`, 'BACKUPSTATS_INVALID_OPTION'],
+          [
+            `TypeError: backupstats: startRun option expectedBytes is -1; ${BYTES_ACCEPTED}`,
+            'BACKUPSTATS_INVALID_OPTION',
+          ],
           [
             'TypeError: backupstats: startRun option progressOperation is 42; accepted: an operation such as "Source:Read"',
             'BACKUPSTATS_INVALID_OPTION',
@@ -56,7 +59,7 @@ describe("run options in a worker, checked as on the main thread's handles", () 
   it('good options give a run that records nothing and can be ended', () => {
     for (const [, handle] of workerHandles()) {
       expect(() => handle.startRun({ expectedBytes: 10, progressOperation: 'Source:Read' }).succeed(10)).not.toThrow();
-      expect(() => handle.startRun().fail(new Error('x'))).not.toThrow();
+      expect(() => handle.startRun().fail()).not.toThrow();
     }
   });
 });

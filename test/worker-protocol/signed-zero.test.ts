@@ -14,7 +14,7 @@ describe('0 and -0 ms in a worker', () => {
     const linked = statsWithHistograms();
     const worker = connectBackupStats(linked.stats.workerLink());
     onTestFinished(() => worker.close());
-    const [a, b, c, d] = ['A', 'B', 'C', 'D'].map((operation) => ({ operation }));
+    const [a, b, c, d] = [{ operation: 'A' }, { operation: 'B' }, { operation: 'C' }, { operation: 'D' }];
     // A and B in the worker alone; C and D on the main thread first, then in the worker.
     for (const [labels, first, then] of [
       [a, 0, -0],
