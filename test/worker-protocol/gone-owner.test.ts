@@ -4,7 +4,9 @@
 // sets the place's state word back to "owned", the value it had while the owner lived: the next connection must take
 // the place over, with its numbers, and must not be misled by probes an owner answered, by probes counted for an
 // earlier owner of the place, or by the waiters of an owner that closed. The state word is found as the one word of
-// the link's control buffer that a first connection takes from 0 to 2.
+// the link's control buffer that a first connection takes from 0 to 2. Probers take a lock (the buffer's first word,
+// before three words per place) so that no two probe at once; a lock held by another prober is waited for, then
+// given up on, and the gone owner's place is left for a later look.
 import { createBackupStats, type WorkerLink } from 'backupstats';
 import { connectBackupStats, type WorkerBackupStats } from 'backupstats/worker';
 import { describe, expect, onTestFinished } from 'vitest';
@@ -13,6 +15,9 @@ import type { Harness } from '../support/harness.js';
 import { valuesByKey } from '../support/harness.js';
 
 const OWNED = 2;
+const LOCK = 0;
+const REFUSED =
+  'backupstats: connectBackupStats link is a link whose 1 place(s) are all taken by live workers; accepted: a link with a free place: stats.workerLink({ workers: N }) for N workers recording at once, or a link per worker';
 
 /** The link's control words (link/worker-link.ts's LinkData.control). */
 const controlOf = (link: WorkerLink): Int32Array =>
@@ -43,6 +48,7 @@ function linkOn(harness: Harness, places: number) {
       expect(changed).toHaveLength(1);
       return [worker, changed[0] as number];
     },
+    control,
     /** Closes `worker` and leaves its place as a worker gone without a word would. */
     leaveGone(worker: WorkerBackupStats, state: number): void {
       worker.close();
@@ -118,5 +124,24 @@ describe('a place whose owner is gone', { timeout: 15_000 }, () => {
     leaveGone(second, state);
     connect().backup.timedIncrement(1);
     expect(await operations(harness)).toBe(3);
+  });
+
+  it('is not probed while another prober holds the lock: the connection waits, gives up, and is refused', async ({
+    harness,
+  }) => {
+    const { connectFree, leaveGone, connect, control, link } = linkOn(harness, 1);
+    const [first, state] = connectFree();
+    // The state word of the first place, after the lock.
+    expect(state).toBe(LOCK + 1);
+    first.backup.timedIncrement(1);
+    leaveGone(first, state);
+    // Another prober in the middle of its probe, for as long as this connection looks.
+    control[LOCK] = 1;
+    expect(() => connectBackupStats(link)).toThrow(new TypeError(REFUSED));
+    expect(control[state]).toBe(OWNED);
+    // Its probe over: the place is taken.
+    control[LOCK] = 0;
+    connect().backup.timedIncrement(1);
+    expect(await operations(harness)).toBe(2);
   });
 });
