@@ -4,28 +4,22 @@
 // observable gauges, observed at each collection. Through a real MeterProvider on a fake clock (Date and
 // performance); a recording wrapper of the provider tells which Meter methods backupstats called, and without
 // createGauge it gives Meters as an API before 1.9.0 does.
-import { type HrTime, metrics } from '@opentelemetry/api';
+import { metrics } from '@opentelemetry/api';
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { createBackupStats, Operation, RunFailure } from 'backupstats';
-import { afterEach, beforeEach, describe, expect, onTestFinished, vi } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, vi } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { createHarness, numbers } from '../support/harness.js';
 import { createRecordingMeterProvider } from '../support/recording-meter.js';
 import { runKey } from '../support/series-key.js';
+import { at, pointsByRun, useFakeWallClock } from '../support/wall-clock.js';
 
 const RUN = { component: 'BackupEngine', implementation: 'Builtin', operation: Operation.Backup };
 const SOURCE = { ...RUN, operation: Operation.SourceRead };
 const NOT_NOW = { flushIntervalMillis: 2 ** 30 };
-/** Far from the epoch and a whole second: every time below is T0 plus whole seconds. */
-const T0 = Date.UTC(2026, 11, 1, 23, 0, 0);
-const at = (seconds: number): number => T0 / 1000 + seconds;
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date', 'performance'] });
-  vi.setSystemTime(T0);
-});
+useFakeWallClock();
 afterEach(() => {
-  vi.useRealTimers();
   metrics.disable();
 });
 
@@ -40,16 +34,8 @@ const PROGRESS_GAUGES = [
 const restoreOf = (names: readonly string[]) => names.map((name) => name.replace(/^backup\./, 'restore.'));
 
 /** runKey → the start of the series' point, in Unix seconds. */
-function startTimes(exported: ResourceMetrics): Map<string, number> {
-  const seconds = ([s, ns]: HrTime): number => s + ns / 1e9;
-  return new Map(
-    exported.scopeMetrics.flatMap((scope) =>
-      scope.metrics.flatMap((metric) =>
-        metric.dataPoints.map((p) => [runKey(metric.descriptor.name, p.attributes), seconds(p.startTime)] as const),
-      ),
-    ),
-  );
-}
+const startTimes = (exported: ResourceMetrics): Map<string, number> =>
+  new Map([...pointsByRun(exported)].map(([key, { start }]) => [key, start]));
 
 describe('where the Meter has createGauge', () => {
   it('every run and progress gauge is a synchronous one; the only batch callback is the collection hook', async ({

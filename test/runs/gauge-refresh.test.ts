@@ -3,47 +3,34 @@
 // gauge would. A gauge that throws while it is set is said through diag, never thrown, and keeps the value it was
 // last given: the one set when its run started, entered a phase or ended. Through a real MeterProvider on a fake
 // clock (Date and performance); a view's attributes processor makes an instrument throw.
-import { type HrTime, metrics } from '@opentelemetry/api';
+import { metrics } from '@opentelemetry/api';
 import { AggregationTemporality, type IAttributesProcessor, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { createBackupStats, Operation, RunFailure } from 'backupstats';
-import { afterEach, beforeEach, describe, expect, onTestFinished, vi } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, vi } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { createHarness, numbers } from '../support/harness.js';
 import { runKey } from '../support/series-key.js';
+import { at, pointsByRun, useFakeWallClock } from '../support/wall-clock.js';
 
 const RUN = { component: 'BackupEngine', implementation: 'Builtin', operation: Operation.Backup };
 const SOURCE = { ...RUN, operation: Operation.SourceRead };
 const ROOT = { component: '-', implementation: '-', operation: '-' };
 const NOT_NOW = { flushIntervalMillis: 2 ** 30 };
-const T0 = Date.UTC(2026, 11, 1, 23, 0, 0);
-const at = (seconds: number): number => T0 / 1000 + seconds;
 const FLUSH_FAILED =
   'backupstats: an OpenTelemetry instrument threw while measurements were added to it; what it did not take stays pending and is retried on the next flush Error: gauge failed';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date', 'performance'] });
-  vi.setSystemTime(T0);
-});
+useFakeWallClock();
 afterEach(() => {
-  vi.useRealTimers();
   metrics.disable();
 });
 
 /** runKey → [value, start of the point in Unix seconds] of every sum and gauge point. */
-function pointsOf(exported: ResourceMetrics): Map<string, [number, number]> {
-  const seconds = ([s, ns]: HrTime): number => s + ns / 1e9;
-  return new Map(
-    exported.scopeMetrics.flatMap((scope) =>
-      scope.metrics.flatMap((metric) =>
-        metric.dataPoints
-          .filter((p) => typeof p.value === 'number')
-          .map(
-            (p) => [runKey(metric.descriptor.name, p.attributes), [p.value as number, seconds(p.startTime)]] as const,
-          ),
-      ),
+const pointsOf = (exported: ResourceMetrics): Map<string, [number, number]> =>
+  new Map(
+    [...pointsByRun(exported)].flatMap(([key, { value, start }]) =>
+      typeof value === 'number' ? [[key, [value, start]] as const] : [],
     ),
   );
-}
 
 /** A harness whose instruments `names` throw while `failing.on` is true. */
 function failingHarness(names: readonly string[]) {

@@ -2,23 +2,18 @@
 // ended, a run without a size on a handle whose other run has one, through a real MeterProvider on a fake clock
 // (Date and performance). test/runs/progress.test.ts covers the values of a run in progress.
 import { createBackupStats, Operation } from 'backupstats';
-import { afterEach, beforeEach, describe, expect, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { numbers } from '../support/harness.js';
 import { runKey } from '../support/series-key.js';
+import { useFakeWallClock } from '../support/wall-clock.js';
 
 const RUN = { component: 'BackupEngine', implementation: 'Builtin', operation: Operation.Backup };
 const SOURCE = { ...RUN, operation: Operation.SourceRead };
 const NOT_NOW = { flushIntervalMillis: 2 ** 30 };
 const INVALID = runKey('backupstats.invalid_measurements', { family: 'backup' });
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date', 'performance'] });
-  vi.setSystemTime(Date.UTC(2026, 11, 1, 23, 0, 0));
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeWallClock();
 
 describe('phase names', () => {
   it('a name of 64 characters is kept, one of 65 dropped and counted', async ({ harness }) => {
