@@ -1,41 +1,12 @@
 // Timing by budget, the stream meters' default: operations long next to the clock are all timed; shorter ones one
 // in N, N adapting so that the clock's reads take about 1 % of the time measured, and the summed time stays an
-// unbiased estimate of the exact one. On a clock whose every read costs 50 ns, with seeded random draws.
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { meterIterable, meterWritable } from 'backupstats';
-import { createRecordingStats, type RecordingStats } from 'backupstats/testing';
+// unbiased estimate of the exact one. On a clock whose every read costs 50 ns, with seeded random draws. That the
+// estimate has no bias over many seeds is test/property/timing-bias.test.ts.
+import { meterIterable } from 'backupstats';
+import { createRecordingStats } from 'backupstats/testing';
 import { describe, expect, it } from 'vitest';
-import { type CostlyClock, costlyClock } from '../support/fake-clock.js';
-
-const READ_COST = 0.00005;
-
-/** Writes one chunk per duration into a metered sink whose i-th write takes `durations[i]` ms. */
-async function writeAll(clock: CostlyClock, durations: readonly number[], timeOneIn?: number): Promise<RecordingStats> {
-  const stats = createRecordingStats();
-  let i = 0;
-  const sink = new Writable({
-    write(_chunk, _encoding, callback) {
-      clock.spend(durations[i] as number);
-      i += 1;
-      callback();
-    },
-  });
-  meterWritable(sink, stats, timeOneIn === undefined ? {} : { timeOneIn });
-  await pipeline(
-    Readable.from(
-      durations.map(() => Buffer.alloc(1)),
-      { objectMode: false },
-    ),
-    sink,
-  );
-  return stats;
-}
-
-/** Durations around `mean` ms, uniformly from half to one and a half of it, drawn from the seeded generator. */
-function around(mean: number, n: number): number[] {
-  return Array.from({ length: n }, () => mean * (0.5 + Math.random()));
-}
+import { around, READ_COST, writeAll } from '../support/budget-writes.js';
+import { costlyClock } from '../support/fake-clock.js';
 
 describe('timing by budget (the default)', () => {
   it('times every operation that is long next to the clock, exactly, with weight 1', async () => {
@@ -78,27 +49,6 @@ describe('timing by budget (the default)', () => {
     expect(budget.totals().bytes).toBe(exact.totals().bytes);
     const ratio = budget.totals().durationMillis / exact.totals().durationMillis;
     expect(Math.abs(ratio - 1)).toBeLessThan(0.03);
-  });
-
-  // 1000 pipelines: well under a second on the build, ten times that under the mutation run's instrumented source
-  // (`pnpm test:mutation`), hence its own timeout.
-  it('has no bias: over 1000 seeds, the mean of the sampled sums is within four standard errors of the exact sum', {
-    timeout: 30_000,
-  }, async () => {
-    costlyClock(READ_COST, 6);
-    // A heavy tail: one operation in ten takes twenty times as long.
-    const durations = Array.from({ length: 300 }, (_, i) => (i % 10 === 3 ? 0.02 : 0.001));
-    const exact = (await writeAll(costlyClock(READ_COST, 7), durations, 1)).totals().durationMillis;
-    const sums: number[] = [];
-    for (let seed = 1000; seed < 2000; seed++) {
-      sums.push((await writeAll(costlyClock(READ_COST, seed), durations)).totals().durationMillis);
-    }
-    const mean = sums.reduce((a, b) => a + b, 0) / sums.length;
-    const variance = sums.reduce((a, b) => a + (b - mean) ** 2, 0) / (sums.length - 1);
-    const standardError = Math.sqrt(variance / sums.length);
-    // The test has power: one standard error is under 2 % of the sum.
-    expect(standardError / exact).toBeLessThan(0.02);
-    expect(Math.abs(mean - exact)).toBeLessThan(4 * standardError);
   });
 
   it('meterIterable samples by budget too, and counts every item with its bytes', async () => {
