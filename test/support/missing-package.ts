@@ -69,6 +69,23 @@ export function installWithoutMain(importer: Importer, name: string): void {
 }
 
 /**
+ * An install of `name` in the importer's node_modules whose entry loads `dependency`, which is not installed: what
+ * Node then throws has the code of a missing package and names `name` too (in the path of the file that asked), but
+ * it is `dependency` that is missing, not `name`. Both loaders: `import(name)` runs index.mjs, `require(name)`
+ * index.cjs.
+ */
+export function installWithMissingDependency(importer: Importer, name: string, dependency: string): void {
+  const dir = join(importer.dir, 'node_modules', name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name, version: '0.0.0', exports: { import: './index.mjs', require: './index.cjs' } }),
+  );
+  writeFileSync(join(dir, 'index.mjs'), `import '${dependency}';\n`);
+  writeFileSync(join(dir, 'index.cjs'), `require('${dependency}');\n`);
+}
+
+/**
  * Until the test ends, `import(name)` rejects with `error`, exactly that value, wherever the library calls it
  * (vitest's module mocking, confined to the test file: no other file's tests see it).
  *
