@@ -61,9 +61,18 @@ export function missingPeerError(name: string, askedBy: string, line: SdkLine, c
   );
 }
 
-/** True when `error` is what `import(name)` or `require(name)` throws for a package that is not installed. */
+/**
+ * True when `error` is what `import(name)` or `require(name)` throws for a package that is not installed. The
+ * package missing is the one Node's message quotes first ("Cannot find package 'name' imported from …", "Cannot
+ * find module 'name'"): a package that is installed but lacks one of its own dependencies fails with the same code
+ * and its name in the path of the file that asked, and is not missing.
+ */
 export function isMissing(error: unknown, name: string): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && error.message.includes(name);
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return false;
+  return (
+    error.message.startsWith(`Cannot find package '${name}'`) ||
+    error.message.startsWith(`Cannot find module '${name}'`)
+  );
 }
