@@ -1,9 +1,11 @@
 // Where the library's error texts stop showing a value, pinned at the edge: a value of 120 characters is shown
 // whole and one of 121 is cut with its length; an array of 8 items is shown whole and a nested array by its kind;
-// the longest progress operation accepted is 64 characters. And a URL's text is redacted only where it holds
+// the longest progress operation accepted is 64 characters, and an unknown option of timeSync / timeAsync is named
+// by its first 64. And a URL's text is redacted only where it holds
 // credentials (before its first path), and credentials in a URL are refused only beside an authorization header.
-import { createBackupStats } from 'backupstats';
+import { createBackupStats, timeAsync, timeSync } from 'backupstats';
 import { createPushgatewayExporter } from 'backupstats/pushgateway';
+import { noopStats } from 'backupstats/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 const NAMING_ACCEPTED = 'accepted: "otel" or "vitess"';
@@ -32,6 +34,18 @@ describe('how much of a value an error shows', () => {
     expect(() => createBackupStats({ histogramBoundaries: [[1]] as never })).toThrow(
       new TypeError(
         `backupstats: option histogramBoundaries is [an array] (boundary 1 is [1], not a finite number above 0); ${BOUNDARIES_ACCEPTED}`,
+      ),
+    );
+  });
+
+  it.for([
+    ['timeSync', (given: object) => timeSync(noopStats, () => 1, given as never)],
+    ['timeAsync', (given: object) => timeAsync(noopStats, () => 1, given as never)],
+  ] as const)('%s names an unknown option by its first 64 characters', ([name, call]) => {
+    const option = `${'o'.repeat(64)}${'x'.repeat(36)}`;
+    expect(() => call({ [option]: true })).toThrow(
+      new TypeError(
+        `backupstats: ${name} option "${'o'.repeat(64)}" is not an option; accepted: "recordFailures" or "bytes"`,
       ),
     );
   });
