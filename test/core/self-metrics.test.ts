@@ -53,5 +53,8 @@ describe('self-metrics of several stats on one provider', () => {
     expect(values.get('backupstats.scopes{backup}')).toBe(1);
     // Each instance says once, through diag, that it dropped an invalid measurement.
     expect(diagnostics.messages.filter((m) => m.includes('dropped an invalid'))).toHaveLength(4);
+    // And nothing else: the counter was never handed a negative difference when an instance left, which the SDK
+    // would drop with a warning ("negative value provided to counter").
+    expect(diagnostics.messages.filter((m) => !m.includes('dropped an invalid'))).toEqual([]);
   });
 });
