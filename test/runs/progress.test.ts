@@ -246,7 +246,7 @@ describe('phases', () => {
     });
   }
 
-  it('a name that is not a string of 1 to 64 characters, or a 17th phase, is dropped and counted', async ({
+  it('a name that is not a string of 1 to 64 characters, or a 17th phase, is dropped and counted; a known one is not', async ({
     harness,
   }) => {
     const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW, quiet: true });
@@ -257,6 +257,12 @@ describe('phases', () => {
     expect(values.get(runKey('backupstats.invalid_measurements', { family: 'backup' }))).toBe(5);
     expect(values.get(runKey('backup.run.phase', { ...RUN, phase: 'p16' }))).toBe(1);
     expect(values.has(runKey('backup.run.phase', { ...RUN, phase: 'p17' }))).toBe(false);
+    // At the limit, a phase already known is entered again, and not counted as dropped.
+    run.phase('p3');
+    const again = numbers(await harness.collect());
+    expect(again.get(runKey('backup.run.phase', { ...RUN, phase: 'p3' }))).toBe(1);
+    expect(again.get(runKey('backup.run.phase', { ...RUN, phase: 'p16' }))).toBe(0);
+    expect(again.get(runKey('backupstats.invalid_measurements', { family: 'backup' }))).toBe(5);
     await stats.shutdown();
   });
 });
