@@ -33,6 +33,12 @@ describe('a buffered series after collections', () => {
     counting.clearAdds();
     handle.timedIncrement(2);
     expect(counting.adds).toEqual([]);
+    // And so at every collection after it: the collections' count only grows (a count that went down would meet the
+    // mark of a series never added, -1, here).
+    await harness.collect();
+    counting.clearAdds();
+    handle.timedIncrement(2);
+    expect(counting.adds).toEqual([]);
 
     // Added by this collection's flush, then a whole collection without an add: the next record goes at once.
     await harness.collect();
