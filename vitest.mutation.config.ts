@@ -5,9 +5,10 @@
 // processes or servers (a child loads the unmutated build; they are slow; the S3 tests need an S3 server): compat, e2e,
 // examples, exit, s3, setup; the built package and the docs, which no mutant changes: package, docs; property (random
 // inputs would make a mutant's fate vary from run to run, and its 12 s would be paid by every mutant it covers, which
-// is all of them; the 1000 seeded runs of timing-bias.test.ts, 17 s here, would be paid by some 320); and workers, whose threads load the BUILT library, as users' do. test/worker-protocol connects to
-// links on the main thread, and its few threads load the SOURCE through tsx (told where by the variables below) with
-// the mutant this process runs (test/support/workers.ts), so a mutant runs on both sides of the shared memory.
+// is all of them; the 1000 seeded runs of timing-bias.test.ts, 17 s here, would be paid by some 320); and workers,
+// whose threads load the BUILT library, as users' do. test/worker-protocol connects to links on the main thread, and
+// its few threads load the SOURCE through tsx (told where by the variables below) with the mutant this process runs
+// (test/support/workers.ts), so a mutant runs on both sides of the shared memory.
 // So a new test goes in an included folder only if it runs in process (core/shutdown.test.ts's one child, which
 // checks that the flush timer lets a process exit, is the exception that was already there). A hung test fails
 // after testTimeout, well before Stryker's own timeout, so a mutant that stalls a stream counts as killed without

@@ -1,8 +1,8 @@
 // Where the library's error texts stop showing a value, pinned at the edge: a value of 120 characters is shown
 // whole and one of 121 is cut with its length; an array of 8 items is shown whole and a nested array by its kind;
 // the longest progress operation accepted is 64 characters, and an unknown option of timeSync / timeAsync is named
-// by its first 64. And a URL's text is redacted only where it holds
-// credentials (before its first path), and credentials in a URL are refused only beside an authorization header.
+// by its first 64. And a URL's text is redacted only where it holds credentials (before its first path), and
+// credentials in a URL are refused only beside an authorization header.
 import { createBackupStats, timeAsync, timeSync } from 'backupstats';
 import { createPushgatewayExporter } from 'backupstats/pushgateway';
 import { noopStats } from 'backupstats/testing';

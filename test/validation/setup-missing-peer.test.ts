@@ -121,7 +121,7 @@ describe('startBackupStats with an exporter installed whose own dependency is mi
   // Node's message names the exporter too, in the path of the file that asked for the dependency: the exporter is
   // installed, so telling the user to install it would send them the wrong way. The dependency's name is one that no
   // registry has: a real one, such as @opentelemetry/core, would be found by require() through the NODE_PATH that
-  // pnpm's scripts set.
+  // pnpm's bin shims (node_modules/.bin/vitest) set to the workspace's hoisted packages.
   it.for(['import', 'require'] as const)('as %s() throws it: the error as it is, not "not installed"', async (how) => {
     const importer = importerOutsideWorkspace();
     installWithMissingDependency(importer, '@opentelemetry/exporter-prometheus', '@opentelemetry/no-such-package');
