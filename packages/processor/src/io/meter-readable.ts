@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
 import { byteLengthOf } from '../base/values.js';
-import { markMetered, requireReadable } from './stream-checks.js';
+import { keepMeter, READ_METER, requireReadable, requireUnmetered } from './stream-checks.js';
 import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
 
 /**
@@ -15,7 +15,7 @@ import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from '.
  * `highWaterMark` are the stream's own. It works with every Readable built on Node's `_read()` / `push()`
  * contract (files, sockets, zlib, `Readable.from`, a `Transform`'s readable side), inside `stream.pipeline` or
  * not. Per chunk it costs at most two clock reads and one record on the held handle; no closure or object is
- * made per chunk. The clock is `performance.now()` of the global `performance` object as it is when the
+ * made per chunk, and the wrappers are the same functions for every stream. The clock is `performance.now()` of the global `performance` object as it is when the
  * stream is metered. With `options.timeOneIn` set to N, one chunk in N (on average) is timed and stands for
  * the others ({@link MeterOptions.timeOneIn}): two clock reads per timed chunk, none for the others.
  *
@@ -25,9 +25,7 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats, optio
   requireReadable('meterReadable', stream);
   requireStats('meterReadable', stats);
   const every = timeOneInOf(optionsOf('meterReadable', options, OPTIONS_EXAMPLE), 'meterReadable');
-  markMetered('meterReadable', stream, 'read');
-  const read = stream._read;
-  const push = stream.push;
+  requireUnmetered('meterReadable', stream, 'read');
   // A string pushed without an encoding is encoded with the stream's `defaultEncoding` (hex, latin1, base64…),
   // which Node keeps only in its internal state; it cannot change after construction. Object mode keeps strings.
   // requireReadable has checked that the state is an object.
@@ -36,17 +34,32 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats, optio
     state.objectMode !== true && typeof state.defaultEncoding === 'string'
       ? (state.defaultEncoding as BufferEncoding)
       : undefined;
-  const meter = new ReadMeter(stats, defaultEncoding, every);
-  stream._read = function meteredRead(this: Readable, size: number): void {
-    // The wait of an untimed chunk needs no start.
-    if (meter.untimed === 0) meter.start = meter.clock.now();
-    read.call(this, size);
-  };
-  stream.push = function meteredPush(this: Readable, chunk: unknown, encoding?: BufferEncoding): boolean {
-    if (chunk !== null && chunk !== undefined) meter.arrived(chunk, encoding);
-    return push.call(this, chunk, encoding);
-  };
+  const meter = new ReadMeter(stats, defaultEncoding, every, stream._read as ReadFunction, stream.push as PushFunction);
+  stream._read = meteredRead;
+  stream.push = meteredPush;
+  keepMeter(stream, 'read', meter);
   return stream;
+}
+
+/** A stream's own `_read` and `push`, as the meter found them. */
+type ReadFunction = (this: unknown, size: number) => void;
+type PushFunction = (this: unknown, chunk: unknown, encoding?: BufferEncoding) => boolean;
+
+/** What the shared wrappers read off a metered Readable. */
+type MeteredReadable = Readable & { readonly [READ_METER]: ReadMeter };
+
+// One function for every metered stream, for the reason meterWritable's wrappers are.
+function meteredRead(this: MeteredReadable, size: number): void {
+  const meter = this[READ_METER];
+  // The wait of an untimed chunk needs no start.
+  if (meter.untimed === 0) meter.start = meter.clock.now();
+  meter.read.call(this, size);
+}
+
+function meteredPush(this: MeteredReadable, chunk: unknown, encoding?: BufferEncoding): boolean {
+  const meter = this[READ_METER];
+  if (chunk !== null && chunk !== undefined) meter.arrived(chunk, encoding);
+  return meter.push.call(this, chunk, encoding);
 }
 
 /** The parts of Node's internal readable state that tell how a pushed string is encoded. */
@@ -68,6 +81,9 @@ class ReadMeter extends TimingSample {
     readonly stats: Stats,
     readonly defaultEncoding: BufferEncoding | undefined,
     every: number,
+    /** The stream's own `_read` and `push`, which the shared wrappers call. */
+    readonly read: ReadFunction,
+    readonly push: PushFunction,
   ) {
     super(every, performance);
     this.start = this.clock.now();

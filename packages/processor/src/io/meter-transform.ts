@@ -2,8 +2,8 @@ import type { Transform, TransformCallback } from 'node:stream';
 import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
 import { byteLengthOf } from '../base/values.js';
-import { OperationMeter } from './operation-meter.js';
-import { markMetered, requireTransform } from './stream-checks.js';
+import { type FlushFunction, type OperationFunction, OperationMeter } from './operation-meter.js';
+import { keepMeter, requireTransform, requireUnmetered, WRITE_METER } from './stream-checks.js';
 import { type MeterOptions, OPTIONS_EXAMPLE, timeOneInOf } from './timing-sample.js';
 import { writableStateOf } from './writable-drain.js';
 
@@ -30,7 +30,8 @@ export interface MeterTransformOptions extends MeterOptions {
  *
  * No stream is added: the same object comes back, so data, errors, backpressure and `destroy()` are the
  * stream's own. Works inside `stream.pipeline`. Per chunk it costs one record and two clock reads, or one for
- * a chunk started by the previous chunk's callback; no closure or object is made per chunk. To also time the
+ * a chunk started by the previous chunk's callback; no closure or object is made per chunk, and the wrappers
+ * are the same functions for every stream. To also time the
  * output side as a reader sees it (Vitess's `Decompressor:Read`), use {@link meterReadable} on the same
  * stream. The clock is `performance.now()` of the global `performance` object as it is when the stream is
  * metered. With `options.timeOneIn` set to N, one chunk in N (on average) is timed and stands for the others
@@ -45,42 +46,51 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
   const every = timeOneInOf(given, 'meterTransform');
   const flushStats = given.flush;
   if (flushStats !== undefined) requireStats('meterTransform', flushStats, 'option flush');
-  markMetered('meterTransform', stream, 'write');
+  requireUnmetered('meterTransform', stream, 'write');
   const meter = new OperationMeter(stats, writableStateOf(stream), every);
-  // `_flush` is running: the chunks it feeds itself are part of the flush.
-  let flushing = false;
-  const done: TransformCallback = (error, data) => meter.settle(error, data);
-
-  const transform = stream._transform;
-  stream._transform = function meteredTransform(
-    this: Transform,
-    chunk: unknown,
-    encoding: BufferEncoding,
-    cb: TransformCallback,
-  ): void {
-    if (flushing) {
-      transform.call(this, chunk, encoding, cb);
-      return;
-    }
-    meter.begin(byteLengthOf(chunk, encoding), cb);
-    transform.call(this, chunk, encoding, done);
-    meter.sync = false;
-  };
-
+  meter.operation = stream._transform as OperationFunction;
+  stream._transform = meteredTransform;
   const flush = stream._flush;
   if (typeof flush === 'function') {
-    stream._flush = function meteredFlush(this: Transform, cb: TransformCallback): void {
-      flushing = true;
-      const begin = flushStats === undefined ? 0 : meter.clock.now();
-      // Once per stream: a closure here costs nothing on the per-chunk path.
-      flush.call(this, (error?: Error | null, data?: unknown) => {
-        flushing = false;
-        if (flushStats !== undefined && (error === undefined || error === null)) {
-          flushStats.timedIncrement(meter.clock.now() - begin);
-        }
-        cb(error, data);
-      });
-    };
+    meter.flush = flush as FlushFunction;
+    meter.flushStats = flushStats;
+    stream._flush = meteredFlush;
   }
+  keepMeter(stream, 'write', meter);
   return stream;
+}
+
+/** What the shared wrappers read off a metered Transform. */
+type MeteredTransform = Transform & { readonly [WRITE_METER]: OperationMeter };
+
+// One function for every metered stream, for the reason meterWritable's wrappers are.
+function meteredTransform(
+  this: MeteredTransform,
+  chunk: unknown,
+  encoding: BufferEncoding,
+  cb: TransformCallback,
+): void {
+  const meter = this[WRITE_METER];
+  if (meter.flushing) {
+    meter.operation.call(this, chunk, encoding, cb);
+    return;
+  }
+  meter.begin(byteLengthOf(chunk, encoding), cb);
+  meter.operation.call(this, chunk, encoding, meter.done);
+  meter.sync = false;
+}
+
+function meteredFlush(this: MeteredTransform, cb: TransformCallback): void {
+  const meter = this[WRITE_METER];
+  meter.flushing = true;
+  const flushStats = meter.flushStats;
+  const begin = flushStats === undefined ? 0 : meter.clock.now();
+  // Once per stream: a closure here costs nothing on the per-chunk path.
+  meter.flush.call(this, (error?: Error | null, data?: unknown) => {
+    meter.flushing = false;
+    if (flushStats !== undefined && (error === undefined || error === null)) {
+      flushStats.timedIncrement(meter.clock.now() - begin);
+    }
+    cb(error, data);
+  });
 }

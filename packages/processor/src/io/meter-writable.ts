@@ -3,8 +3,8 @@ import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
 import { describeValue, notAccepted } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
-import { OperationMeter } from './operation-meter.js';
-import { markMetered } from './stream-checks.js';
+import { type OperationFunction, OperationMeter, type WritevFunction } from './operation-meter.js';
+import { keepMeter, requireUnmetered, WRITE_METER } from './stream-checks.js';
 import { type MeterOptions, OPTIONS_EXAMPLE, timeOneInOf } from './timing-sample.js';
 import { writableStateOf } from './writable-drain.js';
 
@@ -24,7 +24,8 @@ type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
  * No stream is added: the same object comes back, so data, errors, backpressure (`highWaterMark`, `drain`)
  * and `destroy()` are the stream's own. Works inside `stream.pipeline`. Per write it costs one record and
  * two clock reads, or one for a write started by the previous write's callback; no closure or object is made
- * per write (Node runs one write at a time per stream). The clock is `performance.now()` of the global
+ * per write (Node runs one write at a time per stream), and the wrappers are the same functions for every
+ * stream. The clock is `performance.now()` of the global
  * `performance` object as it is when the stream is metered. With `options.timeOneIn` set to N, one write in N
  * (on average) is timed and stands for the others ({@link MeterOptions.timeOneIn}).
  *
@@ -37,38 +38,46 @@ export function meterWritable<T extends Writable>(stream: T, stats: Stats, optio
   if (!(stream instanceof Writable)) throw notWritable(stream);
   requireStats('meterWritable', stats);
   const every = timeOneInOf(optionsOf('meterWritable', options, OPTIONS_EXAMPLE), 'meterWritable');
-  markMetered('meterWritable', stream, 'write');
+  requireUnmetered('meterWritable', stream, 'write');
   const meter = new OperationMeter(stats, writableStateOf(stream), every);
-  const done: WriteCallback = (error) => meter.settle(error, undefined);
-
   const write = stream._write;
   // The default _write hands the chunk to _writev, which is metered below: metering both would count twice.
   if (write !== Writable.prototype._write) {
-    stream._write = function meteredWrite(
-      this: Writable,
-      chunk: unknown,
-      encoding: BufferEncoding,
-      cb: WriteCallback,
-    ): void {
-      meter.begin(byteLengthOf(chunk, encoding), cb);
-      write.call(this, chunk, encoding, done);
-      meter.sync = false;
-    };
+    meter.operation = write as OperationFunction;
+    stream._write = meteredWrite;
   }
   const writev = stream._writev;
   if (typeof writev === 'function') {
-    stream._writev = function meteredWritev(this: Writable, chunks: WritevChunks, cb: WriteCallback): void {
-      let total = 0;
-      for (let i = 0; i < chunks.length; i++) {
-        const entry = chunks[i] as WritevChunks[number];
-        total += byteLengthOf(entry.chunk, entry.encoding);
-      }
-      meter.begin(total, cb);
-      writev.call(this, chunks, done);
-      meter.sync = false;
-    };
+    meter.writev = writev as WritevFunction;
+    stream._writev = meteredWritev;
   }
+  keepMeter(stream, 'write', meter);
   return stream;
+}
+
+/** What the shared wrappers read off a metered Writable. */
+type MeteredWritable = Writable & { readonly [WRITE_METER]: OperationMeter };
+
+// One function for every metered stream: a function made per stream and called by Node's stream code would be
+// inlined into that code, and collecting the stream would then throw the compiled code away (and, until then,
+// keep the stream's pipeline alive through young collections).
+function meteredWrite(this: MeteredWritable, chunk: unknown, encoding: BufferEncoding, cb: WriteCallback): void {
+  const meter = this[WRITE_METER];
+  meter.begin(byteLengthOf(chunk, encoding), cb);
+  meter.operation.call(this, chunk, encoding, meter.done);
+  meter.sync = false;
+}
+
+function meteredWritev(this: MeteredWritable, chunks: WritevChunks, cb: WriteCallback): void {
+  const meter = this[WRITE_METER];
+  let total = 0;
+  for (let i = 0; i < chunks.length; i++) {
+    const entry = chunks[i] as WritevChunks[number];
+    total += byteLengthOf(entry.chunk, entry.encoding);
+  }
+  meter.begin(total, cb);
+  meter.writev.call(this, chunks, meter.done);
+  meter.sync = false;
 }
 
 function notWritable(stream: unknown): TypeError {

@@ -6,6 +6,24 @@ import { drainsNextWrite, type WritableStateView } from './writable-drain.js';
 /** Node's callback for a write (`error` only) or a transformed chunk (`error`, `data`). */
 export type OperationCallback = (error?: Error | null, data?: unknown) => void;
 
+/** A stream's own `_write` or `_transform`, as the meter found it. */
+export type OperationFunction = (
+  this: unknown,
+  chunk: unknown,
+  encoding: BufferEncoding,
+  cb: OperationCallback,
+) => void;
+
+/** A stream's own `_writev`, as the meter found it. */
+export type WritevFunction = (
+  this: unknown,
+  chunks: Array<{ chunk: unknown; encoding: BufferEncoding }>,
+  cb: OperationCallback,
+) => void;
+
+/** A transform's own `_flush`, as the meter found it. */
+export type FlushFunction = (this: unknown, cb: OperationCallback) => void;
+
 /**
  * The operation in flight on the writing side of a stream: a write of `meterWritable` or a chunk of
  * `meterTransform`. One per stream (Node runs one at a time), and one class for both meters, so the call
@@ -27,6 +45,19 @@ export class OperationMeter extends TimingSample {
 
   /** Node's callback for the operation in flight. */
   callback: OperationCallback = noop;
+  /** The callback handed to the stream's own function in place of Node's: made once per stream, not per operation. */
+  readonly done: OperationCallback = (error, data) => this.settle(error, data);
+
+  // The stream's own functions, which the shared wrappers call: kept here, as the wrappers are one function for
+  // every stream. The transform's flush fields are on this class too, so that both meters keep one shape.
+  /** `_write` or `_transform`; `noop` for a Writable whose `_write` is Node's default (it calls `_writev`). */
+  operation: OperationFunction = noop;
+  writev: WritevFunction = noop;
+  flush: FlushFunction = noop;
+  /** Where a transform's flush is recorded, or undefined when it is not. */
+  flushStats: Stats | undefined = undefined;
+  /** The transform's `_flush` is running: the chunks it feeds itself are part of the flush. */
+  flushing = false;
 
   constructor(
     readonly stats: Stats,
