@@ -21,5 +21,10 @@ if (!existsSync(node)) {
 }
 
 const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
-const run = spawnSync(node, [stryker, 'run', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+// BACKUPSTATS_MUTATION leaves test/property out of the unit tier's configuration (vitest.unit.config.ts says why).
+const run = spawnSync(node, [stryker, 'run', ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, BACKUPSTATS_MUTATION: '1' },
+});
 process.exit(run.status ?? 1);

@@ -2,7 +2,7 @@
 // test/fixtures/recording-worker.mjs, which connects to a link and does what it is told. Every thread is terminated
 // when the test ends.
 //
-// The thread loads the library the test loads. In the mutation run (vitest.mutation.config.ts) that is the source,
+// The thread loads the library the test loads. In the mutation run (vitest.unit.config.ts) that is the source,
 // named by BACKUPSTATS_SOURCE_CORE / BACKUPSTATS_SOURCE_WORKER, and the thread loads it through tsx; StrykerJS's
 // vitest runner says which mutant is active in the test's global `__stryker__` only, and the source's mutant switches
 // also read it from the environment variable `__STRYKER_ACTIVE_MUTANT__`, so the thread gets it there: both sides of

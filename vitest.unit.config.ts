@@ -1,0 +1,67 @@
+// The unit tier (`pnpm test:unit`): every in-process test, run against the library's TypeScript source with no
+// build, so an edit is tested at once. StrykerJS (`pnpm test:mutation`) runs the same configuration, since it
+// mutates the source. A test belongs here only if it runs in this process: no child process, no server binary, no
+// browser, and no worker thread that loads the build. test/worker-protocol's threads load the source through tsx
+// (told where by the variables below), so a mutant runs on both sides of the shared memory.
+// Under Stryker (BACKUPSTATS_MUTATION=1, set by scripts/test-mutation.mjs) test/property is left out: its random
+// inputs would make a mutant's fate vary between runs, and its seconds would be paid by every mutant it covers.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { defineProject } from 'vitest/config';
+
+const source = (file: string): string => fileURLToPath(new URL(`./packages/processor/src/${file}`, import.meta.url));
+
+// As the build does (packages/processor/tsup.config.ts): src/version.ts reads the version from this constant.
+const { version } = JSON.parse(readFileSync(source('../package.json'), 'utf8')) as { version: string };
+// As the build does too: src/report/uplot-source.ts reads uPlot's script and style sheet from these constants.
+const uplot = (file: string): string =>
+  JSON.stringify(readFileSync(createRequire(source('../package.json')).resolve(`uplot/dist/${file}`), 'utf8'));
+
+const mutation = process.env.BACKUPSTATS_MUTATION === '1';
+
+/** The folders of the unit tier; CONTRIBUTING.md says which test goes where. */
+export const unitFolders = [
+  'core',
+  'validation',
+  'io',
+  'runs',
+  'histograms',
+  'worker-protocol',
+  'report',
+  'setup',
+  ...(mutation ? [] : ['property']),
+];
+
+export default defineProject({
+  define: {
+    BACKUPSTATS_PACKAGE_VERSION: JSON.stringify(version),
+    BACKUPSTATS_UPLOT_JS: uplot('uPlot.iife.min.js'),
+    BACKUPSTATS_UPLOT_CSS: uplot('uPlot.min.css'),
+  },
+  resolve: {
+    alias: [
+      { find: /^backupstats$/, replacement: source('index.ts') },
+      {
+        find: /^backupstats\/(setup|s3|worker|testing|pushgateway|textfile|report)$/,
+        replacement: source('$1/index.ts'),
+      },
+    ],
+  },
+  test: {
+    name: 'unit',
+    include: unitFolders.map((folder) => `test/${folder}/**/*.test.ts`),
+    env: {
+      BACKUPSTATS_SOURCE_CORE: source('index.ts'),
+      BACKUPSTATS_SOURCE_WORKER: source('worker/index.ts'),
+      BACKUPSTATS_SOURCE_VERSION: version,
+    },
+    // A unit test answers in milliseconds; one that needs longer says so on itself, with the reason. A hung test
+    // then fails well before Stryker's own timeout, so a mutant that stalls a stream counts as killed.
+    // In-process tests compute: one file per core. The other tiers run after them (groupOrder), many at once.
+    maxWorkers: 2,
+    sequence: { groupOrder: 0 },
+    testTimeout: 5_000,
+    hookTimeout: 10_000,
+  },
+});
