@@ -50,6 +50,7 @@ async function tracked<T>(
   options: TrackRunOptions<T>,
 ): Promise<T> {
   const run =
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: options checked; startRun() is the same run
     options.expectedBytes === undefined && options.progressOperation === undefined
       ? stats.startRun()
       : stats.startRun({ expectedBytes: options.expectedBytes, progressOperation: options.progressOperation });
@@ -75,8 +76,9 @@ async function tracked<T>(
 
 function reasonOf<T>(options: TrackRunOptions<T>, error: unknown): RunFailureReason | undefined {
   try {
+    // Stryker disable next-line OptionalChaining: without reason the call throws, and the catch returns undefined
     return options.reason?.(error);
-  } catch {
+  } catch /* Stryker disable next-line BlockStatement: falling off the end returns undefined too */ {
     return undefined;
   }
 }
