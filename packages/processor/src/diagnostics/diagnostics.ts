@@ -1,7 +1,7 @@
 import { diag } from '@opentelemetry/api';
 import { hasDiagLogger } from './messages.js';
 
-/** The kinds of problem said once per instance (a failed flush: once per run of failures). */
+/** The kinds of problem reported once per instance (a failed flush: once per run of failures). */
 type Kind = 'invalid' | 'closed' | 'unknownReason' | 'unknownLabel' | 'labelType' | 'workerRun' | 'flushFailing';
 
 /**
@@ -12,7 +12,7 @@ type Kind = 'invalid' | 'closed' | 'unknownReason' | 'unknownLabel' | 'labelType
  * `OTEL_LOG_LEVEL`) a misuse would be heard by nobody: then it goes to stderr, unless `quiet`.
  */
 export class Diagnostics {
-  /** The kinds said already. */
+  /** The kinds reported already. */
   private readonly said = new Set<Kind>();
 
   /** `quiet`: never write to stderr, whether or not a diag logger is set. */
@@ -23,7 +23,7 @@ export class Diagnostics {
     else if (!this.quiet) process.stderr.write(`${sentence}\n`);
   }
 
-  /** True the first time `kind` is met, which is when it is said. */
+  /** True the first time `kind` is met, which is when it is reported. */
   private first(kind: Kind): boolean {
     if (this.said.has(kind)) return false;
     this.said.add(kind);
@@ -81,7 +81,7 @@ export class Diagnostics {
   }
 
   flushFailed(error: unknown): void {
-    // One message per run of failures: said again after a flush that succeeded.
+    // One message per run of failures: reported again after a flush that succeeded.
     if (!this.first('flushFailing')) return;
     diag.error(
       'backupstats: an OpenTelemetry instrument threw while measurements were added to it; what it did not take stays pending and is retried on the next flush',

@@ -1,7 +1,7 @@
 import { diag } from '@opentelemetry/api';
 
-// The messages of set-up and of the end of the process. Each is said when it happens, which is once per
-// shutdown or signal, so they need no memory of having been said.
+// The messages of set-up and of the end of the process. Each is reported when it happens, which is once per
+// shutdown or signal, so they need no memory of having reported them.
 
 /** A signal's shutdown reached its deadline while other listeners kept the process alive. */
 // Stryker disable next-line BlockStatement: reached only in child processes, by test/exit/signals.test.ts
@@ -37,7 +37,7 @@ export function scrapesCut(count: number): void {
 
 /**
  * The Pushgateway refused a push (a 4xx answer, such as metrics inconsistent with those of another group). `answer`
- * is its body, already shortened; the exporter says each status once until a push is accepted again.
+ * is its body, already shortened; the exporter reports each status once until a push is accepted again.
  */
 export function pushRefused(where: string, status: string, answer: string): void {
   diag.error(
@@ -99,7 +99,7 @@ export function providerShutdownLate(deadlineMillis: number, quiet: boolean): vo
   );
 }
 
-/** Options a function was given and does not know: said once per call, since a misspelt option does nothing. */
+/** Options a function was given and does not know: reported once per call, since a misspelt option does nothing. */
 export function unknownOptions(fn: string, given: object, known: readonly string[]): void {
   const unknown = Object.keys(given).filter((name) => !known.includes(name));
   if (unknown.length === 0) return;
@@ -118,7 +118,7 @@ export function reportNotWritten(path: string, error: unknown, quiet: boolean): 
 
 /**
  * An exporter made in code (`createPushgatewayExporter`, `createTextfileExporter`) cannot export: the optional
- * peer it needs is not installed. `sentence` names it with the `npm install` line; said once per exporter, at its
+ * peer it needs is not installed. `sentence` names it with the `npm install` line; reported once per exporter, at its
  * first export, since every export fails with it and would otherwise be heard by nobody.
  */
 export function peerMissing(sentence: string): void {

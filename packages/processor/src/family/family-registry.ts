@@ -75,7 +75,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
 
   /**
    * Takes a handle with new pending numbers. After shutdown they have nowhere to go: they are dropped at once,
-   * every time (the handle is not marked queued), and said once. Before, a buffered registry queues them for the
+   * every time (the handle is not marked queued), and reported once. Before, a buffered registry queues them for the
    * next flush, a direct one adds them to the instruments at once (queued while it has none).
    */
   deliver(handle: SeriesHandle): void {
@@ -218,7 +218,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     return this.invalid;
   }
 
-  /** Counts measurements a worker thread dropped as invalid (it said so in its own thread). */
+  /** Counts measurements a worker thread dropped as invalid (it reported them in its own thread). */
   addInvalid(count: number): void {
     this.invalid += count;
   }

@@ -63,7 +63,7 @@ export class WorkerLinks {
     if (this.closed) return;
     this.read();
     this.closed = true;
-    // A worker that connects from now on is told that it records into nothing.
+    // A worker that connects from now on learns that it records into nothing.
     for (const { link, control } of this.links) markClosed(control, link.places);
     this.links.length = 0;
   }

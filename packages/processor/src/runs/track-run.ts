@@ -66,7 +66,7 @@ async function tracked<T>(
   try {
     moved = typeof bytes === 'function' ? bytes(result) : bytes;
   } catch (error) {
-    // trackRun rejects with it, so the job fails: the run must say so too, not record a success.
+    // trackRun rejects with it, so the job fails: the run must fail too, not record a success.
     run.fail(reasonOf(options, error));
     throw error;
   }

@@ -30,7 +30,7 @@ export class SeriesHandle extends RecordingHandle<SeriesOwner> {
   durationMillis = 0;
   /**
    * True from the record that hands the handle to its family to the flush that adds its numbers ({@link addTo})
-   * or to their drop ({@link discard}). The family is told only while false. Only the handle writes it.
+   * or to their drop ({@link discard}). The family is notified only while false. Only the handle writes it.
    */
   queued = false;
   /**

@@ -32,7 +32,7 @@ export interface WorkerBackupStats {
  * the stream meters of `backupstats` take them. `startRun()` records nothing in a worker (runs are the main
  * thread's).
  *
- * Connected after the stats that made the link shut down, it records nothing and says so once (on stderr when the
+ * Connected after the stats that made the link shut down, it records nothing and warns once (on stderr when the
  * thread has no diag logger: the main thread's `OTEL_LOG_LEVEL` reaches no worker).
  *
  * @throws TypeError when `link` is not a link or its parts do not agree, or when all its places are taken by live
