@@ -35,7 +35,7 @@ const FAILED = 1;
 /** Until the test ends, import() of the peer rejects with `error`, exactly that value. */
 const peerRejectsWith = (error: unknown): Promise<void> => rejectImportOf(PEER, error);
 
-/** The two factories, each with a place to write in (the textfile's directory must exist). */
+/** The two factories, each with a path to write to (the textfile's directory must exist). */
 const factories: ReadonlyArray<readonly [string, (dir: string) => PushMetricExporter]> = [
   ['createPushgatewayExporter', () => createPushgatewayExporter({ url: 'http://127.0.0.1:9' })],
   ['createTextfileExporter', (dir) => createTextfileExporter({ path: `${dir}/backup.prom` })],

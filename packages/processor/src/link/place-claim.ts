@@ -2,7 +2,7 @@
 // additions to numbers no other thread writes. A worker takes a free place, or one whose worker closed or is gone,
 // and goes on adding to the numbers it holds: they are cumulative, and the main thread reads only what they gained.
 //
-// A gone worker is told from a live one without a message: while it owns a place, a worker keeps ARMED
+// A gone worker is told apart from a live one without a message: while it owns a place, a worker keeps ARMED
 // Atomics.waitAsync waiters pending on the place's beacon word. V8 drops the waiters of a thread that ends, however
 // it ends (terminate(), an uncaught exception, process.exit()), so Atomics.notify on the beacon wakes 1 for a live
 // owner and 0 for a gone one. A prober that wakes one counts it in `wakes`; the owner arms a new waiter when its

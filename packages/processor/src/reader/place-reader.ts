@@ -118,7 +118,7 @@ class SlotReader {
       if (before === this.seq) return;
       if ((before & 1) === 1) continue;
       scratch.set(numbers.subarray(this.at + H_COUNT, this.at + layout.slotCells));
-      // Stryker disable next-line ConditionalExpression: told only by a record landing during the copy (a race)
+      // Stryker disable next-line ConditionalExpression: seen only when a record lands during the copy (a race)
       if (Atomics.compareExchange(int32, this.seqAt, before, before) !== before) continue;
       foldHistogram(histogram, scratch, this.taken, layout.explicitAt - H_COUNT);
       this.taken.set(scratch);

@@ -59,7 +59,7 @@ export class RunBook implements RunEnd {
     progress?.started();
     const run = new OpenRun(this, series, progress, expected);
     this.open.add(run);
-    // Stryker disable next-line OptionalChaining: every book has its observer before any call reaches it
+    // Stryker disable next-line OptionalChaining: each run book gets its observer before any call reaches it
     this.observer?.started(run, attributes, expected);
     if (progress !== undefined) this.setProgress(run, progress);
     return run;
@@ -133,7 +133,7 @@ export class RunBook implements RunEnd {
     run.expected = expected;
     run.progress ??= this.progressOf(run.series.attributes);
     run.progress.started();
-    // Stryker disable next-line OptionalChaining: every book has its observer before any call reaches it
+    // Stryker disable next-line OptionalChaining: each run book gets its observer before any call reaches it
     this.observer?.expecting(run, expected);
     this.setProgress(run, run.progress);
   }
@@ -246,7 +246,7 @@ export class RunBook implements RunEnd {
     try {
       // `run.expected !== undefined` → `true` is an equivalent mutant: the timeline reads undefined for a run
       // without an expected size. Not disabled, so that the mutants of `this.open.has(run)` stay tested.
-      // Stryker disable next-line OptionalChaining: every book has its observer before any call reaches it
+      // Stryker disable next-line OptionalChaining: each run book gets its observer before any call reaches it
       const reading = run.expected !== undefined && this.open.has(run) ? this.observer?.progress(run) : undefined;
       if (reading !== undefined) progress.show(reading, false);
       progress.each(gauges, recordGauge);
@@ -270,7 +270,7 @@ export class RunBook implements RunEnd {
     const progress = run.progress;
     if (progress === undefined) return;
     if (run.expected !== undefined) {
-      // Stryker disable next-line OptionalChaining: every book has its observer before any call reaches it
+      // Stryker disable next-line OptionalChaining: each run book gets its observer before any call reaches it
       const reading = this.observer?.progress(run);
       // Stryker disable next-line ConditionalExpression: a followed run with an expected size always has a reading
       if (reading !== undefined) progress.show(reading, true);
