@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the library only when its dist/ is older than what it is built from, so that `pnpm demo` starts at once on
-// a current build instead of rebuilding every time (about 20 s of a 24 s demo run with --size 4MiB, issue 30 item
-// 13). Stale: no dist/, or a file of src/, package.json, tsup.config.ts or the tsconfigs newer than dist/'s oldest
+// a current build instead of rebuilding every time (a build is about 20 s of a 24 s demo run with --size 4MiB).
+// Stale: no dist/, or a file of src/, package.json, tsup.config.ts or the tsconfigs newer than dist/'s oldest
 // file (tsup cleans dist/ and writes every file anew). `node scripts/build-if-stale.mjs [package folder]`, default
 // packages/processor; the build is the package's `build` script, run by the package manager running this script.
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 // Records made after shutdown() have nowhere to go: in every mode they are dropped at once (never summed on the
-// handle) and said once through diag. Issue 23, item 6.
+// handle) and reported once through diag.
 import { createBackupStats } from 'backupstats';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';

@@ -1,4 +1,4 @@
-// Where a misuse is said: through OpenTelemetry's diag logger when one is set, quiet or not; on stderr, one line,
+// Where a misuse is reported: through OpenTelemetry's diag logger when one is set, quiet or not; on stderr, one line,
 // when none is set (the API's default), unless the stats are `quiet`. A worker's stats (connectBackupStats) have no
 // `quiet`: without a logger in the worker's thread they say it on stderr. Each kind once per stats instance, from its
 // first occurrence on.

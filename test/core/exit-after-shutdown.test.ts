@@ -1,5 +1,5 @@
-// exitAfterShutdown in process (process.exit stubbed): a shutdown that reaches its deadline or fails is said through
-// diag, and the process still exits with the code asked for. The real exit is test/exit/shutdown-on-exit.test.ts.
+// exitAfterShutdown in process (process.exit stubbed): a shutdown that reaches its deadline or fails is reported
+// through diag, and the process still exits with the code asked for. The real exit is test/exit/shutdown-on-exit.test.ts.
 import { exitAfterShutdown } from 'backupstats/setup';
 import { describe, expect, vi } from 'vitest';
 import { it } from '../support/fixtures.js';

@@ -66,7 +66,7 @@ describe('the Pushgateway exporter', () => {
     expect(first.error?.message).toBe(
       `the Pushgateway answered 400 Bad Request to the push to ${where}: ${answer.trim()}`,
     );
-    // The same refusal again is not said again.
+    // The same refusal again is not reported again.
     await exportOnce(exporter, NIGHTLY);
     expect(requests).toEqual(['POST /metrics/job/nightly/instance/db1', 'POST /metrics/job/nightly/instance/db1']);
     expect(diagnostics.messages).toEqual([

@@ -106,7 +106,7 @@ describe('an instrument that throws in the middle of a flush', () => {
     expect(values.get('backup.bytes{C,I,O}')).toBe(1000);
     expect(values.get('backup.time{C,I,O}')).toBeCloseTo(0.01, 12);
     expect(values.get('backup.operations{C,I,Other}')).toBe(2);
-    // flush() told its caller by throwing; the collection's own flush then succeeded: nothing for diag.
+    // flush() reported it to its caller by throwing; the collection's own flush then succeeded: nothing for diag.
     expect(diagnostics.messages).toEqual([]);
     await stats.shutdown();
   });

@@ -1,6 +1,6 @@
 // Stats created before the application registers its global MeterProvider (before `sdk.start()`) look for it when
 // a scope is asked for, not only at their next timer tick: a collection right after a scope() taken once the
-// provider is registered sees what was recorded on it (issue 23, item 4). Never on the record path.
+// provider is registered sees what was recorded on it. Never on the record path.
 import { metrics } from '@opentelemetry/api';
 import { createBackupStats } from 'backupstats';
 import { describe, expect, onTestFinished } from 'vitest';

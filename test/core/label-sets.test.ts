@@ -1,5 +1,5 @@
 // Two label sets that differ are two series, whatever characters their values hold; labels that cannot be right
-// (an unknown name, a value that is not text) are said once through diag, and scope() refuses what is not labels.
+// (an unknown name, a value that is not text) are reported once through diag, and scope() refuses what is not labels.
 import { createBackupStats } from 'backupstats';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';

@@ -47,7 +47,7 @@ describe('the instrument of the collection hook', () => {
         [7],
       ],
     ]);
-    // The SDK said that the two descriptions differ.
+    // The SDK warned that the two descriptions differ.
     expect(diagnostics.messages).toEqual([expect.stringContaining(' has a different description ')]);
     await stats.shutdown();
   });

@@ -1,5 +1,5 @@
-// metricPrefix is text before every metric name the stats create, their self-metrics included (issue 23,
-// item 15); stats with different prefixes on one provider keep their own self-metrics.
+// metricPrefix is text before every metric name the stats create, their self-metrics included; stats with
+// different prefixes on one provider keep their own self-metrics.
 import { createBackupStats } from 'backupstats';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';

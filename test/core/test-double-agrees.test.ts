@@ -1,5 +1,5 @@
 // createRecordingStats() is the test double of the real stats: for any sequence of records, what it keeps must be
-// what the real stats export, invalid records included (dropped and counted, never summed). Issue 23, item 5.
+// what the real stats export, invalid records included (dropped and counted, never summed).
 import { createBackupStats } from 'backupstats';
 import { createRecordingStats } from 'backupstats/testing';
 import fc from 'fast-check';

@@ -166,7 +166,7 @@ describe('histogram buckets of a link', () => {
   }
 });
 
-describe('a link made without workers (issue 30, item 6: it served one worker, so a pool failed at its second)', () => {
+describe('a link made without workers serves a pool of many workers', () => {
   it('serves 128 workers connected at once, each counted; the 129th is refused, naming what would do', async ({
     harness,
   }) => {

@@ -3,9 +3,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Every relative link of the READMEs, docs/ and CONTRIBUTING.md, and every link of the package README into this
-// repository on GitHub, must name a file that exists and, after `#`, a heading of that file: the docs are split
-// over several pages, and a heading renamed on one must not silently break the others.
+// Every relative link of the READMEs, docs/, CONTRIBUTING.md and ARCHITECTURE.md, and every link of the package
+// README into this repository on GitHub, must name a file that exists and, after `#`, a heading of that file: the
+// docs are split over several pages, and a heading renamed on one must not silently break the others.
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const REPOSITORY = 'https://github.com/backupstats/backupstats/blob/main/';
 
@@ -17,7 +17,7 @@ function pages(): string[] {
   const packages = readdirSync(join(root, 'packages'))
     .map((name) => join('packages', name, 'README.md'))
     .filter((file) => existsSync(join(root, file)));
-  return ['README.md', 'CONTRIBUTING.md', ...packages, ...markdownIn('docs')];
+  return ['README.md', 'CONTRIBUTING.md', 'ARCHITECTURE.md', ...packages, ...markdownIn('docs')];
 }
 
 /** The text outside fenced code blocks, where a `[x](y)` is a link. */

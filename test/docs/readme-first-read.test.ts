@@ -1,4 +1,4 @@
-// The README as a first read (issue 30, items 1, 2 and 16): what a user gets first, a picture, the two commands, a
+// The README as a first read: what a user gets first, a picture, the two commands, a
 // quick start that needs no collector before the Usage block (which says what it needs running), the dashboard's
 // file and how to import it, and install lines that cannot lead into ERESOLVE. The quick start itself runs in
 // test/docs/doc-programs.test.ts.

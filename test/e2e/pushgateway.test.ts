@@ -1,7 +1,7 @@
 // Jobs that push to the real Pushgateway (1.5.1): configured from the environment alone, or through
 // createPushgatewayExporter with a MeterProvider of their own. The group holds the exact totals under the grouping
 // key the docs promise, basic authentication works without the password ever being shown, and a refused push (4xx)
-// is said once, quoting the answer, while the job goes on.
+// is reported once, quoting the answer, while the job goes on.
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
@@ -146,7 +146,7 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
     const expected = expectedSeries(recorded.totals as ScopeTotal[], 'otel');
     expect(groupMismatches(await gateway.samples(), group, expected)).toEqual([]);
 
-    // A wrong password: the Pushgateway answers 401, said through diag and at the end, without the password.
+    // A wrong password: the Pushgateway answers 401, reported through diag and at the end, without the password.
     const bad = startFixture(fixture, {
       ...env,
       OTEL_SERVICE_NAME: 'refused',

@@ -1,5 +1,5 @@
-// `npx -y pnpm@10.34.9 demo` prints no warning the user did not cause, on Node 20 and on Node 22 (issue 30, item 12:
-// on Node 20 the AWS SDK's 8-line NodeVersionSupportWarning came in the middle of the demo's progress). The demo as
+// `npx -y pnpm@10.34.9 demo` prints no warning the user did not cause, on Node 20 and on Node 22 (on Node 20 the
+// AWS SDK's 8-line NodeVersionSupportWarning must not land in the demo's progress). The demo as
 // the README runs it: the default S3 storage (an s3rver the demo starts), progress on, with no AWS_* variable set.
 
 import { describe, expect, it } from 'vitest';

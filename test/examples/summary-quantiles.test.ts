@@ -1,5 +1,5 @@
-// The demo's summary: a quantile never lies outside what was measured (issue 30, item 15: "Backup: 1 op, 1.453 s,
-// p50 1.477 s", the middle of the bucket instead of the one duration there was). No operation is longer than the
+// The demo's summary: a quantile never lies outside what was measured (not "Backup: 1 op, 1.453 s, p50 1.477 s",
+// the middle of the bucket instead of the one duration there was). No operation is longer than the
 // sum of all, so every p50 and p99 is at most the row's time, and one operation's p50 is its own time.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

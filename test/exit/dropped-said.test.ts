@@ -1,7 +1,7 @@
-// A measurement dropped as invalid is said once, and must be heard without configuring anything: with no diag
-// logger set it goes to stderr, as a failed final export does (issue 30, item 4: it went to diag, which had no
-// logger, so nobody saw that bytes were lost). `quiet` / BACKUPSTATS_QUIET silences it; OTEL_LOG_LEVEL says it
-// through the console logger set-up installs.
+// A measurement dropped as invalid is reported once, and must be seen without configuring anything: with no diag
+// logger set it goes to stderr, as a failed final export does (diag without a logger would hide that bytes were
+// lost). `quiet` / BACKUPSTATS_QUIET silences it; with OTEL_LOG_LEVEL it goes through the console logger set-up
+// installs.
 import { fileURLToPath } from 'node:url';
 import { describe } from 'vitest';
 import { it } from '../support/fixtures.js';

@@ -1,6 +1,6 @@
-// An application with its own SIGTERM listener and shutdownOnExit (issue 30, item 5): the final export reached the
-// receiver at once, but the process lived on until the export deadline (OTEL_METRIC_EXPORT_TIMEOUT + 1 s, 31 s by
-// default: under Kubernetes, the whole grace period, then SIGKILL). Once the final export is delivered, the other
+// An application with its own SIGTERM listener and shutdownOnExit must not live on until the export deadline
+// (OTEL_METRIC_EXPORT_TIMEOUT + 1 s, 31 s by default: under Kubernetes, the whole grace period, then SIGKILL) after
+// its final export reached the receiver. Once the final export is delivered, the other
 // listeners get about a second to end the process themselves; then it ends by the signal. A listener that exits
 // still decides the exit code.
 import { fileURLToPath } from 'node:url';

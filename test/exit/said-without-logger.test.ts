@@ -1,6 +1,6 @@
 // A job whose collector is down must learn that nothing was exported, without configuring anything: with no diag
-// logger set, the final export that failed is said once on stderr; BACKUPSTATS_QUIET silences it; OTEL_LOG_LEVEL
-// installs a console logger at that level, through which it is said instead (issue 23, item 13).
+// logger set, the final export that failed is reported once on stderr; BACKUPSTATS_QUIET silences it;
+// OTEL_LOG_LEVEL installs a console logger at that level, which reports it instead.
 import { fileURLToPath } from 'node:url';
 import { describe } from 'vitest';
 import { refusingCollector } from '../support/dead-collector.js';

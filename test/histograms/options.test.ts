@@ -25,7 +25,7 @@ describe('histogram options of createBackupStats', () => {
     for (const histogramBoundaries of [[5], many.slice(0, 64), [...DEFAULT_HISTOGRAM_BOUNDARIES]]) {
       await createBackupStats({ histogramBoundaries }).shutdown();
     }
-    // The value and the rule it breaks (issue 30, item 10: "is a value of type object" said neither).
+    // The value and the rule it breaks, not only "is a value of type object".
     expect(() => createBackupStats({ histogramBoundaries: many })).toThrow(
       new TypeError(
         `backupstats: option histogramBoundaries is [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, … 65 items in all] (65 boundaries, more than 64); ${BOUNDARIES_ACCEPTED}`,

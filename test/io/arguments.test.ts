@@ -1,5 +1,5 @@
 // Every metering function refuses, at the call, what it cannot meter: a TypeError in the one form of the library's
-// errors, naming the function, the argument, what it got and what it accepts (issue 23, items 7 to 9).
+// errors, naming the function, the argument, what it got and what it accepts.
 import { createRequire } from 'node:module';
 import { PassThrough, Readable, Transform, Writable } from 'node:stream';
 import {

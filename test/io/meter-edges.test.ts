@@ -1,7 +1,7 @@
 // Edges of the stream meters' clock sharing and sampled timing that the main tests (io-clock-sharing*,
 // io-sampled-timing) do not reach: a drained operation after an untimed one, a transform whose callback Node
 // defers until its reader reads, a _writev batch followed by another, several chunks per read request, a
-// callback with null data, and the whole timeOneIn error. Each was a surviving mutant (docs/mutation-testing.md).
+// callback with null data, and the whole timeOneIn error. Each one kills a mutant the other tests let survive.
 import { Readable, Writable } from 'node:stream';
 import { meterReadable, meterTransform, meterWritable } from 'backupstats';
 import { createRecordingStats } from 'backupstats/testing';

@@ -29,7 +29,7 @@ describe('timeOneIn: 4, the fourth item of each block timed', () => {
     expect(stats.calls.map((c) => c.bytes)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expectDurations(stats, [0, 0, 0, 4, 0, 0, 0, 8]);
     expect(weights(stats)).toEqual([0, 0, 0, 4, 0, 0, 0, 4]);
-    // Items 4 and 8: two reads each; the first item, untimed, is asked for without a read.
+    // The fourth and eighth items take two reads each; the first item, untimed, is asked for without a read.
     expect(clock()).toHaveBeenCalledTimes(2 * 2);
   });
 

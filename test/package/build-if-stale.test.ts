@@ -1,6 +1,6 @@
-// `pnpm demo` builds the library only when dist/ is stale (issue 30, item 13: every run rebuilt it, about 20 s of a
-// 24 s demo run). A copy of the package, never built, is built by scripts/build-if-stale.mjs, left alone while
-// current, and built again once a source is newer than its build.
+// `pnpm demo` builds the library only when dist/ is stale (a build is about 20 s of a 24 s demo run). A copy of
+// the package, never built, is built by scripts/build-if-stale.mjs, left alone while current, and built again once
+// a source is newer than its build.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -25,7 +25,7 @@ function packedFiles(): string[] {
     encoding: 'utf8',
     env: npmEnv(),
   });
-  // Under pnpm, npm warned of pnpm's own setting on every run (issue 30, item 12).
+  // Under pnpm, npm may warn of pnpm's own settings: no warning the user did not cause.
   if (run.status !== 0 || /npm warn/i.test(run.stderr)) throw new Error(`npm pack said:\n${run.stderr}`);
   const out = run.stdout;
   const [packed] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;

@@ -46,8 +46,8 @@ let crossings: { from: string; to: string; text: string }[];
 const warnings: Error[] = [];
 
 beforeAll(async () => {
-  // madge's TypeScript parser (typescript-estree) reads a property that it deprecated itself, and Node printed its
-  // DeprecationWarning in every test run (issue 30, item 12): not ours to fix, nor the reader's to see.
+  // madge's TypeScript parser (typescript-estree) reads a property that it deprecated itself, and Node prints its
+  // DeprecationWarning in every test run: not ours to fix, nor the reader's to see.
   const onWarning = (warning: Error) => warnings.push(warning);
   process.on('warning', onWarning);
   const wasSilenced = process.noDeprecation === true;

@@ -1,7 +1,7 @@
 // The README's two commands begin with `npx -y pnpm@10.34.9 install`: it must print no warning the user did not cause
-// (issue 30, item 12: pnpm's boxed "Ignored build scripts: protobufjs", whose postinstall only checks its own version,
-// on every install). The workspace's manifests and lockfile are installed into a fresh folder from the store the
-// workspace's own install filled (--offline: no registry), as on a fresh clone.
+// (such as pnpm's boxed "Ignored build scripts: protobufjs", whose postinstall only checks its own version). The
+// workspace's manifests and lockfile are installed into a fresh folder from the store the workspace's own install
+// filled (--offline: no registry), as on a fresh clone.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -129,7 +129,7 @@ for (const env of JSON.parse(process.argv[2])) {
       );
 
       // The entry points of those two exporters load without exporter-prometheus, in ESM and in CommonJS; each
-      // export fails with the same coded error and install line, said once: through diag when a logger is set,
+      // export fails with the same coded error and install line, reported once: through diag when a logger is set,
       // else on stderr.
       const textfilePath = join(dir, 'peers.prom');
       for (const [file, load, withDiag] of [

@@ -1,5 +1,5 @@
 // `npm pack` (and so `npm publish`) builds the package first: packing a checkout that was never built must not
-// give a package without its code (issue 23, item 21). A copy of the package without dist/ is packed for real.
+// give a package without its code. A copy of the package without dist/ is packed for real.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ describe('npm pack of a checkout that was never built', () => {
 
     const run = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: copy, encoding: 'utf8', env: npmEnv() });
     expect(run.status, run.stderr).toBe(0);
-    // Under pnpm, npm warned of pnpm's own setting on every run (issue 30, item 12): no warning the user did not cause.
+    // Under pnpm, npm may warn of pnpm's own settings: no warning the user did not cause.
     expect(run.stderr).not.toMatch(/npm warn/i);
     const out = run.stdout;
     // The build's own output comes first, with colour codes that hold '[' under CI: the JSON is the line '[' on.

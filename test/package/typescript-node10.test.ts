@@ -1,5 +1,5 @@
 // A CommonJS project on TypeScript's `--moduleResolution node` (node10), which reads no `exports`: every entry point
-// must resolve with its types (issue 30, item 8: `backupstats/setup` and `backupstats/s3` were TS2307). The project
+// must resolve with its types (not TS2307 for `backupstats/setup` or `backupstats/s3`). The project
 // lives in the workspace so that `backupstats` resolves as an installed package; test/.run-* is git-ignored.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // The synchronous run and progress gauges are set again in every collection's drain (and at shutdown): a delta
 // reader then has a point of each series in every interval, starting at the previous collection, as an observable
-// gauge would. A gauge that throws while it is set is said through diag, never thrown, and keeps the value it was
+// gauge would. A gauge that throws while it is set is reported through diag, never thrown, and keeps the value it was
 // last given: the one set when its run started, entered a phase or ended. Through a real MeterProvider on a fake
 // clock (Date and performance); a view's attributes processor makes an instrument throw.
 import { metrics } from '@opentelemetry/api';
@@ -198,7 +198,7 @@ describe('a gauge that throws while it is set', () => {
     // The end sets them for the last time: no run in progress, no time left, no current phase.
     run.succeed();
     expect(await read()).toEqual({ active: 0, progress: 0.25, remaining: 0, lastProgress: at(10), upload: 0 });
-    // Each collection said it again: a flush that succeeded came between.
+    // Each collection reported it again: a flush that succeeded came between.
     expect(diagnostics.messages).toEqual([FLUSH_FAILED, FLUSH_FAILED, FLUSH_FAILED]);
     await stats.shutdown();
   });

@@ -85,7 +85,7 @@ describe('runs at the end of the job', () => {
     const handle = stats.backup.scope(LABELS);
     handle.startRun().succeed();
     // A run's numbers go to the instruments when it ends (so that its points start there): the failing add is
-    // said through diag, never thrown at the caller, and its numbers wait for the next flush.
+    // reported through diag, never thrown at the caller, and its numbers wait for the next flush.
     expect(() => handle.startRun().fail(RunFailure.Source)).not.toThrow();
     expect(diagnostics.messages.filter((m) => m.includes('processor failed'))).toHaveLength(1);
     diagnostics.messages.length = 0;

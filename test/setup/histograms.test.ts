@@ -115,7 +115,7 @@ describe('histograms wired by startBackupStats', () => {
       'increasing order',
     ],
     ['BACKUPSTATS_HISTOGRAM_BOUNDARIES', '1,1', '"1,1" (boundary 2 repeats 1)', 'increasing order'],
-    // Worded as every boolean variable is (issue 30, item 15: it said "true or false").
+    // Worded as every boolean variable is.
     ['BACKUPSTATS_HISTOGRAMS', 'maybe', '"maybe"', '"true" or "false" (any case)'],
     [
       'OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION',
@@ -133,7 +133,7 @@ describe('histograms wired by startBackupStats', () => {
     },
   );
 
-  it('a list of 5,000 boundaries is shown cut, with its length, not echoed whole (issue 30, item 10)', async () => {
+  it('a list of 5,000 boundaries is shown cut, with its length, not echoed whole', async () => {
     const value = Array.from({ length: 5000 }, (_, i) => (i + 1) / 1000).join(',');
     const refused = startBackupStats({
       env: { OTEL_METRICS_EXPORTER: 'none', BACKUPSTATS_HISTOGRAM_BOUNDARIES: value },

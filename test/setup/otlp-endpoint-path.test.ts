@@ -1,6 +1,6 @@
-// OTEL_EXPORTER_OTLP_ENDPOINT with a path and a query (issue 30, item 3): the signal's path goes after the endpoint's
-// path, not after its query. "http://host/base?token=abc" was made "http://host/base?token=abc/v1/metrics" (path
-// /base, query "token=abc/v1/metrics"), and the failure message's "…/base?<redacted>" hid it.
+// OTEL_EXPORTER_OTLP_ENDPOINT with a path and a query: the signal's path goes after the endpoint's path, not after
+// its query. "http://host/base?token=abc" must not become "http://host/base?token=abc/v1/metrics" (path /base,
+// query "token=abc/v1/metrics"), which the failure message's "…/base?<redacted>" would hide.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe } from 'vitest';

@@ -1,5 +1,5 @@
 // BACKUPSTATS_REPORT_PATH: the shutdown writes the report page there, atomically (nothing but the page is left in
-// its folder), with every run, the one the shutdown interrupted too; a page that cannot be written is said, and the
+// its folder), with every run, the one the shutdown interrupted too; a page that cannot be written is reported, and the
 // shutdown still resolves.
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 // createTextfileExporter under a MeterProvider of the test's own (the real sdk-metrics), writing real files: each
-// export replaces the file whole, readable by everyone whatever the umask; a write that fails is said once with the
+// export replaces the file whole, readable by everyone whatever the umask; a write that fails is reported once with the
 // path and the reason and the next export tries again; the shutdown writes the last numbers; a second job of the
 // same service name in the directory is refused; temporary files of killed processes are removed.
 // A directory this process cannot write is refused at set-up: test/processes/textfile-unwritable.test.ts.

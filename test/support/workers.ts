@@ -51,7 +51,7 @@ export async function startRecordingWorker(link: WorkerLink): Promise<RecordingW
   const worker = new Worker(script, { workerData: { link, source: librarySource() }, env: threadEnv() });
   onTestFinished(() => worker.terminate().then(() => undefined));
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
-  // A thread that ended by an error has said so: the tests look at what it recorded, not at the error.
+  // A thread that ended by an error has reported it: the tests look at what it recorded, not at the error.
   worker.on('error', () => {});
   await new Promise<void>((resolve, reject) => {
     worker.once('message', () => resolve());

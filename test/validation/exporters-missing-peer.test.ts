@@ -1,6 +1,6 @@
 // createPushgatewayExporter and createTextfileExporter when @opentelemetry/exporter-prometheus cannot be loaded, in
 // process: every export fails with BACKUPSTATS_MISSING_PEER, naming the factory and the npm install line of the SDK
-// line of the exported resource (of the running Node.js without one), said once per exporter; a failure that is not
+// line of the exported resource (of the running Node.js without one), reported once per exporter; a failure that is not
 // the peer missing is handed back as it is. test/package/optional-peers.test.ts checks the same in child processes
 // with a real install that lacks the peer.
 //
@@ -35,7 +35,7 @@ const FAILED = 1;
 /** Until the test ends, import() of the peer rejects with `error`, exactly that value. */
 const peerRejectsWith = (error: unknown): Promise<void> => rejectImportOf(PEER, error);
 
-/** The two factories, each with a place to write in (the textfile's directory must exist). */
+/** The two factories, each with a path to write to (the textfile's directory must exist). */
 const factories: ReadonlyArray<readonly [string, (dir: string) => PushMetricExporter]> = [
   ['createPushgatewayExporter', () => createPushgatewayExporter({ url: 'http://127.0.0.1:9' })],
   ['createTextfileExporter', (dir) => createTextfileExporter({ path: `${dir}/backup.prom` })],
@@ -49,7 +49,7 @@ const metricsOf = (attributes: Record<string, unknown>): ResourceMetrics => ({
 const exportOnce = (exporter: PushMetricExporter, metrics: ResourceMetrics) =>
   new Promise<Parameters<Parameters<PushMetricExporter['export']>[1]>[0]>((done) => exporter.export(metrics, done));
 
-/** The sentence of the error, as said and as in each export's result. */
+/** The sentence of the error, as reported and as in each export's result. */
 const sentence = (fn: string, line: 2 | 3) =>
   `backupstats: ${fn} needs the package ${PEER}, which is not installed; install it with: npm install "${PEER}@>=0.${line}00 <0.${line + 1}00" (the 0.${line}xx exporters go with the installed SDK ${line}.x)`;
 

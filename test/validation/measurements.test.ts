@@ -126,7 +126,7 @@ describe.each([1000, 0])('pending sums (flushIntervalMillis %i)', (flushInterval
   });
 });
 
-describe('a weight that is not a whole number of operations (issue 30, item 14: 1.5 was accepted)', () => {
+describe('a weight that is not a whole number of operations, such as 1.5', () => {
   it('is dropped and counted, on the main thread, on a worker link and by the recording double', async ({
     harness,
   }) => {

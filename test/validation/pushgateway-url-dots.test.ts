@@ -1,6 +1,6 @@
-// A Pushgateway URL whose path has "." or ".." segments is refused (issue 30, item 14): URL parsing resolves them, so
-// BACKUPSTATS_PUSHGATEWAY_URL=http://pg:9091/a/../../admin quietly became the prefix /admin, and the pushes went to
-// /admin/metrics/job/… . Dots inside a segment (a host, "v1.2") are still accepted.
+// A Pushgateway URL whose path has "." or ".." segments is refused: URL parsing resolves them, so
+// BACKUPSTATS_PUSHGATEWAY_URL=http://pg:9091/a/../../admin would quietly become the prefix /admin, and the pushes
+// would go to /admin/metrics/job/… . Dots inside a segment (a host, "v1.2") are still accepted.
 import { createPushgatewayExporter } from 'backupstats/pushgateway';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';

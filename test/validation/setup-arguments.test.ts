@@ -1,5 +1,5 @@
-// The set-up entry point refuses wrong arguments at the call, in the library's one error form, and says once
-// through diag that an option it does not know is ignored (issue 23, item 10).
+// The set-up entry point refuses wrong arguments at the call, in the library's one error form, and warns once
+// through diag that an option it does not know is ignored.
 import { Writable } from 'node:stream';
 import { createBackupStats } from 'backupstats';
 import { exitAfterShutdown, shutdownOnExit, startBackupStats } from 'backupstats/setup';

@@ -103,7 +103,7 @@ describe('startBackupStats with an invalid header variable', () => {
   );
 });
 
-// What is wrong with a refused key, said plainly: which rule the key breaks (or that it is empty).
+// What is wrong with a refused key, stated plainly: which rule the key breaks (or that it is empty).
 describe('a refused key of a key=value variable', () => {
   it.for([
     [

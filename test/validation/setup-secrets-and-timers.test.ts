@@ -1,6 +1,5 @@
-// Endpoint URLs may carry credentials: a message about one never shows its user, password or query (issue 23,
-// item 12). The export timeout bounds pushes only: with Prometheus alone (pulled), it is not held to the push
-// interval (item 14).
+// Endpoint URLs may carry credentials: a message about one never shows its user, password or query. The export
+// timeout bounds pushes only: with Prometheus alone (pulled), it is not held to the push interval.
 import { startBackupStats } from 'backupstats/setup';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';

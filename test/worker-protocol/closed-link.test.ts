@@ -1,6 +1,6 @@
 // A worker that connects through a link after the stats that made it shut down, in process: the link is marked
 // closed at the shutdown, so the connection takes no place (however many there are, taken or not), keeps no exit
-// listener, records nothing, and says so once per thread on stderr, since the thread has no diag logger
+// listener, records nothing, and warns once per thread on stderr, since the thread has no diag logger
 // (closed-link-diag.test.ts: with one).
 import { createBackupStats } from 'backupstats';
 import { connectBackupStats } from 'backupstats/worker';

@@ -1,7 +1,7 @@
 // A forged or damaged worker link is refused whole by connectBackupStats, in a real worker thread: a TypeError
 // naming what does not agree, never a hang (negative boundaries sent the bucket search the wrong way for ever) nor
 // a RangeError (a control buffer too small for the places). A worker that connects to stats already shut down is
-// told once on its own stderr, and records nothing.
+// warned once on its own stderr, and records nothing.
 import { Worker } from 'node:worker_threads';
 import { describe, expect, vi } from 'vitest';
 import { it } from '../support/fixtures.js';

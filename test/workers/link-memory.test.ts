@@ -1,6 +1,6 @@
 // What a worker link's places cost the main thread's memory, measured by scripts/link-memory.mjs in a child process
-// (a fresh heap, gc exposed): a place no worker took costs address space, not resident memory (issue 30, item 6: with
-// a buffer per place, each untaken place cost a page, 5.4 MB for ten links of 128 places); a link the system cannot
+// (a fresh heap, gc exposed): a place no worker took costs address space, not resident memory (a buffer per place
+// would cost a page per untaken place, 5.4 MB for ten links of 128 places); a link the system cannot
 // give memory to is refused with an error that names the options, under a real limit of the child's address space
 // (`ulimit -v`).
 import { execFile } from 'node:child_process';

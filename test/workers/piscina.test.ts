@@ -11,7 +11,7 @@ const filename = fileURLToPath(new URL('../fixtures/piscina-task.mjs', import.me
 const MAX_THREADS = 3;
 
 describe('piscina', () => {
-  it('a link made without workers serves a pool of several threads (issue 30, item 6: its second thread was refused)', async () => {
+  it('a link made without workers serves a pool of several threads', async () => {
     const { stats, collect } = statsWithHistograms({ flushIntervalMillis: 5 });
     const link = stats.workerLink();
     // Every thread started at once and kept: each connects and takes a place of the one link.

@@ -1,5 +1,5 @@
-// What a worker thread says once (startRun() there records nothing) reaches stderr when no diag logger is set: it
-// went to the worker's diag, which has no logger, so it was never seen (issue 30, item 12).
+// The warning a worker thread gives once (startRun() there records nothing) reaches stderr when no diag logger is
+// set: the worker's own diag has no logger, so nobody would see it there.
 import { fileURLToPath } from 'node:url';
 import { describe } from 'vitest';
 import { it } from '../support/fixtures.js';

@@ -1,9 +1,9 @@
 // `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,pushgateway,textfile,timeline,scrape] [--pipeline-mib=N] [--rounds=N]`
-// Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr),
-// writes bench-results/<date>.json, and after a full run the results section of docs/performance.md.
+// Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr), and
+// writes them with the whole run as JSON to bench-results/<date>.md and .json (git-ignored): the JSON is the
+// record of a run; docs/performance.md is written by hand from it.
 // Exits non-zero only when a benchmark crashed: timings never fail a run.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type BENCHMARKS, type BenchConfig, parseArgs } from './config.js';
 import { runDemo } from './demo/demo.js';
@@ -23,9 +23,6 @@ import { runTimelineCost } from './timeline/timeline-cost.js';
 import { runWorkers } from './workers/workers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const DOC = `${ROOT}docs/performance.md`;
-const BEGIN = '<!-- bench:results:begin -->';
-const END = '<!-- bench:results:end -->';
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -84,30 +81,16 @@ async function main(config: BenchConfig): Promise<RunResults> {
   };
 }
 
-function writeDoc(markdown: string): void {
-  const doc = readFileSync(DOC, 'utf8');
-  const begin = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (begin < 0 || end < begin) throw new Error(`${DOC} lacks the markers ${BEGIN} … ${END}`);
-  writeFileSync(DOC, `${doc.slice(0, begin + BEGIN.length)}\n${markdown}${doc.slice(end)}`);
-  // The tables as the workspace's formatter lays them out, so that `pnpm lint` passes on the page as written.
-  const formatted = spawnSync(`${ROOT}node_modules/.bin/biome`, ['format', '--write', DOC], { encoding: 'utf8' });
-  if (formatted.status !== 0) log(`bench: biome could not format ${DOC}: ${formatted.stderr || formatted.error}`);
-  log(`bench: wrote the results into ${DOC}`);
-}
-
 const config = parseArgs(process.argv.slice(2));
 const results = await main(config);
 const markdown = renderMarkdown(results);
 process.stdout.write(markdown);
 
 mkdirSync(`${ROOT}bench-results`, { recursive: true });
-const json = `${ROOT}bench-results/${results.date.replaceAll(':', '-')}${config.quick ? '-quick' : ''}.json`;
-writeFileSync(json, `${JSON.stringify(renderJson(results), null, 2)}\n`);
-log(`bench: wrote ${json}`);
-const full =
-  !config.quick && config.only.length === 0 && config.pipelineMiB === undefined && config.rounds === undefined;
-if (full && Object.keys(results.errors).length === 0) writeDoc(markdown);
+const base = `${ROOT}bench-results/${results.date.replaceAll(':', '-')}${config.quick ? '-quick' : ''}`;
+writeFileSync(`${base}.json`, `${JSON.stringify(renderJson(results), null, 2)}\n`);
+writeFileSync(`${base}.md`, markdown);
+log(`bench: wrote ${base}.json and ${base}.md`);
 
 if (Object.keys(results.errors).length > 0) {
   log(`bench: ${Object.keys(results.errors).join(', ')} crashed`);

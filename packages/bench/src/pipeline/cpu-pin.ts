@@ -12,9 +12,9 @@ const UNPINNED: CpuPin = { cpu: undefined, wrapper: [] };
 
 /**
  * Pins every mode process to the same CPU, the first this process may run on, with `taskset` (util-linux) where
- * it exists. The CPUs of a shared virtual machine need not be equally fast (docs/performance.md gives the
- * figures of its machine), so an unpinned mode process that the scheduler kept on the slower CPU shifted its
- * whole row by as much as the overhead being measured. On one CPU every mode meets the same hardware; its
+ * it exists. The CPUs of a shared virtual machine need not be equally fast (on one 2-core machine, the same
+ * unmetered pipeline ran 10-15 % slower on CPU 1 than on CPU 0), so an unpinned mode process that the scheduler
+ * kept on the slower CPU shifted its whole row by as much as the overhead being measured. On one CPU every mode meets the same hardware; its
  * helper threads (GC, compiler) share that CPU too, alike in every mode.
  */
 export function pinToOneCpu(): CpuPin {

@@ -70,13 +70,13 @@ export const Operation = Object.freeze({
 /** The names {@link ScopeLabels} accepts. */
 const LABEL_NAMES: readonly string[] = ['component', 'implementation', 'operation'];
 
-/** Who hears of labels that cannot be right; each is said once per stats instance. */
+/** Who hears of labels that cannot be right; each is reported once per stats instance. */
 export interface LabelProblems {
   unknownLabel(name: string): void;
   labelNotAString(name: string, value: unknown): void;
 }
 
-/** What no one is told: labels merged where nobody listens (the test doubles). */
+/** What no one hears: labels merged where nobody listens (the test doubles). */
 const UNHEARD: LabelProblems = { unknownLabel() {}, labelNotAString() {} };
 
 function pick(name: string, current: string, given: unknown, problems: LabelProblems): string {
@@ -88,7 +88,7 @@ function pick(name: string, current: string, given: unknown, problems: LabelProb
 
 /**
  * Applies `given` on top of `parent`, keeping every label the parent already set. A label name other than the
- * three, or a value that is not a string (recorded as its text), is told to `problems`.
+ * three, or a value that is not a string (recorded as its text), is reported to `problems`.
  *
  * @throws TypeError when `given` is not an object of labels (null, a number, a string, an array).
  */

@@ -8,7 +8,7 @@ export interface PairsRule {
   /** Keys that are accepted, and how the error message words them. */
   readonly key: RegExp;
   readonly keyText: string;
-  /** What is wrong with a key the rule refuses, after "entry N of M has": the rule it breaks, said plainly. */
+  /** What is wrong with a key the rule refuses, after "entry N of M has": the rule it breaks, stated plainly. */
   readonly badKey: string;
   /** Values that are accepted once percent-decoded, and how the error message words them. */
   readonly value: RegExp;

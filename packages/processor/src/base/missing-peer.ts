@@ -15,6 +15,7 @@ const SDK_PACKAGES = new Set(['@opentelemetry/sdk-metrics', '@opentelemetry/reso
  * SDK, the line the running Node.js supports (SDK 3.x needs Node.js 22.15 or later).
  */
 export function sdkLineOf(sdkVersion: string | undefined): SdkLine {
+  // Stryker disable next-line StringLiteral: parseInt of any non-numeric default is NaN, as it is of the empty string
   const sdkMajor = Number.parseInt(sdkVersion ?? '', 10);
   if (sdkMajor === 2 || sdkMajor === 3) return sdkMajor;
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -70,6 +71,8 @@ export function missingPeerError(name: string, askedBy: string, line: SdkLine, c
 export function isMissing(error: unknown, name: string): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
+  // This check → `false` is an equivalent mutant (only Node's not-found errors, which have these codes, have the
+  // messages checked next); not disabled, so that the mutants of each code stay tested.
   if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return false;
   return (
     error.message.startsWith(`Cannot find package '${name}'`) ||

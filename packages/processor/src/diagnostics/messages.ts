@@ -1,11 +1,13 @@
 import { diag } from '@opentelemetry/api';
 
-// The messages of set-up and of the end of the process. Each is said when it happens, which is once per
-// shutdown or signal, so they need no memory of having been said.
+// The messages of set-up and of the end of the process. Each is reported when it happens, which is once per
+// shutdown or signal, so they need no memory of having reported them.
 
 /** A signal's shutdown reached its deadline while other listeners kept the process alive. */
+// Stryker disable next-line BlockStatement: reached only in child processes, by test/exit/signals.test.ts
 export function signalDeadlinePassed(signal: string, deadlineMillis: number): void {
   diag.warn(
+    // Stryker disable next-line StringLiteral: reached only in child processes, by test/exit/signals.test.ts
     `backupstats: ${signal}: the process was still running ${deadlineMillis} ms after the signal; ending it by ${signal}`,
   );
 }
@@ -13,6 +15,8 @@ export function signalDeadlinePassed(signal: string, deadlineMillis: number): vo
 /** A shutdown at the end of the process (`at exit` or `before exit`) did not finish within its deadline. */
 export function shutdownLate(when: 'at exit' | 'before exit', timeoutMillis: number): void {
   diag.error(
+    // The 'at exit' side is reached only in child processes (test/exit/shutdown-on-exit.test.ts), outside the
+    // mutation run; not disabled, so that the mutants of the 'before exit' side stay tested.
     `backupstats: ${when === 'at exit' ? 'a shutdown at exit' : 'shutdown before exit'} did not finish within ${timeoutMillis} ms; the process ends without it`,
   );
 }
@@ -23,15 +27,17 @@ export function shutdownFailed(when: 'at exit' | 'before exit', error: unknown):
 }
 
 /** The Prometheus endpoint closed connections whose scrape was still being answered at the deadline. */
+// Stryker disable next-line BlockStatement: reached only by test/exit/prometheus.test.ts (a 40 MB scrape)
 export function scrapesCut(count: number): void {
   diag.warn(
+    // Stryker disable next-line StringLiteral: reached only by test/exit/prometheus.test.ts (a 40 MB scrape)
     `backupstats: the Prometheus endpoint cut ${count} scrape(s) still being answered when the shutdown's deadline passed`,
   );
 }
 
 /**
  * The Pushgateway refused a push (a 4xx answer, such as metrics inconsistent with those of another group). `answer`
- * is its body, already shortened; the exporter says each status once until a push is accepted again.
+ * is its body, already shortened; the exporter reports each status once until a push is accepted again.
  */
 export function pushRefused(where: string, status: string, answer: string): void {
   diag.error(
@@ -93,7 +99,7 @@ export function providerShutdownLate(deadlineMillis: number, quiet: boolean): vo
   );
 }
 
-/** Options a function was given and does not know: said once per call, since a misspelt option does nothing. */
+/** Options a function was given and does not know: reported once per call, since a misspelt option does nothing. */
 export function unknownOptions(fn: string, given: object, known: readonly string[]): void {
   const unknown = Object.keys(given).filter((name) => !known.includes(name));
   if (unknown.length === 0) return;
@@ -112,9 +118,10 @@ export function reportNotWritten(path: string, error: unknown, quiet: boolean): 
 
 /**
  * An exporter made in code (`createPushgatewayExporter`, `createTextfileExporter`) cannot export: the optional
- * peer it needs is not installed. `sentence` names it with the `npm install` line; said once per exporter, at its
+ * peer it needs is not installed. `sentence` names it with the `npm install` line; reported once per exporter, at its
  * first export, since every export fails with it and would otherwise be heard by nobody.
  */
 export function peerMissing(sentence: string): void {
+  // Stryker disable next-line BooleanLiteral: without a logger both values write the same sentence once to stderr
   reportLoss(sentence, false);
 }

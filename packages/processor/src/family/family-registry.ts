@@ -75,7 +75,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
 
   /**
    * Takes a handle with new pending numbers. After shutdown they have nowhere to go: they are dropped at once,
-   * every time (the handle is not marked queued), and said once. Before, a buffered registry queues them for the
+   * every time (the handle is not marked queued), and reported once. Before, a buffered registry queues them for the
    * next flush, a direct one adds them to the instruments at once (queued while it has none).
    */
   deliver(handle: SeriesHandle): void {
@@ -88,8 +88,10 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     // A buffered series' first numbers, or its first after a whole collection without an add, go at once too.
     if (!this.direct && instruments !== undefined && opensInterval(handle, this.collections)) {
       // The timeline hears of it as of a flush of this handle: what the instruments took.
+      // Stryker disable next-line OptionalChaining: the instance attaches both timelines before any record or flush
       this.timeline?.before([handle]);
       openInterval(handle, instruments, this.collections, this.diagnostics);
+      // Stryker disable next-line OptionalChaining: the instance attaches both timelines before any record or flush
       this.timeline?.after();
     }
     if (!this.direct || instruments === undefined) {
@@ -136,6 +138,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
 
   /** Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound. */
   scope(parent: ResolvedLabels, given: ScopeLabels | undefined): Stats {
+    // Stryker disable next-line ConditionalExpression: lookForProvider returns at once once the instruments are set
     if (this.instruments === undefined) this.host.lookForProvider();
     const labels = mergeLabels(parent, given, this.diagnostics);
     const series = this.seriesFor(labels);
@@ -215,7 +218,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     return this.invalid;
   }
 
-  /** Counts measurements a worker thread dropped as invalid (it said so in its own thread). */
+  /** Counts measurements a worker thread dropped as invalid (it reported them in its own thread). */
   addInvalid(count: number): void {
     this.invalid += count;
   }
@@ -233,9 +236,11 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     const instruments = this.instruments;
     // Never into a no-op: with no instruments yet, everything stays pending.
     if (instruments === undefined) return;
+    // Stryker disable next-line OptionalChaining: the instance attaches both timelines before any record or flush
     this.timeline?.before(this.queue);
     for (const handle of this.queue) handle.addedIn = this.collections;
     drainQueue(this.queue, instruments, errors);
+    // Stryker disable next-line OptionalChaining: the instance attaches both timelines before any record or flush
     this.timeline?.after();
     this.runs.flush(errors);
   }

@@ -17,7 +17,7 @@ export function opensInterval(handle: SeriesHandle, collections: number): boolea
   return handle.addedIn === -1 || handle.addedIn < collections - 1;
 }
 
-/** Adds the numbers of a handle that {@link opensInterval} now, leaving it queued; a failure is said, not thrown. */
+/** Adds the numbers of a handle that {@link opensInterval} now, leaving it queued; reports a failure, never throws. */
 export function openInterval(
   handle: SeriesHandle,
   instruments: Instruments,

@@ -39,12 +39,14 @@ function indexTables(): IndexTables {
   const insideLo = new Uint32Array(16);
   // The boundaries in milliseconds, 1000 × 2^(i/8): their mantissas repeat every 8 buckets (× 2 is exact), so the 8
   // of one doubling, in milliseconds, are the steps a mantissa is compared with.
+  // Stryker disable next-line EqualityOperator: step k = 8 (2000 ms) has 1000 ms's mantissa: the same tables
   for (let k = 0; k < PER_OCTAVE; k++) {
     float[0] = stepMillis(k);
     const hi = (words[1] as number) & 0xfffff;
     const t = hi >>> 16;
     insideHi[t] = hi;
     insideLo[t] = words[0] as number;
+    // Stryker disable next-line EqualityOperator: the extra write is below[16], past the typed array's end: ignored
     for (let u = t + 1; u < 16; u++) below[u] = (below[u] as number) + 1;
   }
   return { float, words, below, insideHi, insideLo };
@@ -102,6 +104,8 @@ export class BucketIndex {
     let below = (this.belowStep[t] as number) + ((insideHi - mantissaHi) >>> 31);
     if (mantissaHi === insideHi && (words[0] as number) > (this.insideLo[t] as number)) below += 1;
     const offset = ((hi >>> 20) - 1023) * PER_OCTAVE + below + this.shift;
+    // `offset <= 0` is an equivalent mutant (both give 0 at offset 0); not disabled, so that the upper clamp's
+    // mutants stay tested.
     return offset < 0 ? 0 : offset >= BUCKETS ? BUCKETS - 1 : offset;
   }
 }

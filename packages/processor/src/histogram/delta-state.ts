@@ -80,6 +80,7 @@ export class DeltaState {
 /** `now - before`, bucket by bucket. */
 function difference(now: Float64Array, before: Float64Array): Float64Array {
   const gained = new Float64Array(now.length);
+  // Stryker disable next-line EqualityOperator: the extra index is past the typed array's end: the write is ignored
   for (let i = 0; i < now.length; i++) gained[i] = (now[i] as number) - (before[i] as number);
   return gained;
 }

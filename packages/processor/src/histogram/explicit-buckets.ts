@@ -52,6 +52,8 @@ export class ExplicitBuckets {
   indexOf(millis: number, offset: number): number {
     const limits = this.limits;
     let j = this.below[offset] as number;
+    // `j <= limits.length` or `true` survive mutation testing as equivalent (`millis > undefined` is false, so the
+    // loop stops at the same j); not disabled, which would also hide the mutants of `millis >` that tests kill.
     while (j < limits.length && millis > (limits[j] as number)) j++;
     return j;
   }
@@ -65,8 +67,11 @@ export class ExplicitBuckets {
     counts[0] = (counts[0] as number) + zeroCount;
     const below = this.below;
     const split = this.split;
+    // Stryker disable next-line EqualityOperator: split[BUCKETS] is undefined, not 0: nothing is added
     for (let offset = 0; offset < BUCKETS; offset++) {
       const weight = exponential[offset] as number;
+      // `weight !== 0` → `true` is an equivalent mutant (a weight of 0 adds 0); not disabled, so that the mutants
+      // of the `split` check stay tested.
       if (weight !== 0 && split[offset] === 0) {
         const j = below[offset] as number;
         counts[j] = (counts[j] as number) + weight;
@@ -79,6 +84,7 @@ export class ExplicitBuckets {
 /** The largest double of milliseconds that is not above `seconds` once divided by 1000. */
 function millisLimit(seconds: number): number {
   let limit = seconds * 1000;
+  // Stryker disable next-line EqualityOperator: both stop at or below the limit; the next loop steps up to it
   while (limit / 1000 > seconds) limit = nextDouble(limit, -1);
   while (nextDouble(limit, 1) / 1000 <= seconds) limit = nextDouble(limit, 1);
   return limit;

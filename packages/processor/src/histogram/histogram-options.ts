@@ -61,6 +61,8 @@ export function boundaryProblem(value: unknown): string | undefined {
     // Number.isFinite is false for anything but a finite number (no conversion, unlike the global isFinite).
     if (!Number.isFinite(b) || b <= 0) return `boundary ${i + 1} is ${showValue(b)}, not a finite number above 0`;
     const before = value[i - 1] as number;
+    // `i >= 0` or `true` in the two checks below are equivalent mutants (at i = 0, `before` is undefined, which
+    // no boundary equals or exceeds); not disabled, so that the mutants of the comparisons of `b` stay tested.
     if (i > 0 && b === before) return `boundary ${i + 1} repeats ${showValue(before)}`;
     if (i > 0 && b < before) return `boundary ${i + 1} is ${showValue(b)}, below ${showValue(before)}: not increasing`;
   }

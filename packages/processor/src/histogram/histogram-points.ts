@@ -73,6 +73,8 @@ export function exponentialPoint(
 ): HistogramDataPoint<ExponentialHistogramValue> {
   const buckets = numbers.exponential;
   let first = 0;
+  // `first <= buckets.length` or `true` and, below, `last > first` or `true` are equivalent mutants (an index past
+  // the end reads undefined, not 0); not disabled, so that the mutants of the `=== 0` checks stay tested.
   while (first < buckets.length && buckets[first] === 0) first++;
   let last = buckets.length - 1;
   while (last >= first && buckets[last] === 0) last--;

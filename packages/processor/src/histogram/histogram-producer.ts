@@ -35,7 +35,7 @@ export interface HistogramProducerOptions {
   readonly aggregation?: HistogramAggregation | undefined;
   /**
    * `cumulative` (default) or `delta`: the temporality of the reader it feeds (a producer cannot see the reader's
-   * choice, so it is told). A delta producer remembers what it handed over: it feeds one reader only.
+   * choice, so this option passes it on). A delta producer remembers what it handed over: it feeds one reader only.
    */
   readonly temporality?: HistogramTemporality | undefined;
 }

@@ -45,7 +45,9 @@ export class LocalHistogram extends BucketIndex {
   record(millis: number, weight: number): void {
     this.count += weight;
     this.sumMillis += millis * weight;
+    // Stryker disable next-line EqualityOperator: an equal duration stores the value already there
     if (millis < this.minMillis) this.minMillis = millis;
+    // Stryker disable next-line EqualityOperator: an equal duration stores the value already there
     if (millis > this.maxMillis) this.maxMillis = millis;
     if (millis === 0) {
       this.zeroCount += weight;

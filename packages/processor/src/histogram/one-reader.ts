@@ -29,6 +29,7 @@ export function checkOneReaderEach(provider: unknown, producers: readonly Histog
 
 /** The `metricProducers` of every reader of an SDK MeterProvider; none when the provider is not one. */
 function producerListsOf(provider: unknown): unknown[][] {
+  // Stryker disable next-line OptionalChaining: the provider is always an object: the options accept no other
   const collectors = (provider as { _sharedState?: { metricCollectors?: unknown } } | undefined)?._sharedState
     ?.metricCollectors;
   if (!Array.isArray(collectors)) return [];

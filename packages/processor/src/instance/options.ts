@@ -49,7 +49,7 @@ export interface BackupStatsOptions {
    */
   readonly histogramProducers?: readonly HistogramProducer[] | undefined;
   /**
-   * `true`: never write to stderr by itself. A misuse said once (a dropped measurement, an unknown label) goes to
+   * `true`: never write to stderr by itself. A misuse reported once (a dropped measurement, an unknown label) goes to
    * the OpenTelemetry diag logger when one is set, else to stderr, so that it is seen; this silences the latter.
    * Default `false`.
    */

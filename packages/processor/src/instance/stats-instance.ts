@@ -204,7 +204,7 @@ export class StatsInstance implements FamilyHost {
    * Closes everything even when an instrument or the Meter throws, and reports the first error by rejecting:
    * ends the runs in progress as interrupted (so that the last flush carries them), looks for the global provider
    * one last time, flushes and closes every family (see {@link FamilyRegistry.close}) and leaves the collection
-   * hook. Stats that never had a provider say first what they never exported.
+   * hook. Stats that never had a provider report first what they never exported.
    */
   private close(): Promise<void> {
     clearInterval(this.timer);

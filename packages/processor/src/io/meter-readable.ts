@@ -31,6 +31,7 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats, optio
   // requireReadable has checked that the state is an object.
   const state = (stream as { _readableState?: ReadableStateView })._readableState as ReadableStateView;
   const defaultEncoding =
+    // Stryker disable next-line ConditionalExpression: Node's Readable refuses a defaultEncoding that is not a name
     state.objectMode !== true && typeof state.defaultEncoding === 'string'
       ? (state.defaultEncoding as BufferEncoding)
       : undefined;

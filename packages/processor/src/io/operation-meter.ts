@@ -35,12 +35,15 @@ export class OperationMeter extends TimingSample {
   start = 0;
   bytes = 0;
   /** An operation is in flight and its callback has not run yet. */
+  // Stryker disable next-line BooleanLiteral: begin() sets it before Node can call back
   pending = false;
   /** The operation in flight has not returned from `_write` / `_transform` yet: a callback now is synchronous. */
+  // Stryker disable next-line BooleanLiteral: begin() sets it before Node can call back
   sync = false;
   /** `start` was stamped by the previous operation's callback, which is draining the buffer into this one. */
   drained = false;
   /** The operation in flight is timed. */
+  // Stryker disable next-line BooleanLiteral: begin() sets it before Node can call back
   timedNow = false;
 
   /** Node's callback for the operation in flight. */
@@ -70,8 +73,10 @@ export class OperationMeter extends TimingSample {
   begin(bytes: number, callback: OperationCallback): void {
     this.bytes = bytes;
     // A Writable hands the same callback to every write: skip the store and its write barrier.
+    // Stryker disable next-line ConditionalExpression: storing the same function again changes nothing
     if (this.callback !== callback) this.callback = callback;
     this.pending = true;
+    // Stryker disable next-line BooleanLiteral: the flag only spares state reads; nothing recorded differs
     this.sync = true;
     if (this.untimed > 0) {
       this.untimed -= 1;
@@ -90,6 +95,8 @@ export class OperationMeter extends TimingSample {
    * then inside `clearBuffer` already, or nothing was buffered when the operation began.
    */
   end(ok: boolean): boolean {
+    // In the next two checks `return true` is an equivalent mutant: Node answers a second callback with
+    // ERR_MULTIPLE_CALLBACK and starts no write after a failed one. Not disabled, as that would hide `!` too.
     if (!this.pending) return false;
     this.pending = false;
     if (!ok) return false;
@@ -103,6 +110,7 @@ export class OperationMeter extends TimingSample {
     // Only read by the next operation when it is started by this callback (`drained`); otherwise it reads its own.
     this.start = now;
     this.timed(duration);
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: untimed next operations ignore the drained flag
     return this.untimed === 0 && !this.sync;
   }
 

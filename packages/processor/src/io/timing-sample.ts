@@ -70,12 +70,14 @@ export class TimingSample {
     readonly clock: Clock,
   ) {
     this.cost = every === BUDGET ? clockCostOf(clock) : undefined;
+    // Stryker disable next-line EqualityOperator: startBlock(1) draws no random number and changes no field
     if (every > 1) this.startBlock(every);
   }
 
   /** Called after a timed operation that took `durationMillis`: places the next timed operation. */
   timed(durationMillis: number): void {
     const every = this.every;
+    // Stryker disable next-line ConditionalExpression: startBlock(1) sets the values the fields already have
     if (every === 1) return;
     if (every !== BUDGET) {
       this.startBlock(every);

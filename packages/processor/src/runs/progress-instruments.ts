@@ -11,7 +11,7 @@ export interface ProgressGauges<G> {
   readonly phase: G;
 }
 
-/** The progress gauges: synchronous where the API has them, observable (and observed by the book) before API 1.9.0. */
+/** The progress gauges: synchronous where the API has them, observable (and observed by the run book) before API 1.9.0. */
 export type ProgressInstruments =
   | ({ readonly synchronous: true } & ProgressGauges<GaugeRecorder>)
   | ({ readonly synchronous: false } & ProgressGauges<ObservableGauge>);

@@ -17,6 +17,7 @@ export const MAX_PHASE_LENGTH = 64;
 export class ProgressSeries {
   /** Runs in progress given an expected size; observed once one was. */
   active = 0;
+  // Stryker disable next-line BooleanLiteral: made for a run with an expected size, whose started() sets it
   private followed = false;
   private reading: ProgressReading | undefined;
   /** Each phase's attributes, and 1 for the current phase, 0 for the others. */
@@ -58,6 +59,7 @@ export class ProgressSeries {
 
   /** Gives `emit` each gauge that has a value, with its value and attributes. */
   each<G>(gauges: ProgressGauges<G>, emit: (gauge: G, value: number, attributes: Attributes) => void): void {
+    // Stryker disable next-line ConditionalExpression: made for a run with an expected size, whose started() sets it
     if (this.followed) emit(gauges.active, this.active, this.attributes);
     const reading = this.reading;
     if (reading !== undefined) {

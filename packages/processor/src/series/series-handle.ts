@@ -20,9 +20,9 @@ export interface SeriesOwner extends RecordingOwner {
 
 /**
  * The handle of one series: its attributes, computed once, and the numbers recorded on it and not yet added to
- * the instruments. Recording only adds to those numbers and, the first time since they were last added, tells
- * the family. Every field is set in the constructor so that all series handles share one hidden class, whatever
- * kind of family owns them.
+ * the instruments. Recording only adds to those numbers and, the first time since they were last added, hands
+ * the handle to its family. Every field is set in the constructor so that all series handles share one hidden
+ * class, whatever kind of family owns them.
  */
 export class SeriesHandle extends RecordingHandle<SeriesOwner> {
   count = 0;
@@ -30,7 +30,7 @@ export class SeriesHandle extends RecordingHandle<SeriesOwner> {
   durationMillis = 0;
   /**
    * True from the record that hands the handle to its family to the flush that adds its numbers ({@link addTo})
-   * or to their drop ({@link discard}). The family is told only while false. Only the handle writes it.
+   * or to their drop ({@link discard}). The family is notified only while false. Only the handle writes it.
    */
   queued = false;
   /**

@@ -28,7 +28,7 @@ export interface StartBackupStatsOptions extends BackupStatsOptions {
   readonly readers?: readonly MetricReader[] | undefined;
   /**
    * `true`: never write to stderr by itself. When no diag logger is set (neither by the application nor through
-   * `OTEL_LOG_LEVEL`), set-up says a final export that did not reach its backend on stderr, so that the owner of a
+   * `OTEL_LOG_LEVEL`), set-up reports a final export that did not reach its backend on stderr, so that the owner of a
    * job learns that nothing was exported; this silences it, and the stats' own misuse messages on stderr too.
    * Default: `BACKUPSTATS_QUIET`, else `false`.
    */

@@ -32,7 +32,7 @@ export interface StartedBackupStats extends BackupStats {
    * A provider that was given is only flushed, never shut down. Calling it again returns the same promise.
    *
    * It has a deadline, whatever the backend does: after `OTEL_METRIC_EXPORT_TIMEOUT` (30 s for a given
-   * provider) it gives up on what is still under way, says through the OpenTelemetry diag logger which exporter
+   * provider) it gives up on what is still under way, reports through the OpenTelemetry diag logger which exporter
    * did not deliver what, and resolves. A backend that fails or does not answer never makes it reject.
    */
   shutdown(): Promise<void>;
@@ -141,7 +141,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
 
 /**
  * Undefined once `closing` resolved, else its error. The stats' shutdown rejects when an instrument failed (what
- * it did not take is lost and said through diag); the provider is still shut down and exports what it holds.
+ * it did not take is lost and reported through diag); the provider is still shut down and exports what it holds.
  */
 function settle(closing: Promise<void>): Promise<{ error: unknown } | undefined> {
   return closing.then(

@@ -25,11 +25,11 @@ const FN = 'createTextfileExporter';
  * `PrometheusSerializer`, no timestamps), every series labelled `service_name` from the resource.
  *
  * The file it replaces is the previous run's: its last success and last failure of each backup are kept until this
- * process has newer ones. A write that fails is said once through diag, with the path and the reason; the next
+ * process has newer ones. A write that fails is reported once through diag, with the path and the reason; the next
  * export tries again.
  *
  * Needs `@opentelemetry/exporter-prometheus`, loaded when the exporter is made: without it, every export fails with
- * `BACKUPSTATS_MISSING_PEER` and the `npm install` line, said once (through diag, else on stderr).
+ * `BACKUPSTATS_MISSING_PEER` and the `npm install` line, reported once (through diag, else on stderr).
  *
  * @throws TypeError naming the option, its value and what is accepted: a path that does not end in `.prom`, or whose
  *   directory does not exist or is not writable.

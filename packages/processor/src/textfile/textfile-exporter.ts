@@ -43,7 +43,7 @@ function textfileExporter(
 ): PushMetricExporter {
   /** Decided at the first export, which brings the resource: the carried series, or why nothing is written. */
   let job: { carried: Family[]; refusal: string | undefined } | undefined;
-  /** True while the failure of the last write has been said: the next failures are not, until one succeeds. */
+  /** True while the failure of the last write has been reported: the next failures are not, until one succeeds. */
   let failureSaid = false;
   let writes: Promise<unknown> = Promise.resolve();
   let closed = false;

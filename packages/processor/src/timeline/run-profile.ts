@@ -43,7 +43,7 @@ export interface ExpectedProgress {
   readonly operation: string;
 }
 
-/** What a run book tells the timeline (runs/run-book.ts): a run started, a run ended; and what it asks of it. */
+/** What a run book notifies the timeline of (runs/run-book.ts): a run started, a run ended; and what it asks of it. */
 export interface RunObserver {
   started(run: object, attributes: Attributes, expected?: ExpectedProgress): void;
   ended(run: object, ending: RunEnding): void;

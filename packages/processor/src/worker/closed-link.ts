@@ -4,7 +4,7 @@ import { hasDiagLogger } from '../diagnostics/messages.js';
 let told = false;
 
 /**
- * Says once per thread that a worker connected to stats already shut down: what it records goes nowhere. A worker
+ * Warns once per thread that a worker connected to stats already shut down: what it records goes nowhere. A worker
  * has a diag logger only when its own code set one (the main thread's, and its `OTEL_LOG_LEVEL`, reach no worker),
  * so without one the sentence goes to the thread's stderr, or nobody would ever learn it.
  */

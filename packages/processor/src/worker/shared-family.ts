@@ -39,6 +39,7 @@ export class SharedFamily implements SharedOwner {
     if (this.slots === 0) {
       this.initialise(OVERFLOW_SLOT);
       this.slots = 1;
+      // Stryker disable next-line CallExpression: the root scope publishes the count right after
       Atomics.store(int32, layout.slotCountAt(family), 1);
     }
     this.overflow = this.handleAt(OVERFLOW_SLOT, ROOT_LABELS);

@@ -4,7 +4,7 @@ import type { Telemetry } from '../telemetry/start-telemetry.js';
 /**
  * Writes the report page of the stats (every run's outcome, busy share per stage and bottleneck, throughput over
  * time, latency, S3) and says where it is and, for each run, what bounded it. A page that cannot be written is
- * said on stderr: the backup itself went as it went.
+ * reported on stderr: the backup itself went as it went.
  */
 export async function writeDemoReport(telemetry: Telemetry, path: string, say: (line: string) => void): Promise<void> {
   // Disabled metrics (OTEL_SDK_DISABLED) give stats that keep nothing to report.

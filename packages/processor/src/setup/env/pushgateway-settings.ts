@@ -21,7 +21,7 @@ export interface PushgatewaySettings {
 
 /**
  * `BACKUPSTATS_PUSHGATEWAY_GROUPING`: label names, each once; the values are any text, percent-encoded. Which
- * names may be grouping labels is checked after (grouping-labels.ts), to say why a name is refused.
+ * names may be grouping labels is checked after (grouping-labels.ts), to explain why a name is refused.
  */
 const GROUPING_RULE: PairsRule = {
   key: /^(?!__)\S+$/,

@@ -3,7 +3,7 @@ import { FAILED, SUCCESS } from '../../base/export-result.js';
 
 type ExportCallback = Parameters<PushMetricExporter['export']>[1];
 
-/** Follows whether a push exporter delivered its exports, so that a shutdown can say what it could not deliver. */
+/** Follows whether a push exporter delivered its exports, so that a shutdown can report what it could not deliver. */
 export interface DeliveryWatch {
   /** The exporter to give the reader: the watched one, seen through. */
   readonly exporter: PushMetricExporter;

@@ -27,7 +27,7 @@ export interface Readers {
   readonly readers: MetricReader[];
   /** One per reader: the latency histograms in the aggregation its exporter carries, for the stats to attach to. */
   readonly producers: readonly HistogramProducer[];
-  /** One per push exporter, to say at shutdown what did not reach its backend. */
+  /** One per push exporter, to report at shutdown what did not reach its backend. */
   readonly deliveries: readonly DeliveryWatch[];
   /**
    * Resolves once every endpoint listens (the Prometheus one), or rejects with a clear error such as
