@@ -1,5 +1,5 @@
 // Every ```ts block of README.md and docs/ that is a whole program runs here as written, against real servers, and
-// what the block says it exports must arrive (issue 30, item 11: five examples type-checked but exported nothing).
+// what the block says it exports must arrive: an example that compiles but exports nothing fails here.
 // A block is a fragment, not run, when it declares what it leaves out (`declare`); every other block must be one
 // of PROGRAMS, so a new example cannot go unrun. Only the environment points a program at the servers, as a user's
 // job would be pointed (and docs/production.md's Pushgateway URL, which the example writes in code).

@@ -1,6 +1,5 @@
-// Facts the docs state about other software, checked against it (issue 30, item 15): the default service name
-// (docs/configuration.md and docs/production.md gave two different ones) and Debian's Pushgateway persisting by
-// default (docs/production.md said one without --persistence.file starts empty).
+// Facts the docs state about other software, checked against it: the default service name, which
+// docs/configuration.md and docs/production.md both give, and where Debian's Pushgateway persists by default.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
