@@ -1,5 +1,5 @@
 // Every ```ts block of README.md and docs/ that is a whole program runs here as written, against real servers, and
-// what the block says it exports must arrive: an example that type-checks can still export nothing.
+// what the block says it exports must arrive: an example that compiles but exports nothing fails here.
 // A block is a fragment, not run, when it declares what it leaves out (`declare`); every other block must be one
 // of PROGRAMS, so a new example cannot go unrun. Only the environment points a program at the servers, as a user's
 // job would be pointed (and docs/production.md's Pushgateway URL, which the example writes in code).
@@ -87,17 +87,15 @@ const PROGRAMS: readonly Program[] = [
       expect(receiver.totals().get(seriesKey('backup.bytes', READ))).toBe(sizeOf(dir, 'ibdata1'));
     },
   },
-  ...['README.md', 'docs/streams.md'].map(
-    (file): Program => ({
-      file,
-      marker: "meterWritable(createWriteStream('ibdata1.gz')",
-      check: ({ dir, receiver }) => {
-        const written = { ...READ, operation: 'Destination:Write' };
-        expect(receiver.totals().get(seriesKey('backup.bytes', READ))).toBe(sizeOf(dir, 'ibdata1'));
-        expect(receiver.totals().get(seriesKey('backup.bytes', written))).toBe(sizeOf(dir, 'ibdata1.gz'));
-      },
-    }),
-  ),
+  {
+    file: 'docs/streams.md',
+    marker: "meterWritable(createWriteStream('ibdata1.gz')",
+    check: ({ dir, receiver }) => {
+      const written = { ...READ, operation: 'Destination:Write' };
+      expect(receiver.totals().get(seriesKey('backup.bytes', READ))).toBe(sizeOf(dir, 'ibdata1'));
+      expect(receiver.totals().get(seriesKey('backup.bytes', written))).toBe(sizeOf(dir, 'ibdata1.gz'));
+    },
+  },
   {
     file: 'docs/configuration.md',
     marker: '// rejects on any invalid variable, naming it',

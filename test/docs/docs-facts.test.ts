@@ -1,5 +1,5 @@
-// Facts the docs state about other software, checked against it: the default service name (stated in
-// docs/configuration.md and docs/production.md) and whether Debian's Pushgateway persists by default.
+// Facts the docs state about other software, checked against it: the default service name, which
+// docs/configuration.md and docs/production.md both give, and where Debian's Pushgateway persists by default.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

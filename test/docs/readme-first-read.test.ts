@@ -1,7 +1,7 @@
-// The README as a first read: what a user gets first, a picture, the two commands, a
-// quick start that needs no collector before the Usage block (which says what it needs running), the dashboard's
-// file and how to import it, and install lines that cannot lead into ERESOLVE. The quick start itself runs in
-// test/docs/doc-programs.test.ts.
+// The README as a first read: what a user gets, the picture, install, a quick start that needs no collector before
+// the Usage block (which says what it needs running), the docs index, the dashboard's file and how to import it,
+// the two commands of a fresh clone, and install lines that cannot lead into ERESOLVE; at most 8 KB. The quick
+// start itself runs in test/docs/doc-programs.test.ts.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,15 +17,15 @@ const at = (text: string, what: string) => {
 };
 
 describe('README.md as a first read', () => {
-  it('opens with what a user gets, then the picture, the two commands, the quick start, the links, then Usage', () => {
+  it('opens with what a user gets, then the picture, install, the quick start, Usage, the docs, the two commands', () => {
     const picture = at(front, '](docs/images/report.png)');
     const order = [
       picture,
-      at(front, '## Two commands'),
-      at(front, '## Quick start'),
-      at(front, '## Documentation'),
       at(front, '## Install'),
+      at(front, '## Quick start'),
       at(front, '## Usage'),
+      at(front, '## Documentation'),
+      at(front, '## Two commands'),
     ];
     expect(order).toEqual([...order].sort((a, b) => a - b));
     const opening = front.slice(0, picture);
@@ -36,15 +36,21 @@ describe('README.md as a first read', () => {
     expect(front.slice(picture).split('\n')[2]).toMatch(/report the demo/);
   });
 
-  it('names the Grafana dashboard by its file, which exists, and how to import it, before Usage', () => {
+  it('names the Grafana dashboard by its file, which exists, and how to import it', () => {
     const dashboard = 'packages/examples/dashboards/backupstats.json';
     expect(existsSync(join(root, dashboard))).toBe(true);
-    expect(at(front, `](${dashboard})`)).toBeLessThan(at(front, '## Usage'));
-    expect(front.slice(0, at(front, '## Usage'))).toMatch(/Import[\s\S]{0,80}upload the file/);
+    const named = at(front, `](${dashboard})`);
+    expect(front.slice(named)).toMatch(/^[^\n]*\n[^\n]*Import[\s\S]{0,80}upload the file/);
+  });
+
+  it('is at most 8 KB, its prose lines at most 120 characters', () => {
+    expect(Buffer.byteLength(front)).toBeLessThanOrEqual(8192);
+    const prose = front.replace(/^```[^\n]*\n[\s\S]*?^```\s*$/gm, '').split('\n');
+    expect(prose.filter((line) => line.length > 120 && !line.startsWith('|'))).toEqual([]);
   });
 
   it('the Usage block says what it needs running and what happens without it', () => {
-    const usage = front.slice(at(front, '## Usage'), at(front, '## Metering streams'));
+    const usage = front.slice(at(front, '## Usage'), at(front, '## Documentation'));
     expect(usage).toMatch(/Needs an OTLP collector/);
     expect(usage).toMatch(/OTEL_METRICS_EXPORTER=console/);
   });

@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 describe('README.md and packages/processor/README.md', () => {
   it('share every shared block word for word (run node scripts/readme-shared.mjs after editing the package README)', () => {
     const front = readFileSync(join(root, 'README.md'), 'utf8');
-    expect(front).toContain('<!-- shared:body -->');
+    expect(front).toContain('<!-- shared:install -->');
     expect(front).toBe((expectedFrontReadme as (root: string) => string)(root));
   });
 });

@@ -1,6 +1,6 @@
 // docs/s3.md's example, run as written against a real S3 server (s3rver) and a real OTLP receiver: the job backs a
-// file up, restores it, and at its end exports what it metered, without a line of its own for that. Only the
-// environment points it at the servers, as a user's job would be pointed.
+// file up, restores it, and at its end exports what it metered, without a line of its own for that (stats that
+// never export would fail here). Only the environment points it at the servers, as a user's job would be pointed.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,9 @@
+/**
+ * The core: the stats, their handles, the stream meters, runs and the label values. Imports only
+ * `@opentelemetry/api`.
+ *
+ * @module backupstats
+ */
 export { Component, Implementation, Operation, type ResolvedLabels, type ScopeLabels, UNSET } from './api/labels.js';
 export type { WorkerLink, WorkerLinkOptions } from './api/link-types.js';
 export type { Run, RunOptions, RunOutcome } from './api/run.js';

@@ -18,8 +18,11 @@ export interface ScopeLabels {
 
 /** Labels after scoping: every label has a value, {@link UNSET} where none was given. */
 export interface ResolvedLabels {
+  /** The `component` label. */
   readonly component: string;
+  /** The `implementation` label. */
   readonly implementation: string;
+  /** The `operation` label. */
   readonly operation: string;
 }
 
@@ -30,40 +33,77 @@ export const ROOT_LABELS: ResolvedLabels = Object.freeze({
   operation: UNSET,
 });
 
-/** The `component` values Vitess uses. */
+/**
+ * The `component` values Vitess uses.
+ *
+ * @enum
+ */
 export const Component = Object.freeze({
+  /** The backup engine: reads the files, compresses them, restores them. */
   BackupEngine: 'BackupEngine',
+  /** The backup storage: where backups are written and read back. */
   BackupStorage: 'BackupStorage',
 } as const);
 
-/** The `implementation` values Vitess uses, plus common storage back ends. */
+/**
+ * The `implementation` values Vitess uses, plus common storage back ends.
+ *
+ * @enum
+ */
 export const Implementation = Object.freeze({
+  /** Vitess's builtin engine. */
   Builtin: 'Builtin',
+  /** Percona XtraBackup. */
   XtraBackup: 'XtraBackup',
+  /** MySQL Shell's dump and load. */
   MySQLShell: 'MySQLShell',
+  /** A folder of the file system. */
   File: 'File',
+  /** Amazon S3 or an S3-compatible store. */
   S3: 'S3',
+  /** Google Cloud Storage. */
   GCS: 'GCS',
+  /** Azure Blob Storage. */
   Azure: 'Azure',
+  /** Ceph. */
   Ceph: 'Ceph',
 } as const);
 
-/** The `operation` values Vitess uses. */
+/**
+ * The `operation` values Vitess uses.
+ *
+ * @enum
+ */
 export const Operation = Object.freeze({
+  /** Opening what is read: a file to back up, a stored object to restore. */
   SourceOpen: 'Source:Open',
+  /** Reading it. */
   SourceRead: 'Source:Read',
+  /** Closing it. */
   SourceClose: 'Source:Close',
+  /** Opening what is written: a stored object, a restored file. */
   DestinationOpen: 'Destination:Open',
+  /** Writing it. */
   DestinationWrite: 'Destination:Write',
+  /** Closing it. */
   DestinationClose: 'Destination:Close',
+  /** Feeding the compressor. */
   CompressorWrite: 'Compressor:Write',
+  /** Ending the compressor (its final flush). */
   CompressorClose: 'Compressor:Close',
+  /** Reading the decompressor's output. */
   DecompressorRead: 'Decompressor:Read',
+  /** Closing the decompressor. */
   DecompressorClose: 'Decompressor:Close',
+  /** Reading a file of the storage itself, such as a manifest. */
   FileRead: 'File:Read',
+  /** Writing a file of the storage itself, such as a manifest. */
   FileWrite: 'File:Write',
+  /** One HTTP request attempt to AWS, retries included. */
   AWSRequestSend: 'AWS:Request:Send',
+  /** A whole backup run. */
   Backup: 'Backup',
+  /** A whole restore run. */
   Restore: 'Restore',
 } as const);
 

@@ -3,6 +3,8 @@
  * (dashboards and alerts can name them), and so that each one can be created at 0 before its first failure
  * (Prometheus's `increase()` does not count a series' first sample). Any other reason is recorded as
  * {@link RunFailure.Other}.
+ *
+ * @enum
  */
 export const RunFailure = Object.freeze({
   /** The stats were shut down while the run was in progress: SIGTERM or SIGINT through `shutdownOnExit`, or a shutdown before the run ended. */

@@ -26,8 +26,8 @@ export interface Stats {
   /**
    * Starts one backup or restore run, recorded with this handle's labels when it ends: its outcome, its duration,
    * and for a success its end time and bytes. Reads the clock now and when the run ends, and at no other time.
-   * A run still in progress when the stats shut down ends as a {@link RunFailure.Interrupted} failure. To wrap
-   * an async function, use {@link trackRun}. With `options.expectedBytes` it also exports its progress, read at
+   * A run still in progress when the stats shut down ends as a {@link backupstats!RunFailure.Interrupted} failure.
+   * To wrap an async function, use {@link backupstats!trackRun}. With `options.expectedBytes` it also exports its progress, read at
    * each flush (and the wall clock read once at its start).
    *
    * @throws TypeError when an option is not what it accepts.

@@ -46,7 +46,9 @@ export interface HistogramProducerOptions {
  * `metricProducers`, with the reader's temporality in `temporality`.
  */
 export interface HistogramProducer {
+  /** The buckets it hands over: `explicit` or `exponential`. */
   readonly aggregation: HistogramAggregation;
+  /** `cumulative` or `delta`: the temporality of the reader it feeds. */
   readonly temporality: HistogramTemporality;
   /** Called by the reader at each collection. */
   collect(options?: { timeoutMillis?: number }): Promise<HistogramCollection>;

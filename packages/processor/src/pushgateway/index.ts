@@ -1,3 +1,8 @@
+/**
+ * A metric exporter that pushes to a Prometheus Pushgateway.
+ *
+ * @module backupstats/pushgateway
+ */
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { exporterAfterPeer } from '../base/peer-exporter.js';
 import { peerMissing } from '../diagnostics/messages.js';

@@ -1,3 +1,8 @@
+/**
+ * The HTML report of a process's runs: busy shares, the bottleneck, throughput and latency over time.
+ *
+ * @module backupstats/report
+ */
 import type { BackupStats } from '../api/stats.js';
 import { notAcceptedArgument } from '../base/errors.js';
 import { type StatsTimeline, timelineOf } from '../timeline/stats-timeline.js';

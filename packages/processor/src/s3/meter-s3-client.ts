@@ -103,9 +103,14 @@ export function meterS3Client(client: MeterableS3Client, stats: Stats): () => vo
  * name); an attempt that failed is also one `AWS:Request:Failed` or, when the service throttled it, one
  * `AWS:Request:Throttled`, with the same bytes and duration. The last two are subsets of the first, so
  * `Send - Failed - Throttled` is what succeeded, for operations, bytes and time alike.
+ *
+ * @enum
  */
 export const S3Operation = Object.freeze({
+  /** Every HTTP request attempt, retries included. */
   RequestSend: Operation.AWSRequestSend,
+  /** An attempt that ended in an error other than throttling. */
   RequestFailed: 'AWS:Request:Failed',
+  /** An attempt the service throttled. */
   RequestThrottled: 'AWS:Request:Throttled',
 } as const);

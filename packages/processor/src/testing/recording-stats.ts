@@ -8,10 +8,13 @@ import { noop } from '../base/noop.js';
 
 /** One call made on a {@link RecordingStats} tree, with the values exactly as given. */
 export interface RecordedCall {
+  /** The method called. */
   readonly method: 'timedIncrement' | 'timedIncrementBytes';
+  /** The labels of the handle it was called on. */
   readonly labels: ResolvedLabels;
   /** The bytes given to `timedIncrementBytes`; 0 for `timedIncrement`. */
   readonly bytes: number;
+  /** The duration given, in milliseconds. */
   readonly durationMillis: number;
   /** The operations the duration stands for (sampled timing): 1 unless given, 0 for an operation not timed. */
   readonly weight: number;
@@ -19,7 +22,9 @@ export interface RecordedCall {
 
 /** Sums over recorded calls. */
 export interface RecordedTotals {
+  /** Calls. */
   readonly count: number;
+  /** Bytes given. */
   readonly bytes: number;
   /** The summed time as the real stats export it: each call's duration times its weight. */
   readonly durationMillis: number;
@@ -29,8 +34,9 @@ export interface RecordedTotals {
 export interface RecordedRun {
   /** The labels of the handle the run was started from. */
   readonly labels: ResolvedLabels;
+  /** How the run ended. */
   readonly outcome: RunOutcome;
-  /** For a failure, the reason as recorded ({@link RunFailure.Other} for one left out or not in the list). */
+  /** For a failure, the reason as recorded ({@link backupstats!RunFailure.Other} for one left out or not in the list). */
   readonly reason: RunFailureReason | undefined;
   /** From `startRun()` to the end, by `performance.now()`. */
   readonly durationMillis: number;

@@ -1,3 +1,8 @@
+/**
+ * A metric exporter that writes a file for node_exporter's textfile collector.
+ *
+ * @module backupstats/textfile
+ */
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { optionsOf } from '../api/arguments.js';
 import { exporterAfterPeer } from '../base/peer-exporter.js';

@@ -8,6 +8,7 @@ import { exitCoordinator, LATE, within } from './exit-coordinator.js';
 
 /** Anything with an asynchronous `shutdown()`, such as the stats {@link startBackupStats} returns. */
 export interface ShutdownTarget {
+  /** Flushes and exports what was recorded, then releases what the target holds. */
   shutdown(): Promise<void>;
   /**
    * The longest its shutdown may take; after that the process ends without waiting any more. The stats of
