@@ -7,7 +7,7 @@
 // files at once than this machine has cores.
 import { defineConfig } from 'vitest/config';
 
-const integration = ['package', 'docs', 'exit', 'workers', 'processes'];
+const integration = ['package', 'docs', 'exit', 'workers', 'processes', 'checks'];
 const e2e = ['e2e', 'compat', 's3', 'examples'];
 
 export default defineConfig({
