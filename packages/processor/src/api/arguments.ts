@@ -1,4 +1,4 @@
-import { describeValue, notAccepted, notAcceptedArgument } from '../base/errors.js';
+import { describeValue, ERROR_CODES, type ErrorCode, notAccepted, notAcceptedArgument } from '../base/errors.js';
 import { isObject } from '../base/values.js';
 import type { Stats } from './stats.js';
 
@@ -6,8 +6,11 @@ import type { Stats } from './stats.js';
 // TypeError at the call (naming the function and what it accepts) rather than a crash later, inside a stream's
 // consumer or after the work was done and its result lost.
 
-/** Throws unless `value` records like a {@link Stats}: the handles of the stats, their scopes, noopStats, a test double. */
-export function requireStats(fn: string, value: unknown, argument = 'stats'): asserts value is Stats {
+/**
+ * Throws unless `value` records like a {@link Stats}: the handles of the stats, their scopes, noopStats, a test
+ * double. `code` says whether `argument` is an argument or an option.
+ */
+export function requireStats(code: ErrorCode, fn: string, value: unknown, argument = 'stats'): asserts value is Stats {
   const stats = value as Partial<Stats> | null | undefined;
   if (
     typeof stats === 'object' &&
@@ -19,17 +22,27 @@ export function requireStats(fn: string, value: unknown, argument = 'stats'): as
   ) {
     return;
   }
-  throw notAcceptedArgument(fn, argument, value, 'a Stats, such as backupStats.backup or one of its scopes');
+  throw notAcceptedArgument(code, fn, argument, value, 'a Stats, such as backupStats.backup or one of its scopes');
 }
 
-/** Throws unless `value` is a function. */
-export function requireFunction(fn: string, argument: string, value: unknown): asserts value is () => unknown {
-  if (typeof value !== 'function') throw notAcceptedArgument(fn, argument, value, 'a function');
+/** Throws unless `value` is a function; `code` says whether `argument` is an argument or an option. */
+export function requireFunction(
+  code: ErrorCode,
+  fn: string,
+  argument: string,
+  value: unknown,
+): asserts value is () => unknown {
+  if (typeof value !== 'function') throw notAcceptedArgument(code, fn, argument, value, 'a function');
 }
 
 /** `value` as an options object: `{}` when left out; throws for anything but an object. */
 export function optionsOf<T extends object>(fn: string, value: T | undefined, example: string): T {
   if (value === undefined) return {} as T;
   if (isObject(value)) return value;
-  throw notAccepted(`${fn} options`, describeValue(value), `an object such as ${example}, or nothing`);
+  throw notAccepted(
+    ERROR_CODES.INVALID_OPTION,
+    `${fn} options`,
+    describeValue(value),
+    `an object such as ${example}, or nothing`,
+  );
 }

@@ -1,4 +1,4 @@
-import { describeValue, notAccepted } from '../base/errors.js';
+import { describeValue, ERROR_CODES, notAccepted } from '../base/errors.js';
 
 /** The value a label reads until some scope sets it. */
 export const UNSET = '-';
@@ -100,6 +100,7 @@ export function mergeLabels(
   if (given === undefined) return parent;
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {
     throw notAccepted(
+      ERROR_CODES.INVALID_ARGUMENT,
       'scope labels',
       describeValue(given),
       'an object with component, implementation and operation, each a string (or left out)',

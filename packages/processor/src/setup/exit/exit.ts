@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import { optionsOf } from '../../api/arguments.js';
-import { notAccepted, notAcceptedArgument, quote, showValue } from '../../base/errors.js';
+import { ERROR_CODES, type ErrorCode, notAccepted, notAcceptedArgument, quote, showValue } from '../../base/errors.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../../base/integer-rule.js';
 import { shutdownFailed, shutdownLate } from '../../diagnostics/messages.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MILLIS } from '../env/defaults.js';
@@ -52,6 +52,7 @@ export function shutdownOnExit(target: ShutdownTarget, given?: ShutdownOnExitOpt
   const options = optionsOf('shutdownOnExit', given, "{ signals: ['SIGTERM'] }");
   if (options.signals !== undefined && !Array.isArray(options.signals)) {
     throw notAcceptedArgument(
+      ERROR_CODES.INVALID_OPTION,
       'shutdownOnExit option',
       'signals',
       options.signals,
@@ -62,6 +63,7 @@ export function shutdownOnExit(target: ShutdownTarget, given?: ShutdownOnExitOpt
   for (const signal of signals) {
     if (!(signal in constants.signals) || UNCATCHABLE.has(signal)) {
       throw notAccepted(
+        ERROR_CODES.INVALID_OPTION,
         'shutdownOnExit signal',
         quote(signal),
         'signal names such as "SIGTERM", "SIGINT" or "SIGHUP" (not SIGKILL or SIGSTOP)',
@@ -70,6 +72,7 @@ export function shutdownOnExit(target: ShutdownTarget, given?: ShutdownOnExitOpt
     }
   }
   const timeoutMillis = checkTimeout(
+    options.timeoutMillis === undefined ? ERROR_CODES.INVALID_ARGUMENT : ERROR_CODES.INVALID_OPTION,
     'shutdownOnExit',
     options.timeoutMillis ?? target.shutdownTimeoutMillis ?? DEFAULT_SHUTDOWN_TIMEOUT_MILLIS,
   );
@@ -93,6 +96,7 @@ export async function exitAfterShutdown(target: ShutdownTarget, code?: number): 
   requireTarget('exitAfterShutdown', target);
   if (code !== undefined && !isIntegerIn(code, EXIT_CODE)) {
     throw notAcceptedArgument(
+      ERROR_CODES.INVALID_ARGUMENT,
       'exitAfterShutdown',
       'code',
       code,
@@ -100,6 +104,7 @@ export async function exitAfterShutdown(target: ShutdownTarget, code?: number): 
     );
   }
   const timeoutMillis = checkTimeout(
+    ERROR_CODES.INVALID_ARGUMENT,
     'exitAfterShutdown',
     target.shutdownTimeoutMillis ?? DEFAULT_SHUTDOWN_TIMEOUT_MILLIS,
   );
@@ -118,6 +123,7 @@ const EXIT_CODE = { min: 0, max: 255, note: 'the exit code' };
 function requireTarget(fn: string, target: unknown): void {
   if (typeof (target as Partial<ShutdownTarget> | null | undefined)?.shutdown === 'function') return;
   throw notAcceptedArgument(
+    ERROR_CODES.INVALID_ARGUMENT,
     fn,
     'target',
     target,
@@ -125,7 +131,8 @@ function requireTarget(fn: string, target: unknown): void {
   );
 }
 
-function checkTimeout(where: string, value: number): number {
+/** `value` as a timeout; `code` says whether it came from an option or from the target, an argument. */
+function checkTimeout(code: ErrorCode, where: string, value: number): number {
   if (isIntegerIn(value, TIMER_MILLIS)) return value;
-  throw notAccepted(`${where} timeoutMillis`, showValue(value), integerText(TIMER_MILLIS));
+  throw notAccepted(code, `${where} timeoutMillis`, showValue(value), integerText(TIMER_MILLIS));
 }
