@@ -3,7 +3,8 @@ import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabe
 import type { Run } from '../api/run.js';
 import type { ExpectedProgress } from '../api/run-options.js';
 import type { Stats } from '../api/stats.js';
-import { drainQueue, FirstError } from '../base/first-error.js';
+import { FirstError } from '../base/first-error.js';
+import { drainQueue } from '../base/flush-queue.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import type { HistogramFamily } from '../histogram/histogram-producer.js';

@@ -4,7 +4,7 @@ import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, recordedReasonI
 import { expectedProgressOf } from '../api/run-options.js';
 import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { FirstError } from '../base/first-error.js';
-import { drainQueue } from '../base/first-error.js';
+import { drainQueue } from '../base/flush-queue.js';
 import { noopRun } from '../base/noop.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { Family } from '../naming/naming-types.js';
