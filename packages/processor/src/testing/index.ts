@@ -1,6 +1,6 @@
-// `backupstats/testing`: the null stats and the recording double, an entry of their own so that the core
-// (`backupstats`) carries no test double and imports none.
-export { noopStats } from './null-stats.js';
+// `backupstats/testing`: the null stats and the recording double for users' tests. The null stats live in
+// instance/, since set-up and the worker entry hand them out too; no source folder imports testing/.
+export { noopStats } from '../instance/null-stats.js';
 export {
   createRecordingStats,
   type RecordedCall,

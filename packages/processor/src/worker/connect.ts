@@ -4,10 +4,10 @@ import { ERROR_CODES, notAccepted } from '../base/errors.js';
 import { noop } from '../base/noop.js';
 import { Diagnostics } from '../diagnostics/diagnostics.js';
 import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
+import { noopStats } from '../instance/null-stats.js';
 import { claimPlace, isClosed } from '../link/place-claim.js';
 import { placeRegion, requireLink } from '../link/worker-link.js';
 import { FAMILIES } from '../naming/naming-types.js';
-import { noopStats } from '../testing/null-stats.js';
 import { closedLinkConnected } from './closed-link.js';
 import { SharedFamily } from './shared-family.js';
 
