@@ -1,6 +1,6 @@
 import { type Attributes, ValueType } from '@opentelemetry/api';
-import { optionsOf } from '../api/arguments.js';
 import { METER_NAME, VERSION } from '../api/version.js';
+import { optionsOf } from '../base/arguments.js';
 import { ERROR_CODES, listChoices, notAccepted, showValue } from '../base/errors.js';
 import { DeltaState } from './delta-state.js';
 import { explicitPoint, exponentialPoint, type HistogramNumbers, hrTimeOf } from './histogram-points.js';

@@ -1,5 +1,5 @@
-import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
+import { optionsOf, requireStats } from '../base/arguments.js';
 import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
 import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';

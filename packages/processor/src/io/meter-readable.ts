@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
+import { optionsOf, requireStats } from '../base/arguments.js';
 import { ERROR_CODES } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
 import { keepMeter, READ_METER, requireReadable, requireUnmetered } from './stream-checks.js';

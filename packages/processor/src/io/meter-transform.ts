@@ -1,6 +1,6 @@
 import type { Transform, TransformCallback } from 'node:stream';
-import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
+import { optionsOf, requireStats } from '../base/arguments.js';
 import { ERROR_CODES } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
 import { type FlushFunction, type OperationFunction, OperationMeter } from './operation-meter.js';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
+import { optionsOf, requireStats } from '../base/arguments.js';
 import { describeValue, ERROR_CODES, notAccepted } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
 import { type OperationFunction, OperationMeter, type WritevFunction } from './operation-meter.js';

@@ -1,5 +1,5 @@
-import { optionsOf, requireFunction, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
+import { optionsOf, requireFunction, requireStats } from '../base/arguments.js';
 import { ERROR_CODES, listChoices, notAccepted, notAcceptedArgument, quote } from '../base/errors.js';
 
 /** Options of {@link timeSync} and {@link timeAsync}. */

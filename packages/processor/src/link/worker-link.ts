@@ -1,5 +1,5 @@
-import { optionsOf } from '../api/arguments.js';
 import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
+import { optionsOf } from '../base/arguments.js';
 import { describeValue, ERROR_CODES, notAccepted, showValue } from '../base/errors.js';
 import { type IntegerRule, integerText, isIntegerIn } from '../base/integer-rule.js';
 import { boundaryProblem } from '../histogram/histogram-options.js';

@@ -1,4 +1,4 @@
-import { optionsOf } from '../api/arguments.js';
+import { optionsOf } from '../base/arguments.js';
 import { ERROR_CODES, notAccepted, notAcceptedArgument, quote } from '../base/errors.js';
 import { addUrlCredentials, HEADER_RULE, redactUrl } from '../base/http.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../base/integer-rule.js';

@@ -1,7 +1,6 @@
 import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
 import type { Run } from '../api/run.js';
-import { RUN_FAILURE_REASONS, RunFailure, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
-import { expectedProgressOf } from '../api/run-options.js';
+import { RunFailure, type RunFailureReason } from '../api/run-failure.js';
 import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { FirstError } from '../base/first-error.js';
 import { drainQueue } from '../base/flush-queue.js';
@@ -9,7 +8,9 @@ import { noopRun } from '../base/noop.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { Family } from '../naming/naming-types.js';
 import type { RunSpec } from '../naming/run-naming.js';
+import { expectedProgressOf } from '../series/run-options.js';
 import type { ExpectedProgress, RunObserver } from '../timeline/run-profile.js';
+import { RUN_FAILURE_REASONS, recordedReasonIndex } from './failure-reasons.js';
 import { OpenRun, type RunEnd } from './open-run.js';
 import { createProgressInstruments, type ProgressInstruments } from './progress-instruments.js';
 import { MAX_PHASE_LENGTH, ProgressSeries } from './progress-series.js';

@@ -1,9 +1,9 @@
-import { optionsOf, requireFunction, requireStats } from '../api/arguments.js';
 import type { Run } from '../api/run.js';
 import type { RunFailureReason } from '../api/run-failure.js';
-import { expectedProgressOf } from '../api/run-options.js';
 import type { Stats } from '../api/stats.js';
+import { optionsOf, requireFunction, requireStats } from '../base/arguments.js';
 import { ERROR_CODES } from '../base/errors.js';
+import { expectedProgressOf } from '../series/run-options.js';
 
 /** Options of {@link trackRun}. */
 export interface TrackRunOptions<T> {

@@ -1,7 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { requireStats } from '../api/arguments.js';
 import { Component, Implementation, Operation } from '../api/labels.js';
 import type { Stats } from '../api/stats.js';
+import { requireStats } from '../base/arguments.js';
 import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
 import { noop } from '../base/noop.js';
 import { attemptMiddleware, type MiddlewareStackLike } from './attempt-middleware.js';

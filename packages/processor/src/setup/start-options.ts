@@ -1,6 +1,6 @@
 import type { MeterProvider } from '@opentelemetry/api';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
-import { optionsOf } from '../api/arguments.js';
+import { optionsOf } from '../base/arguments.js';
 import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
 import { isObject } from '../base/values.js';
 import { unknownOptions } from '../diagnostics/messages.js';

@@ -1,5 +1,5 @@
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { optionsOf } from '../api/arguments.js';
+import { optionsOf } from '../base/arguments.js';
 import { ERROR_CODES } from '../base/errors.js';
 import { exporterAfterPeer } from '../base/peer-exporter.js';
 import { peerMissing, unknownOptions } from '../diagnostics/messages.js';

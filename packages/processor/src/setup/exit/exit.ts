@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { optionsOf } from '../../api/arguments.js';
+import { optionsOf } from '../../base/arguments.js';
 import { ERROR_CODES, type ErrorCode, notAccepted, notAcceptedArgument, quote, showValue } from '../../base/errors.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../../base/integer-rule.js';
 import { shutdownFailed, shutdownLate } from '../../diagnostics/messages.js';

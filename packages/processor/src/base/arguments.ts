@@ -1,25 +1,20 @@
-import { describeValue, ERROR_CODES, type ErrorCode, notAccepted, notAcceptedArgument } from '../base/errors.js';
-import { isObject } from '../base/values.js';
-import type { Stats } from './stats.js';
+import { describeValue, ERROR_CODES, type ErrorCode, notAccepted, notAcceptedArgument } from './errors.js';
+import { isObject } from './values.js';
 
 // The checks every public function makes of its arguments before it does anything, so that a wrong argument is a
 // TypeError at the call (naming the function and what it accepts) rather than a crash later, inside a stream's
 // consumer or after the work was done and its result lost.
 
+/** The methods every Stats has (api/stats.ts): what {@link requireStats} looks for. */
+const STATS_METHODS = ['scope', 'timedIncrement', 'timedIncrementBytes', 'startRun'] as const;
+
 /**
- * Throws unless `value` records like a {@link Stats}: the handles of the stats, their scopes, noopStats, a test
- * double. `code` says whether `argument` is an argument or an option.
+ * Throws unless `value` records like a Stats: the handles of the stats, their scopes, noopStats, a test double.
+ * `code` says whether `argument` is an argument or an option.
  */
-export function requireStats(code: ErrorCode, fn: string, value: unknown, argument = 'stats'): asserts value is Stats {
-  const stats = value as Partial<Stats> | null | undefined;
-  if (
-    typeof stats === 'object' &&
-    stats !== null &&
-    typeof stats.scope === 'function' &&
-    typeof stats.timedIncrement === 'function' &&
-    typeof stats.timedIncrementBytes === 'function' &&
-    typeof stats.startRun === 'function'
-  ) {
+export function requireStats(code: ErrorCode, fn: string, value: unknown, argument = 'stats'): void {
+  const stats = value as Record<string, unknown> | null | undefined;
+  if (typeof stats === 'object' && stats !== null && STATS_METHODS.every((name) => typeof stats[name] === 'function')) {
     return;
   }
   throw notAcceptedArgument(code, fn, argument, value, 'a Stats, such as backupStats.backup or one of its scopes');

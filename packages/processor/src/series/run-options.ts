@@ -1,7 +1,7 @@
+import { Operation } from '../api/labels.js';
+import type { RunOptions } from '../api/run.js';
+import { optionsOf } from '../base/arguments.js';
 import { ERROR_CODES, notAccepted, showValue } from '../base/errors.js';
-import { optionsOf } from './arguments.js';
-import { Operation } from './labels.js';
-import type { RunOptions } from './run.js';
 
 /** What a run with an expected size follows: its size and the operation whose bytes are its progress. */
 export interface ExpectedProgress {
