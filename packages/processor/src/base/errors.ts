@@ -1,8 +1,7 @@
 /**
  * The stable code every error the library throws carries in `error.code`, so that a program tells them apart
- * without parsing the message: the table of docs/errors.md, which test/support/error-codes.ts reads. Each place
- * that makes an error names its code from this table; a code never follows from the message's words, so
- * rewording a message cannot change it.
+ * without parsing the message: the table of docs/errors.md, which test/support/error-codes.ts reads. Every place
+ * that makes an error passes its code from this table, so a message can be reworded without changing its code.
  */
 export const ERROR_CODES = Object.freeze({
   /** An option given in code (`createBackupStats`, `startBackupStats`, a meter's, `workerLink`, ...). */
