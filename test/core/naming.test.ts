@@ -2,7 +2,8 @@
 // and the instrumentation scope they are reported under.
 import { readFileSync } from 'node:fs';
 import { ValueType } from '@opentelemetry/api';
-import { createBackupStats, METER_NAME, type Naming, RunFailure, VERSION } from 'backupstats';
+import { createBackupStats, type Naming, RunFailure } from 'backupstats';
+import { METER_NAME, VERSION } from 'backupstats/testing';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 

@@ -2,7 +2,8 @@
 // type under both namings and for both families, as a real SDK exports them. test/runs/progress.test.ts checks
 // their values; naming.test.ts the other instruments' descriptors.
 import { ValueType } from '@opentelemetry/api';
-import { createBackupStats, METER_NAME, type Naming } from 'backupstats';
+import { createBackupStats, type Naming } from 'backupstats';
+import { METER_NAME } from 'backupstats/testing';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 

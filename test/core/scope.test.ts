@@ -1,4 +1,5 @@
-import { createBackupStats, UNSET } from 'backupstats';
+import { createBackupStats } from 'backupstats';
+import { UNSET } from 'backupstats/testing';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { valuesByKey } from '../support/harness.js';

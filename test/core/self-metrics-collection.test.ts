@@ -4,7 +4,8 @@
 // shows the hook's instrument as backupstats created it.
 import { ValueType } from '@opentelemetry/api';
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import { createBackupStats, METER_NAME, VERSION } from 'backupstats';
+import { createBackupStats } from 'backupstats';
+import { METER_NAME, VERSION } from 'backupstats/testing';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 

@@ -3,7 +3,8 @@
 // to the collection, its buckets in seconds; the exponential buckets trimmed to those with weight; no scope at all
 // while no series has a record.
 
-import { createBackupStats, createHistogramProducer, type HistogramAggregation, VERSION } from 'backupstats';
+import { createBackupStats, createHistogramProducer, type HistogramAggregation } from 'backupstats';
+import { VERSION } from 'backupstats/testing';
 import { describe, expect, onTestFinished, vi } from 'vitest';
 import { exactBucket } from '../support/exact-buckets.js';
 import { it } from '../support/fixtures.js';

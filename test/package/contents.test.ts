@@ -68,15 +68,16 @@ describe('the packed tarball', () => {
 });
 
 describe('VERSION', () => {
-  it("is package.json's version in the ESM and the CommonJS build", async () => {
-    const esm = await import('backupstats');
-    const cjs = require('backupstats') as typeof esm;
+  it("is package.json's version in the ESM and the CommonJS build of backupstats/testing", async () => {
+    const esm = await import('backupstats/testing');
+    const cjs = require('backupstats/testing') as typeof esm;
     expect(esm.VERSION).toBe(pkg.version);
     expect(cjs.VERSION).toBe(pkg.version);
   });
 
   it('is the instrumentation scope version of the exported metrics', async () => {
-    const { createBackupStats, METER_NAME } = await import('backupstats');
+    const { createBackupStats } = await import('backupstats');
+    const { METER_NAME } = await import('backupstats/testing');
     const harness = createHarness();
     const stats = createBackupStats({ meterProvider: harness.provider });
     stats.backup.timedIncrement(1);

@@ -150,6 +150,30 @@ describe('package layout', () => {
     },
   );
 
+  it('"backupstats" exports only values a user calls or names, the same for import and require', async () => {
+    const esm = await import('backupstats');
+    const cjs = require('backupstats') as typeof esm;
+    for (const api of [esm, cjs]) {
+      expect(Object.keys(api).sort()).toEqual([
+        'Component',
+        'DEFAULT_HISTOGRAM_BOUNDARIES',
+        'Implementation',
+        'Operation',
+        'RUN_DURATION_BOUNDARIES',
+        'RunFailure',
+        'createBackupStats',
+        'createHistogramProducer',
+        'meterIterable',
+        'meterReadable',
+        'meterTransform',
+        'meterWritable',
+        'timeAsync',
+        'timeSync',
+        'trackRun',
+      ]);
+    }
+  });
+
   it('"backupstats/testing" resolves for import and require, with types', async () => {
     expect(pkg.exports['./testing']).toEqual({
       import: { types: './dist/testing/index.d.ts', default: './dist/testing/index.js' },
@@ -157,7 +181,9 @@ describe('package layout', () => {
     });
     const esm = await import('backupstats/testing');
     const cjs = require('backupstats/testing') as typeof esm;
-    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['createRecordingStats', 'noopStats']);
+    for (const api of [esm, cjs]) {
+      expect(Object.keys(api).sort()).toEqual(['METER_NAME', 'UNSET', 'VERSION', 'createRecordingStats', 'noopStats']);
+    }
   });
 
   it('"backupstats/worker" resolves for import and require, with types', async () => {

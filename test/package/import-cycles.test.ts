@@ -100,13 +100,10 @@ describe('packages/processor/src', () => {
     expect(crossings.filter(({ from }) => from === 'base').map(({ text }) => text)).toEqual([]);
   });
 
-  it('keeps the test doubles out of the core: only the set-up and worker entries hand out the null stats', () => {
-    const users = crossings.filter(({ to }) => to === 'testing');
-    expect(users.length).toBeGreaterThan(0);
-    const core = users.filter(({ from }) => !['setup', 'worker', '(root)'].includes(from));
-    expect(core.map(({ text }) => text)).toEqual([]);
-    // The barrel of `backupstats` exports none of them: they are `backupstats/testing`'s.
-    expect(graph['index.ts']?.filter((file) => folderOf(file) === 'testing')).toEqual([]);
+  it('keeps the test doubles out of production code: no folder imports testing/, whose only user is its entry', () => {
+    // testing/ is walked and leans on the folders below it, so the filter below has something to look at.
+    expect(crossings.some(({ from }) => from === 'testing')).toBe(true);
+    expect(crossings.filter(({ to }) => to === 'testing').map(({ text }) => text)).toEqual([]);
   });
 
   it('has backupstats/pushgateway, backupstats/textfile and backupstats/s3 import only the core and the floor, never set-up nor each other', () => {

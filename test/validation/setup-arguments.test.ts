@@ -79,6 +79,26 @@ describe('the end of the process', () => {
     );
   });
 
+  it('a signal or a timeout in the options of shutdownOnExit is refused as an option', () => {
+    const target = { shutdown: async () => {} };
+    expectDocumentedCode(
+      thrownBy(() => shutdownOnExit(target, { signals: ['SIGKILL'] })),
+      'BACKUPSTATS_INVALID_OPTION',
+    );
+    expectDocumentedCode(
+      thrownBy(() => shutdownOnExit(target, { timeoutMillis: 0 })),
+      'BACKUPSTATS_INVALID_OPTION',
+    );
+  });
+
+  it("a timeout of the target's own is refused as part of the argument", () => {
+    const target = { shutdown: async () => {}, shutdownTimeoutMillis: 0 };
+    expectDocumentedCode(
+      thrownBy(() => shutdownOnExit(target)),
+      'BACKUPSTATS_INVALID_ARGUMENT',
+    );
+  });
+
   it.each([
     ['NaN', Number.NaN],
     ['a fraction', 1.5],

@@ -4,12 +4,11 @@
  *
  * @module backupstats
  */
-export { Component, Implementation, Operation, type ResolvedLabels, type ScopeLabels, UNSET } from './api/labels.js';
+export { Component, Implementation, Operation, type ResolvedLabels, type ScopeLabels } from './api/labels.js';
 export type { WorkerLink, WorkerLinkOptions } from './api/link-types.js';
 export type { Run, RunOptions, RunOutcome } from './api/run.js';
 export { RunFailure, type RunFailureReason } from './api/run-failure.js';
 export type { BackupStats, Stats } from './api/stats.js';
-export { METER_NAME, VERSION } from './api/version.js';
 export { DEFAULT_HISTOGRAM_BOUNDARIES } from './histogram/explicit-buckets.js';
 export {
   createHistogramProducer,

@@ -1,30 +1,35 @@
 /**
  * The stable code every error the library throws carries in `error.code`, so that a program tells them apart
- * without parsing the message: the table of docs/errors.md, which test/support/error-codes.ts reads.
+ * without parsing the message: the table of docs/errors.md, which test/support/error-codes.ts reads. Every place
+ * that makes an error passes its code from this table, so a message can be reworded without changing its code.
  */
-export type ErrorCode =
+export const ERROR_CODES = Object.freeze({
   /** An option given in code (`createBackupStats`, `startBackupStats`, a meter's, `workerLink`, ...). */
-  | 'BACKUPSTATS_INVALID_OPTION'
+  INVALID_OPTION: 'BACKUPSTATS_INVALID_OPTION',
   /** An argument of a function that is not an option: a Stats, a function, labels, a client, a link. */
-  | 'BACKUPSTATS_INVALID_ARGUMENT'
+  INVALID_ARGUMENT: 'BACKUPSTATS_INVALID_ARGUMENT',
   /** An environment variable that `startBackupStats` reads. */
-  | 'BACKUPSTATS_INVALID_ENV'
+  INVALID_ENV: 'BACKUPSTATS_INVALID_ENV',
   /** A stream a meter cannot meter: not of the kind it meters, or metered already. */
-  | 'BACKUPSTATS_WRONG_STREAM'
+  WRONG_STREAM: 'BACKUPSTATS_WRONG_STREAM',
   /** `connectBackupStats`: every place of the link is taken by a live worker. */
-  | 'BACKUPSTATS_LINK_FULL'
+  LINK_FULL: 'BACKUPSTATS_LINK_FULL',
   /** An optional peer dependency that the environment asks for is not installed. */
-  | 'BACKUPSTATS_MISSING_PEER'
+  MISSING_PEER: 'BACKUPSTATS_MISSING_PEER',
   /** The Prometheus endpoint could not listen on its host and port. */
-  | 'BACKUPSTATS_LISTEN_FAILED'
+  LISTEN_FAILED: 'BACKUPSTATS_LISTEN_FAILED',
   /** An export result's error: a push to the Pushgateway failed, was refused or timed out. */
-  | 'BACKUPSTATS_PUSH_FAILED'
+  PUSH_FAILED: 'BACKUPSTATS_PUSH_FAILED',
   /** An export result's error: the exporter is shut down. */
-  | 'BACKUPSTATS_SHUT_DOWN'
+  SHUT_DOWN: 'BACKUPSTATS_SHUT_DOWN',
   /** The textfile's directory already holds a file with the series of the same service name. */
-  | 'BACKUPSTATS_TEXTFILE_TAKEN'
+  TEXTFILE_TAKEN: 'BACKUPSTATS_TEXTFILE_TAKEN',
   /** An export result's error: the textfile exporter could not write its file. */
-  | 'BACKUPSTATS_WRITE_FAILED';
+  WRITE_FAILED: 'BACKUPSTATS_WRITE_FAILED',
+} as const);
+
+/** One of the {@link ERROR_CODES}. */
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /**
  * An error of the library: `error` with its {@link ErrorCode} in `code`. Not enumerable, as `message` is not: an
@@ -41,32 +46,18 @@ export function withCode<E extends Error>(error: E, code: ErrorCode): E & { read
   };
 }
 
-/** Environment variables are upper case: `OTEL_*` and `BACKUPSTATS_*`. */
-const VARIABLE = /^(?:OTEL|BACKUPSTATS)_[A-Z0-9_]+\b/;
-/** `option naming`, `createBackupStats options`, `workerLink option workers`. */
-const OPTION = /\boptions?\b/;
-
-/**
- * The code of a refused value from what its subject names: a variable, an option, or else an argument. The
- * checks whose refusal is of another kind (a stream, a full link) pass their code.
- */
-export function codeOfSubject(subject: string): ErrorCode {
-  if (VARIABLE.test(subject)) return 'BACKUPSTATS_INVALID_ENV';
-  return OPTION.test(subject) ? 'BACKUPSTATS_INVALID_OPTION' : 'BACKUPSTATS_INVALID_ARGUMENT';
-}
-
 /**
  * The error for a value that is not accepted, in the one form every check uses:
- * `backupstats: <subject> is <shown> (<detail>); accepted: <accepted>`. `subject` names what the user set (`option
- * naming`, a variable's name); `shown` is the value as they wrote it, or a placeholder for a secret. Its `code`
- * follows from the subject unless `code` is given.
+ * `backupstats: <subject> is <shown> (<detail>); accepted: <accepted>`, with `code` in `error.code`. `subject`
+ * names what the user set (`option naming`, a variable's name); `shown` is the value as they wrote it, or a
+ * placeholder for a secret.
  */
 export function notAccepted(
+  code: ErrorCode,
   subject: string,
   shown: string,
   accepted: string,
   detail?: string,
-  code: ErrorCode = codeOfSubject(subject),
 ): TypeError & { readonly code: ErrorCode } {
   const why = detail === undefined ? '' : ` (${detail})`;
   return withCode(new TypeError(`backupstats: ${subject} is ${shorten(shown)}${why}; accepted: ${accepted}`), code);
@@ -113,17 +104,18 @@ export function describeValue(value: unknown): string {
 }
 
 /**
- * The error for an argument that a function does not accept, in the form of {@link notAccepted}:
+ * The error for an argument (or an option) that a function does not accept, in the form of {@link notAccepted}:
  * `backupstats: <function> <argument> is <value> (<detail>); accepted: <accepted>`.
  */
 export function notAcceptedArgument(
+  code: ErrorCode,
   fn: string,
   argument: string,
   value: unknown,
   accepted: string,
   detail?: string,
 ): TypeError & { readonly code: ErrorCode } {
-  return notAccepted(`${fn} ${argument}`, describeValue(value), accepted, detail);
+  return notAccepted(code, `${fn} ${argument}`, describeValue(value), accepted, detail);
 }
 
 /** Text quoted for a message. */

@@ -1,4 +1,4 @@
-import { codeOfSubject, withCode } from './errors.js';
+import { type ErrorCode, withCode } from './errors.js';
 
 // The rules of HTTP that both set-up (OTLP and Pushgateway variables) and `backupstats/pushgateway` (its options)
 // apply: what a header may hold, how a URL is shown without its secrets, and who says how to authenticate.
@@ -62,9 +62,11 @@ export function redactUrl(text: string): string {
 /**
  * Adds the basic authentication taken from a URL's `user:password@` to `headers` (lower-case names), refusing
  * headers that carry an authorization of their own: `url` and `headersName` name the two settings in the error
- * (`BACKUPSTATS_PUSHGATEWAY_URL`, or `createPushgatewayExporter option url`), which shows neither value.
+ * (`BACKUPSTATS_PUSHGATEWAY_URL`, or `createPushgatewayExporter option url`), which shows neither value; `code` says
+ * whether they are variables or options.
  */
 export function addUrlCredentials(
+  code: ErrorCode,
   headers: Record<string, string>,
   authorization: string | undefined,
   url: string,
@@ -76,7 +78,7 @@ export function addUrlCredentials(
       new TypeError(
         `backupstats: ${url} has credentials (user:password@) and ${headersName} has an authorization header: both say how to authenticate (neither is shown, as they may hold secrets); accepted: one of the two, not both`,
       ),
-      codeOfSubject(url),
+      code,
     );
   }
   headers.authorization = authorization;

@@ -1,4 +1,4 @@
-import { withCode } from './errors.js';
+import { ERROR_CODES, withCode } from './errors.js';
 /**
  * The OpenTelemetry JS line the optional peers must come from: SDK 2.x with exporters 0.2xx, or SDK 3.x with
  * exporters 0.3xx. npm picks the newest exporter unless told a range, and an exporter of the other line wants
@@ -58,7 +58,7 @@ export function missingPeerError(name: string, askedBy: string, line: SdkLine, c
       `backupstats: ${askedBy} needs the package ${name}, which is not installed; install it with: npm install ${installHint(name, line)}`,
       { cause },
     ),
-    'BACKUPSTATS_MISSING_PEER',
+    ERROR_CODES.MISSING_PEER,
   );
 }
 

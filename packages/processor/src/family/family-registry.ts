@@ -1,9 +1,9 @@
 import type { Attributes, Meter } from '@opentelemetry/api';
-import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
+import type { ResolvedLabels, ScopeLabels } from '../api/labels.js';
 import type { Run } from '../api/run.js';
-import type { ExpectedProgress } from '../api/run-options.js';
 import type { Stats } from '../api/stats.js';
-import { drainQueue, FirstError } from '../base/first-error.js';
+import { FirstError } from '../base/first-error.js';
+import { drainQueue } from '../base/flush-queue.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import type { HistogramFamily } from '../histogram/histogram-producer.js';
@@ -12,8 +12,10 @@ import type { FamilySpec } from '../naming/counter-naming.js';
 import type { Family } from '../naming/naming-types.js';
 import { RunBook } from '../runs/run-book.js';
 import { OverflowHandle } from '../series/overflow-handle.js';
+import type { ExpectedProgress } from '../series/run-options.js';
 import { createInstruments, type Instruments, SeriesHandle, type SeriesOwner } from '../series/series-handle.js';
 import { FamilyTimeline } from '../timeline/family-timeline.js';
+import { labelKey, mergeLabels, ROOT_LABELS } from './scope-labels.js';
 import { addNow, openInterval, opensInterval } from './series-interval.js';
 
 /** The attributes of the overflow series, as the OpenTelemetry SDK marks its own. */

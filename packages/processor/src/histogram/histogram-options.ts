@@ -1,4 +1,4 @@
-import { describeValue, notAccepted, showValue } from '../base/errors.js';
+import { describeValue, ERROR_CODES, notAccepted, showValue } from '../base/errors.js';
 import { DEFAULT_HISTOGRAM_BOUNDARIES } from './explicit-buckets.js';
 import type { HistogramProducer } from './histogram-producer.js';
 
@@ -39,6 +39,7 @@ export function resolveHistogramOptions(
   const bad = producers.findIndex((p) => !isProducer(p));
   if (!Array.isArray(histogramProducers) || bad !== -1) {
     throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
       'option histogramProducers',
       showValue(histogramProducers),
       'an array of producers made by createHistogramProducer()',

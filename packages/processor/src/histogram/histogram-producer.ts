@@ -1,7 +1,7 @@
 import { type Attributes, ValueType } from '@opentelemetry/api';
-import { optionsOf } from '../api/arguments.js';
 import { METER_NAME, VERSION } from '../api/version.js';
-import { listChoices, notAccepted, showValue } from '../base/errors.js';
+import { optionsOf } from '../base/arguments.js';
+import { ERROR_CODES, listChoices, notAccepted, showValue } from '../base/errors.js';
 import { DeltaState } from './delta-state.js';
 import { explicitPoint, exponentialPoint, type HistogramNumbers, hrTimeOf } from './histogram-points.js';
 import type { LocalHistogram } from './local-histogram.js';
@@ -71,6 +71,7 @@ export function attachHistograms(producer: HistogramProducer, families: readonly
   const attached = sources.get(producer);
   if (attached === undefined) {
     throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
       'option histogramProducers',
       'a value that createHistogramProducer() did not make',
       'producers made by createHistogramProducer()',
@@ -104,7 +105,12 @@ export function createHistogramProducer(options?: HistogramProducerOptions): His
 /** `value` when it is one of `choices`; else the TypeError naming the option. */
 function choice<T extends string>(option: string, value: T, choices: readonly T[]): T {
   if (choices.includes(value)) return value;
-  throw notAccepted(`createHistogramProducer option ${option}`, showValue(value), listChoices(choices));
+  throw notAccepted(
+    ERROR_CODES.INVALID_OPTION,
+    `createHistogramProducer option ${option}`,
+    showValue(value),
+    listChoices(choices),
+  );
 }
 
 /**

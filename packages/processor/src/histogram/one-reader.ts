@@ -1,4 +1,4 @@
-import { notAccepted } from '../base/errors.js';
+import { ERROR_CODES, notAccepted } from '../base/errors.js';
 import type { HistogramProducer } from './histogram-producer.js';
 
 /**
@@ -19,6 +19,7 @@ export function checkOneReaderEach(provider: unknown, producers: readonly Histog
     const readers = lists.filter((list) => list.includes(producer)).length;
     if (readers > 1) {
       throw notAccepted(
+        ERROR_CODES.INVALID_OPTION,
         'option histogramProducers',
         `a delta producer that ${readers} readers of the MeterProvider have in their metricProducers`,
         "one reader per delta producer: createHistogramProducer({ temporality: 'delta' }) once for each reader",

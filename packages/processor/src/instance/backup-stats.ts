@@ -1,5 +1,5 @@
-import { optionsOf } from '../api/arguments.js';
 import type { BackupStats } from '../api/stats.js';
+import { optionsOf } from '../base/arguments.js';
 import { unknownOptions } from '../diagnostics/messages.js';
 import {
   type BackupStatsOptions,

@@ -1,5 +1,5 @@
 import type { MeterProvider } from '@opentelemetry/api';
-import { listChoices, notAccepted, showValue } from '../base/errors.js';
+import { ERROR_CODES, listChoices, notAccepted, showValue } from '../base/errors.js';
 import { type IntegerRule, integerText, isIntegerIn, MAX_TIMER_MILLIS } from '../base/integer-rule.js';
 import { DEFAULT_MAX_SCOPES } from '../family/family-registry.js';
 import { type ResolvedHistogramOptions, resolveHistogramOptions } from '../histogram/histogram-options.js';
@@ -136,7 +136,9 @@ export function resolveOptions(
   const invalid = (option: VariableOption, value: unknown, accepted: string, detail?: string): TypeError => {
     const source = sources[option];
     const said = source?.accepted ?? accepted;
-    return notAccepted(source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), said, detail);
+    // A source is always a variable that set-up read.
+    const code = source === undefined ? ERROR_CODES.INVALID_OPTION : ERROR_CODES.INVALID_ENV;
+    return notAccepted(code, source?.subject ?? `option ${option}`, source?.shown ?? showValue(value), said, detail);
   };
   if (!isIntegerIn(flushIntervalMillis, FLUSH_INTERVAL))
     throw invalid('flushIntervalMillis', flushIntervalMillis, integerText(FLUSH_INTERVAL));
@@ -148,12 +150,14 @@ export function resolveOptions(
     (typeof meterProvider !== 'object' || meterProvider === null || typeof meterProvider.getMeter !== 'function')
   ) {
     throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
       'option meterProvider',
       showValue(meterProvider),
       'an OpenTelemetry MeterProvider (an object with getMeter())',
     );
   }
-  if (typeof quiet !== 'boolean') throw notAccepted('option quiet', showValue(quiet), 'true or false');
+  if (typeof quiet !== 'boolean')
+    throw notAccepted(ERROR_CODES.INVALID_OPTION, 'option quiet', showValue(quiet), 'true or false');
   const badName = invalidMetricName(naming, metricPrefix);
   if (badName !== undefined) {
     throw invalid(

@@ -1,6 +1,6 @@
-import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
-import { notAcceptedArgument } from '../base/errors.js';
+import { optionsOf, requireStats } from '../base/arguments.js';
+import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
 import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
 
@@ -25,13 +25,14 @@ export function meterIterable<T>(
   const iterable = source as Partial<AsyncIterable<T> & Iterable<T>> | null | undefined;
   if (typeof iterable?.[Symbol.asyncIterator] !== 'function' && typeof iterable?.[Symbol.iterator] !== 'function') {
     throw notAcceptedArgument(
+      ERROR_CODES.INVALID_ARGUMENT,
       'meterIterable',
       'source',
       source,
       'an async or sync iterable (a Readable, a generator, an array)',
     );
   }
-  requireStats('meterIterable', stats);
+  requireStats(ERROR_CODES.INVALID_ARGUMENT, 'meterIterable', stats);
   const every = timeOneInOf(optionsOf('meterIterable', options, OPTIONS_EXAMPLE), 'meterIterable');
   return metered(source, stats, every);
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
-import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
+import { optionsOf, requireStats } from '../base/arguments.js';
+import { ERROR_CODES } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
 import { keepMeter, READ_METER, requireReadable, requireUnmetered } from './stream-checks.js';
 import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
@@ -23,7 +24,7 @@ import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from '.
  */
 export function meterReadable<T extends Readable>(stream: T, stats: Stats, options?: MeterOptions): T {
   requireReadable('meterReadable', stream);
-  requireStats('meterReadable', stats);
+  requireStats(ERROR_CODES.INVALID_ARGUMENT, 'meterReadable', stats);
   const every = timeOneInOf(optionsOf('meterReadable', options, OPTIONS_EXAMPLE), 'meterReadable');
   requireUnmetered('meterReadable', stream, 'read');
   // A string pushed without an encoding is encoded with the stream's `defaultEncoding` (hex, latin1, base64…),

@@ -1,6 +1,7 @@
 import type { Transform, TransformCallback } from 'node:stream';
-import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
+import { optionsOf, requireStats } from '../base/arguments.js';
+import { ERROR_CODES } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
 import { type FlushFunction, type OperationFunction, OperationMeter } from './operation-meter.js';
 import { keepMeter, requireTransform, requireUnmetered, WRITE_METER } from './stream-checks.js';
@@ -41,11 +42,11 @@ export interface MeterTransformOptions extends MeterOptions {
  */
 export function meterTransform<T extends Transform>(stream: T, stats: Stats, options?: MeterTransformOptions): T {
   requireTransform('meterTransform', stream);
-  requireStats('meterTransform', stats);
+  requireStats(ERROR_CODES.INVALID_ARGUMENT, 'meterTransform', stats);
   const given = optionsOf('meterTransform', options, `${OPTIONS_EXAMPLE.slice(0, -2)}, flush: stats }`);
   const every = timeOneInOf(given, 'meterTransform');
   const flushStats = given.flush;
-  if (flushStats !== undefined) requireStats('meterTransform', flushStats, 'option flush');
+  if (flushStats !== undefined) requireStats(ERROR_CODES.INVALID_OPTION, 'meterTransform', flushStats, 'option flush');
   requireUnmetered('meterTransform', stream, 'write');
   const meter = new OperationMeter(stats, writableStateOf(stream), every);
   meter.operation = stream._transform as OperationFunction;

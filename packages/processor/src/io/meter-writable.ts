@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
-import { describeValue, notAccepted } from '../base/errors.js';
+import { optionsOf, requireStats } from '../base/arguments.js';
+import { describeValue, ERROR_CODES, notAccepted } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
 import { type OperationFunction, OperationMeter, type WritevFunction } from './operation-meter.js';
 import { keepMeter, requireUnmetered, WRITE_METER } from './stream-checks.js';
@@ -36,7 +36,7 @@ type WritevChunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
 export function meterWritable<T extends Writable>(stream: T, stats: Stats, options?: MeterOptions): T {
   // Writable's own instanceof check looks for the writable state that _write / _writev run from.
   if (!(stream instanceof Writable)) throw notWritable(stream);
-  requireStats('meterWritable', stats);
+  requireStats(ERROR_CODES.INVALID_ARGUMENT, 'meterWritable', stats);
   const every = timeOneInOf(optionsOf('meterWritable', options, OPTIONS_EXAMPLE), 'meterWritable');
   requireUnmetered('meterWritable', stream, 'write');
   const meter = new OperationMeter(stats, writableStateOf(stream), every);
@@ -83,6 +83,7 @@ function meteredWritev(this: MeteredWritable, chunks: WritevChunks, cb: WriteCal
 function notWritable(stream: unknown): TypeError {
   const name = (stream as { constructor?: { name?: unknown } } | null)?.constructor?.name;
   return notAccepted(
+    ERROR_CODES.WRONG_STREAM,
     'meterWritable stream',
     name === 'ClientRequest' ? 'an http.ClientRequest' : describeValue(stream),
     'a stream.Writable; to meter an upload, meter the data on its way in instead: pipe it through ' +
@@ -90,6 +91,5 @@ function notWritable(stream: unknown): TypeError {
       "AWS SDK, use meterS3Client from 'backupstats/s3'",
     'it is not a stream.Writable and never calls _write / _writev, so metering it in place would record nothing; ' +
       'http.ClientRequest and ServerResponse are such streams',
-    'BACKUPSTATS_WRONG_STREAM',
   );
 }

@@ -1,4 +1,4 @@
-import { describeValue, notAccepted } from '../base/errors.js';
+import { describeValue, ERROR_CODES, notAccepted } from '../base/errors.js';
 import { isObject } from '../base/values.js';
 
 /** The two sides of a stream a meter wraps: metering one side twice would count every chunk twice. */
@@ -30,11 +30,11 @@ export function requireReadable(fn: string, stream: unknown): void {
     if (isObject(parts._readableState)) return;
   }
   throw notAccepted(
+    ERROR_CODES.WRONG_STREAM,
     `${fn} stream`,
     describeValue(stream),
     'a stream.Readable (files, sockets, zlib, Readable.from, the readable side of a Duplex or Transform)',
     'it has no readable side to meter: no _read() and push() of a stream.Readable',
-    'BACKUPSTATS_WRONG_STREAM',
   );
 }
 
@@ -45,11 +45,11 @@ export function requireTransform(fn: string, stream: unknown): void {
     if (isObject(parts._readableState)) return;
   }
   throw notAccepted(
+    ERROR_CODES.WRONG_STREAM,
     `${fn} stream`,
     describeValue(stream),
     'a stream.Transform (zlib, crypto ciphers and hashes as streams, PassThrough, your own Transform)',
     'it has no _transform() to meter, so it would record nothing',
-    'BACKUPSTATS_WRONG_STREAM',
   );
 }
 
@@ -57,11 +57,11 @@ export function requireTransform(fn: string, stream: unknown): void {
 export function requireUnmetered(fn: string, stream: object, side: Side): void {
   if (!(METER_KEYS[side] in stream)) return;
   throw notAccepted(
+    ERROR_CODES.WRONG_STREAM,
     `${fn} stream`,
     describeValue(stream),
     `a stream whose ${side === 'read' ? 'reading' : 'writing'} side is not metered yet`,
     'it is metered already: metering it again would count every chunk twice',
-    'BACKUPSTATS_WRONG_STREAM',
   );
 }
 

@@ -1,4 +1,4 @@
-import { notAccepted, showValue } from '../base/errors.js';
+import { ERROR_CODES, notAccepted, showValue } from '../base/errors.js';
 import { type IntegerRule, integerText, isIntegerIn } from '../base/integer-rule.js';
 import { type Clock, type ClockCost, clockCostOf, refineClockCost } from './clock-cost.js';
 
@@ -39,7 +39,12 @@ export function timeOneInOf(options: MeterOptions, meter: string): number {
   const value = options.timeOneIn;
   if (value === undefined) return BUDGET;
   if (!isIntegerIn(value, TIME_ONE_IN)) {
-    throw notAccepted(`${meter} option timeOneIn`, showValue(value), integerText(TIME_ONE_IN));
+    throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
+      `${meter} option timeOneIn`,
+      showValue(value),
+      integerText(TIME_ONE_IN),
+    );
   }
   return value;
 }

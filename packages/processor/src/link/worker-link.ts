@@ -1,6 +1,6 @@
-import { optionsOf } from '../api/arguments.js';
 import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
-import { describeValue, notAccepted, showValue } from '../base/errors.js';
+import { optionsOf } from '../base/arguments.js';
+import { describeValue, ERROR_CODES, notAccepted, showValue } from '../base/errors.js';
 import { type IntegerRule, integerText, isIntegerIn } from '../base/integer-rule.js';
 import { boundaryProblem } from '../histogram/histogram-options.js';
 import { CONTROL_WORDS } from './place-claim.js';
@@ -38,9 +38,19 @@ export function workerLinkOptions(options: WorkerLinkOptions | undefined): { wor
   const given = optionsOf('workerLink', options, '{ workers: 4 }');
   const { workers = DEFAULT_WORKERS, maxScopes = DEFAULT_MAX_SCOPES } = given;
   if (!isIntegerIn(workers, WORKERS))
-    throw notAccepted('workerLink option workers', showValue(workers), integerText(WORKERS));
+    throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
+      'workerLink option workers',
+      showValue(workers),
+      integerText(WORKERS),
+    );
   if (!isIntegerIn(maxScopes, MAX_SCOPES)) {
-    throw notAccepted('workerLink option maxScopes', showValue(maxScopes), integerText(MAX_SCOPES));
+    throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
+      'workerLink option maxScopes',
+      showValue(maxScopes),
+      integerText(MAX_SCOPES),
+    );
   }
   return { workers, maxScopes };
 }
@@ -58,6 +68,7 @@ export function createLink(workers: number, maxScopes: number, boundaries: reado
     memory = new SharedArrayBuffer(byteLength);
   } catch (error) {
     throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
       'workerLink options',
       `{ workers: ${workers}, maxScopes: ${maxScopes} }`,
       'fewer workers or a smaller maxScopes: a place holds maxScopes slots per family, of 24 bytes without ' +
@@ -116,6 +127,7 @@ export function requireLink(value: unknown): asserts value is LinkData {
   const problem = linkProblem(value);
   if (problem === undefined) return;
   throw notAccepted(
+    ERROR_CODES.INVALID_ARGUMENT,
     'connectBackupStats link',
     describeValue(value),
     'the value stats.workerLink() returned on the main thread, passed in workerData or postMessage',

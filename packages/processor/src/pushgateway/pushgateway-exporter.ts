@@ -1,5 +1,5 @@
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import { withCode } from '../base/errors.js';
+import { ERROR_CODES, withCode } from '../base/errors.js';
 import { CUMULATIVE, type ExportResult, FAILED, type MetricsSerializer, SUCCESS } from '../base/export-result.js';
 import { pushRefused } from '../diagnostics/messages.js';
 import { type GroupingKey, groupingKeyOf, groupingPath } from './grouping-key.js';
@@ -50,7 +50,7 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
       // The group's label would replace target_info's: nothing is pushed rather than a series renamed.
       return {
         code: FAILED,
-        error: withCode(new Error(`nothing was pushed to ${where}: ${clash}`), 'BACKUPSTATS_PUSH_FAILED'),
+        error: withCode(new Error(`nothing was pushed to ${where}: ${clash}`), ERROR_CODES.PUSH_FAILED),
       };
     }
     let answer: Awaited<ReturnType<typeof client.post>>;
@@ -60,7 +60,7 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
       const reason = error instanceof Error ? error.message : String(error);
       return {
         code: FAILED,
-        error: withCode(new Error(`the push to ${where} failed: ${reason}`), 'BACKUPSTATS_PUSH_FAILED'),
+        error: withCode(new Error(`the push to ${where} failed: ${reason}`), ERROR_CODES.PUSH_FAILED),
       };
     }
     if (answer.status >= 200 && answer.status < 300) {
@@ -77,7 +77,7 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
       code: FAILED,
       error: withCode(
         new Error(`the Pushgateway answered ${status} to the push to ${where}: ${quoted}`),
-        'BACKUPSTATS_PUSH_FAILED',
+        ERROR_CODES.PUSH_FAILED,
       ),
     };
   };
@@ -87,7 +87,7 @@ export function openPushgatewayExporter(config: PushgatewayConfig, serializer: M
       if (closed) {
         done({
           code: FAILED,
-          error: withCode(new Error('the Pushgateway exporter is shut down'), 'BACKUPSTATS_SHUT_DOWN'),
+          error: withCode(new Error('the Pushgateway exporter is shut down'), ERROR_CODES.SHUT_DOWN),
         });
         return;
       }

@@ -1,5 +1,5 @@
-import { optionsOf } from '../api/arguments.js';
-import { notAccepted, notAcceptedArgument, quote } from '../base/errors.js';
+import { optionsOf } from '../base/arguments.js';
+import { ERROR_CODES, notAccepted, notAcceptedArgument, quote } from '../base/errors.js';
 import { addUrlCredentials, HEADER_RULE, redactUrl } from '../base/http.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../base/integer-rule.js';
 import { isObject } from '../base/values.js';
@@ -42,13 +42,19 @@ export function checkPushgatewayOptions(given: PushgatewayExporterOptions | unde
   const parsed = typeof text === 'string' ? parsePushgatewayUrl(text) : undefined;
   if (parsed === undefined) {
     const shown = typeof text === 'string' ? quote(redactUrl(text)) : `a value of type ${typeof text}`;
-    throw notAccepted(`${FN} option url`, shown, PUSHGATEWAY_URL_TEXT);
+    throw notAccepted(ERROR_CODES.INVALID_OPTION, `${FN} option url`, shown, PUSHGATEWAY_URL_TEXT);
   }
   const headers = checkHeaders(options.headers);
-  addUrlCredentials(headers, parsed.authorization, `${FN} option url`, 'option headers');
+  addUrlCredentials(ERROR_CODES.INVALID_OPTION, headers, parsed.authorization, `${FN} option url`, 'option headers');
   const timeoutMillis = options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS;
   if (!isIntegerIn(timeoutMillis, TIMER_MILLIS)) {
-    throw notAcceptedArgument(FN, 'option timeoutMillis', timeoutMillis, integerText(TIMER_MILLIS));
+    throw notAcceptedArgument(
+      ERROR_CODES.INVALID_OPTION,
+      FN,
+      'option timeoutMillis',
+      timeoutMillis,
+      integerText(TIMER_MILLIS),
+    );
   }
   return {
     url: parsed.url,
@@ -62,17 +68,19 @@ export function checkPushgatewayOptions(given: PushgatewayExporterOptions | unde
 
 function checkValue(name: string, value: unknown): string | undefined {
   if (value === undefined || (typeof value === 'string' && value !== '')) return value;
-  throw notAcceptedArgument(FN, `option ${name}`, value, 'a non-empty string');
+  throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, FN, `option ${name}`, value, 'a non-empty string');
 }
 
 function checkGrouping(grouping: unknown): Record<string, string> {
   const accepted = `an object of ${GROUPING_LABELS_TEXT}, to strings`;
   if (grouping === undefined) return {};
-  if (!isObject(grouping)) throw notAcceptedArgument(FN, 'option grouping', grouping, accepted);
+  if (!isObject(grouping))
+    throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, FN, 'option grouping', grouping, accepted);
   for (const [name, value] of Object.entries(grouping)) {
     const problem = groupingLabelProblem(name);
     if (problem !== undefined) {
       throw notAccepted(
+        ERROR_CODES.INVALID_OPTION,
         `${FN} option grouping`,
         'an object',
         accepted,
@@ -80,7 +88,7 @@ function checkGrouping(grouping: unknown): Record<string, string> {
       );
     }
     if (typeof value !== 'string') {
-      throw notAcceptedArgument(FN, `option grouping.${name}`, value, 'a string');
+      throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, FN, `option grouping.${name}`, value, 'a string');
     }
   }
   return { ...(grouping as Record<string, string>) };
@@ -90,11 +98,13 @@ function checkGrouping(grouping: unknown): Record<string, string> {
 function checkHeaders(headers: unknown): Record<string, string> {
   const accepted = `an object of ${HEADER_RULE.keyText} to values of printable ASCII`;
   if (headers === undefined) return {};
-  if (!isObject(headers)) throw notAcceptedArgument(FN, 'option headers', headers, accepted);
+  if (!isObject(headers))
+    throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, FN, 'option headers', headers, accepted);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_RULE.key.test(name) || typeof value !== 'string' || !HEADER_RULE.value.test(value)) {
       throw notAccepted(
+        ERROR_CODES.INVALID_OPTION,
         `${FN} option headers`,
         '<redacted>',
         accepted,

@@ -4,7 +4,7 @@
  * @module backupstats/report
  */
 import type { BackupStats } from '../api/stats.js';
-import { notAcceptedArgument } from '../base/errors.js';
+import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
 import { type StatsTimeline, timelineOf } from '../timeline/stats-timeline.js';
 import { buildReport } from './build-report.js';
 import { renderReport } from './render-html.js';
@@ -46,7 +46,13 @@ export function reportData(stats: BackupStats): BackupStatsReport {
 export async function writeReport(stats: BackupStats, path: string): Promise<BackupStatsReport> {
   const timeline = timelineFor('writeReport', stats);
   if (typeof path !== 'string' || path.trim() === '') {
-    throw notAcceptedArgument('writeReport', 'path', path, 'the path of the HTML file to write');
+    throw notAcceptedArgument(
+      ERROR_CODES.INVALID_ARGUMENT,
+      'writeReport',
+      'path',
+      path,
+      'the path of the HTML file to write',
+    );
   }
   const data = buildReport(timeline);
   await writeAtomically(path, renderReport(data));
@@ -56,7 +62,13 @@ export async function writeReport(stats: BackupStats, path: string): Promise<Bac
 function timelineFor(fn: string, stats: BackupStats): StatsTimeline {
   const timeline = timelineOf(stats);
   if (timeline === undefined) {
-    throw notAcceptedArgument(fn, 'stats', stats, 'stats from createBackupStats() or startBackupStats()');
+    throw notAcceptedArgument(
+      ERROR_CODES.INVALID_ARGUMENT,
+      fn,
+      'stats',
+      stats,
+      'stats from createBackupStats() or startBackupStats()',
+    );
   }
   return timeline;
 }

@@ -1,5 +1,5 @@
 import type { Attributes, BatchObservableResult, ObservableGauge } from '@opentelemetry/api';
-import { RUN_FAILURE_REASONS } from '../api/run-failure.js';
+import { RUN_FAILURE_REASONS } from './failure-reasons.js';
 import type { GaugeRecorder, RunGauges, RunInstruments } from './run-instruments.js';
 
 /** Index of the success series among a handle's run series; failure reason `i` is at `i + 1`. */

@@ -1,8 +1,9 @@
-import { optionsOf, requireFunction, requireStats } from '../api/arguments.js';
 import type { Run } from '../api/run.js';
 import type { RunFailureReason } from '../api/run-failure.js';
-import { expectedProgressOf } from '../api/run-options.js';
 import type { Stats } from '../api/stats.js';
+import { optionsOf, requireFunction, requireStats } from '../base/arguments.js';
+import { ERROR_CODES } from '../base/errors.js';
+import { expectedProgressOf } from '../series/run-options.js';
 
 /** Options of {@link trackRun}. */
 export interface TrackRunOptions<T> {
@@ -35,10 +36,11 @@ export function trackRun<T>(
   work: (run: Run) => PromiseLike<T> | T,
   options?: TrackRunOptions<T>,
 ): Promise<T> {
-  requireStats('trackRun', stats);
-  requireFunction('trackRun', 'work', work);
+  requireStats(ERROR_CODES.INVALID_ARGUMENT, 'trackRun', stats);
+  requireFunction(ERROR_CODES.INVALID_ARGUMENT, 'trackRun', 'work', work);
   const given = optionsOf('trackRun', options, '{ bytes: (result) => result.bytes }');
-  if (given.reason !== undefined) requireFunction('trackRun', 'option reason', given.reason);
+  if (given.reason !== undefined)
+    requireFunction(ERROR_CODES.INVALID_OPTION, 'trackRun', 'option reason', given.reason);
   // Checked here as well, so that a wrong size is an error at the call, whatever stats do with it.
   expectedProgressOf('trackRun', { expectedBytes: given.expectedBytes, progressOperation: given.progressOperation });
   return tracked(stats, work, given);

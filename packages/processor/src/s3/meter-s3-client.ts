@@ -1,8 +1,8 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { requireStats } from '../api/arguments.js';
 import { Component, Implementation, Operation } from '../api/labels.js';
 import type { Stats } from '../api/stats.js';
-import { notAcceptedArgument } from '../base/errors.js';
+import { requireStats } from '../base/arguments.js';
+import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
 import { noop } from '../base/noop.js';
 import { attemptMiddleware, type MiddlewareStackLike } from './attempt-middleware.js';
 import { objectMiddleware } from './object-middleware.js';
@@ -36,6 +36,7 @@ export function meterS3Client(client: MeterableS3Client, stats: Stats): () => vo
   const stack = (client as { middlewareStack?: Partial<MiddlewareStackLike> } | null | undefined)?.middlewareStack;
   if (typeof stack?.add !== 'function' || typeof stack.remove !== 'function' || typeof stack.identify !== 'function') {
     throw notAcceptedArgument(
+      ERROR_CODES.INVALID_ARGUMENT,
       'meterS3Client',
       'client',
       client,
@@ -43,10 +44,11 @@ export function meterS3Client(client: MeterableS3Client, stats: Stats): () => vo
       'it has no middlewareStack',
     );
   }
-  requireStats('meterS3Client', stats);
+  requireStats(ERROR_CODES.INVALID_ARGUMENT, 'meterS3Client', stats);
   const metered = stack as MiddlewareStackLike;
   if (metered.identify().some((entry) => entry.startsWith(ATTEMPT))) {
     throw notAcceptedArgument(
+      ERROR_CODES.INVALID_ARGUMENT,
       'meterS3Client',
       'client',
       client,
@@ -61,6 +63,7 @@ export function meterS3Client(client: MeterableS3Client, stats: Stats): () => vo
   // means `stats` has its operation set. The null stats (whose record is base's noop) give one for everything.
   if (stats.timedIncrement !== noop && on(S3Operation.RequestSend) === on(Operation.SourceRead)) {
     throw notAcceptedArgument(
+      ERROR_CODES.INVALID_ARGUMENT,
       'meterS3Client',
       'stats',
       stats,

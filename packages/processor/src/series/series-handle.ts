@@ -1,10 +1,10 @@
 import type { Attributes, Counter, Meter } from '@opentelemetry/api';
 import type { ResolvedLabels } from '../api/labels.js';
 import type { Run, RunOptions } from '../api/run.js';
-import { type ExpectedProgress, expectedProgressOf } from '../api/run-options.js';
 import { MAX_PENDING } from '../base/amount.js';
 import type { LocalHistogram } from '../histogram/local-histogram.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
+import { type ExpectedProgress, expectedProgressOf } from '../series/run-options.js';
 import { RecordingHandle, type RecordingOwner } from './recording-handle.js';
 
 /** What a series handle asks of the family that owns it. */

@@ -1,7 +1,7 @@
 import type { MeterProvider } from '@opentelemetry/api';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
-import { optionsOf } from '../api/arguments.js';
-import { notAcceptedArgument } from '../base/errors.js';
+import { optionsOf } from '../base/arguments.js';
+import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
 import { isObject } from '../base/values.js';
 import { unknownOptions } from '../diagnostics/messages.js';
 import { type BackupStatsOptions, CORE_OPTIONS } from '../instance/options.js';
@@ -59,16 +59,24 @@ export function checkStartOptions(given: StartBackupStatsOptions | undefined): S
   const options = optionsOf('startBackupStats', given, "{ env: process.env, naming: 'vitess' }");
   const { env, disabled, readers } = options;
   if (env !== undefined && !isObject(env)) {
-    throw notAcceptedArgument('option', 'env', env, 'an object of environment variables, such as process.env');
+    throw notAcceptedArgument(
+      ERROR_CODES.INVALID_OPTION,
+      'option',
+      'env',
+      env,
+      'an object of environment variables, such as process.env',
+    );
   }
   if (disabled !== undefined && typeof disabled !== 'boolean') {
-    throw notAcceptedArgument('option', 'disabled', disabled, 'true or false');
+    throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, 'option', 'disabled', disabled, 'true or false');
   }
   if (readers !== undefined) {
     const accepted = 'an array of MetricReaders (from @opentelemetry/sdk-metrics or an exporter package)';
-    if (!Array.isArray(readers)) throw notAcceptedArgument('option', 'readers', readers, accepted);
+    if (!Array.isArray(readers))
+      throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, 'option', 'readers', readers, accepted);
     readers.forEach((reader, i) => {
-      if (!isReader(reader)) throw notAcceptedArgument('option', `readers[${i}]`, reader, accepted);
+      if (!isReader(reader))
+        throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, 'option', `readers[${i}]`, reader, accepted);
     });
   }
   unknownOptions('startBackupStats', options, START_OPTIONS);

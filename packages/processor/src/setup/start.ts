@@ -2,13 +2,13 @@ import type { MeterProvider } from '@opentelemetry/api';
 import type { WorkerLinkOptions } from '../api/link-types.js';
 import type { BackupStats } from '../api/stats.js';
 import { METER_NAME } from '../api/version.js';
-import { notAccepted } from '../base/errors.js';
+import { ERROR_CODES, notAccepted } from '../base/errors.js';
 import { missingPeer, sdkLineOf } from '../base/missing-peer.js';
 import { givenProviderFlushLate, providerShutdownLate, undelivered } from '../diagnostics/messages.js';
 import { cardinalityLimitFor } from '../family/family-registry.js';
 import { openBackupStats } from '../instance/backup-stats.js';
+import { noopStats } from '../instance/null-stats.js';
 import { resolveOptions } from '../instance/options.js';
-import { noopStats } from '../testing/null-stats.js';
 import { attachTimeline, timelineOf } from '../timeline/stats-timeline.js';
 import { DEFAULT_EXPORT_TIMEOUT_MILLIS, SHUTDOWN_MARGIN_MILLIS } from './env/defaults.js';
 import type { Env } from './env/env.js';
@@ -62,6 +62,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
   // one, whose exports the application's own readers never see.
   if ('meterProvider' in options && options.meterProvider === undefined) {
     throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
       'option meterProvider',
       'undefined',
       'a MeterProvider (with the OpenTelemetry NodeSDK, metrics.getMeterProvider() from @opentelemetry/api after sdk.start(): NodeSDK has no meterProvider property), or no meterProvider option, to build a provider from the environment',
@@ -76,6 +77,7 @@ export async function startBackupStats(given?: StartBackupStatsOptions): Promise
   if (options.meterProvider !== undefined) {
     if (options.readers !== undefined && options.readers.length > 0) {
       throw notAccepted(
+        ERROR_CODES.INVALID_OPTION,
         'option readers',
         options.readers.length === 1 ? '1 reader' : `${options.readers.length} readers`,
         'readers only when startBackupStats builds the provider (add them to your own provider instead)',

@@ -1,11 +1,14 @@
 /**
- * Stats for tests and disabled metrics: stats that record nothing, and stats that keep every call.
+ * Stats for tests and disabled metrics: stats that record nothing, and stats that keep every call, and the values a
+ * test names to find what the library recorded (the value of an unset label, the metrics' instrumentation scope).
  *
  * @module backupstats/testing
  */
-// `backupstats/testing`: the null stats and the recording double, an entry of their own so that the core
-// (`backupstats`) carries no test double and imports none.
-export { noopStats } from './null-stats.js';
+// The null stats live in instance/, since set-up and the worker entry hand them out too; no source folder imports
+// testing/.
+export { UNSET } from '../api/labels.js';
+export { METER_NAME, VERSION } from '../api/version.js';
+export { noopStats } from '../instance/null-stats.js';
 export {
   createRecordingStats,
   type RecordedCall,

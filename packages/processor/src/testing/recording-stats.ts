@@ -1,10 +1,12 @@
-import { mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
+import type { ResolvedLabels, ScopeLabels } from '../api/labels.js';
 import type { Run, RunOptions, RunOutcome } from '../api/run.js';
-import { RUN_FAILURE_REASONS, type RunFailureReason, recordedReasonIndex } from '../api/run-failure.js';
-import { expectedProgressOf } from '../api/run-options.js';
+import type { RunFailureReason } from '../api/run-failure.js';
 import type { Stats } from '../api/stats.js';
 import { isAmount, isWeight, MAX_PENDING } from '../base/amount.js';
 import { noop } from '../base/noop.js';
+import { mergeLabels, ROOT_LABELS } from '../family/scope-labels.js';
+import { RUN_FAILURE_REASONS, recordedReasonIndex } from '../runs/failure-reasons.js';
+import { expectedProgressOf } from '../series/run-options.js';
 
 /** One call made on a {@link RecordingStats} tree, with the values exactly as given. */
 export interface RecordedCall {

@@ -4,7 +4,8 @@
  * @module backupstats/textfile
  */
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { optionsOf } from '../api/arguments.js';
+import { optionsOf } from '../base/arguments.js';
+import { ERROR_CODES } from '../base/errors.js';
 import { exporterAfterPeer } from '../base/peer-exporter.js';
 import { peerMissing, unknownOptions } from '../diagnostics/messages.js';
 import { IDENTITY_ATTRIBUTES } from './job-identity.js';
@@ -43,7 +44,7 @@ export function createTextfileExporter(options: TextfileExporterOptions): PushMe
   const given = optionsOf(FN, options, '{ path: "/var/lib/prometheus/node-exporter/backup.prom" }');
   unknownOptions(FN, given, ['path']);
   const subject = `${FN} option path`;
-  const path = checkTextfilePath(subject, given.path);
+  const path = checkTextfilePath(ERROR_CODES.INVALID_OPTION, subject, given.path);
   // A literal import(), as set-up's: a bundler carries the package when it is installed. No prefix and no
   // timestamps (node_exporter refuses them); service.name on every series, to tell jobs apart.
   const open = prepareTextfileExporter(path, subject);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import { withCode } from '../base/errors.js';
+import { ERROR_CODES, withCode } from '../base/errors.js';
 import { CUMULATIVE, type ExportResult, FAILED, type MetricsSerializer, SUCCESS } from '../base/export-result.js';
 import { textfileNotWritten, textfileRefused } from '../diagnostics/messages.js';
 import { removeStaleTemporaries, writeAtomically } from './atomic-write.js';
@@ -69,8 +69,7 @@ function textfileExporter(
 
   const write = async (metrics: ResourceMetrics): Promise<ExportResult> => {
     const { carried, refusal } = jobOf(metrics);
-    if (refusal !== undefined)
-      return { code: FAILED, error: withCode(new Error(refusal), 'BACKUPSTATS_TEXTFILE_TAKEN') };
+    if (refusal !== undefined) return { code: FAILED, error: withCode(new Error(refusal), ERROR_CODES.TEXTFILE_TAKEN) };
     const exposition = withCarried(serializer.serialize(metrics), carried);
     // Without metrics the serializer's text is one comment line, without its newline.
     const text = `${exposition}${exposition.endsWith('\n') ? '' : '\n'}${fileInfo}`;
@@ -85,7 +84,7 @@ function textfileExporter(
       failureSaid = true;
       return {
         code: FAILED,
-        error: withCode(new Error(`the write of ${path} failed: ${reason}`), 'BACKUPSTATS_WRITE_FAILED'),
+        error: withCode(new Error(`the write of ${path} failed: ${reason}`), ERROR_CODES.WRITE_FAILED),
       };
     }
     failureSaid = false;
@@ -97,7 +96,7 @@ function textfileExporter(
       if (closed)
         done({
           code: FAILED,
-          error: withCode(new Error('the textfile exporter is shut down'), 'BACKUPSTATS_SHUT_DOWN'),
+          error: withCode(new Error('the textfile exporter is shut down'), ERROR_CODES.SHUT_DOWN),
         });
       else void write(metrics).then(done);
     },

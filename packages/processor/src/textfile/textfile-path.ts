@@ -1,6 +1,6 @@
 import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { notAccepted, quote } from '../base/errors.js';
+import { type ErrorCode, notAccepted, quote } from '../base/errors.js';
 
 /** How messages word what {@link checkTextfilePath} accepts. */
 export const TEXTFILE_PATH_TEXT =
@@ -22,12 +22,14 @@ export function temporaryPattern(path: string): RegExp {
 
 /**
  * `value` as an absolute path of a `.prom` file whose directory exists and is writable (tried by creating and
- * removing a temporary file there, which is what every write does); `subject` names the option or variable.
+ * removing a temporary file there, which is what every write does); `subject` names the option or variable, and
+ * `code` says which of the two it is.
  *
  * @throws TypeError naming `subject`, the value and what is accepted, with the reason (the system's error).
  */
-export function checkTextfilePath(subject: string, value: unknown): string {
-  const refuse = (shown: string, detail?: string): TypeError => notAccepted(subject, shown, TEXTFILE_PATH_TEXT, detail);
+export function checkTextfilePath(code: ErrorCode, subject: string, value: unknown): string {
+  const refuse = (shown: string, detail?: string): TypeError =>
+    notAccepted(code, subject, shown, TEXTFILE_PATH_TEXT, detail);
   if (typeof value !== 'string' || value.trim() === '') {
     throw refuse(typeof value === 'string' ? quote(value) : `a value of type ${typeof value}`);
   }

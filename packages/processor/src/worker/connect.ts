@@ -1,13 +1,13 @@
 import type { WorkerLink } from '../api/link-types.js';
 import type { Stats } from '../api/stats.js';
-import { notAccepted } from '../base/errors.js';
+import { ERROR_CODES, notAccepted } from '../base/errors.js';
 import { noop } from '../base/noop.js';
 import { Diagnostics } from '../diagnostics/diagnostics.js';
 import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
+import { noopStats } from '../instance/null-stats.js';
 import { claimPlace, isClosed } from '../link/place-claim.js';
 import { placeRegion, requireLink } from '../link/worker-link.js';
 import { FAMILIES } from '../naming/naming-types.js';
-import { noopStats } from '../testing/null-stats.js';
 import { closedLinkConnected } from './closed-link.js';
 import { SharedFamily } from './shared-family.js';
 
@@ -50,11 +50,10 @@ export function connectBackupStats(link: WorkerLink): WorkerBackupStats {
   const claim = claimPlace(control, link.places);
   if (claim === undefined) {
     throw notAccepted(
+      ERROR_CODES.LINK_FULL,
       'connectBackupStats link',
       `a link whose ${link.places} place(s) are all taken by live workers`,
       'a link with a free place: stats.workerLink({ workers: N }) for N workers recording at once, or a link per worker',
-      undefined,
-      'BACKUPSTATS_LINK_FULL',
     );
   }
   const region = placeRegion(link, claim.place);

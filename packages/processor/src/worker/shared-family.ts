@@ -1,8 +1,9 @@
-import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
+import type { ResolvedLabels, ScopeLabels } from '../api/labels.js';
 import type { Run } from '../api/run.js';
 import type { Stats } from '../api/stats.js';
 import { noopRun } from '../base/noop.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import { labelKey, mergeLabels, ROOT_LABELS } from '../family/scope-labels.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import { H_MAX, H_MIN, OVERFLOW_SLOT, type Region, readLabels } from '../link/region-layout.js';
 import type { Family } from '../naming/naming-types.js';

@@ -1,11 +1,11 @@
 import type { ResolvedLabels } from '../api/labels.js';
 import type { Run, RunOptions } from '../api/run.js';
-import { expectedProgressOf } from '../api/run-options.js';
 import { MAX_PENDING } from '../base/amount.js';
 import { BucketIndex } from '../histogram/bucket-layout.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import { BYTES, COUNT, H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO, MILLIS } from '../link/region-layout.js';
 import { RecordingHandle, type RecordingOwner } from '../series/recording-handle.js';
+import { expectedProgressOf } from '../series/run-options.js';
 
 /** What a worker's series handle asks of the family that owns it. */
 export interface SharedOwner extends RecordingOwner {

@@ -1,4 +1,4 @@
-import { listChoices, notAccepted, quote } from '../../base/errors.js';
+import { ERROR_CODES, listChoices, notAccepted, quote } from '../../base/errors.js';
 import { type IntegerRule, integerText, isIntegerIn } from '../../base/integer-rule.js';
 
 /** Environment variables as {@link startBackupStats} reads them (`process.env` unless the caller passes its own). */
@@ -29,7 +29,7 @@ export function readBoolean(env: Env, name: string): boolean | undefined {
   const lower = value.toLowerCase();
   if (lower === 'true') return true;
   if (lower === 'false') return false;
-  throw notAccepted(name, shown(env, name), '"true" or "false" (any case)');
+  throw notAccepted(ERROR_CODES.INVALID_ENV, name, shown(env, name), '"true" or "false" (any case)');
 }
 
 /** A decimal integer, NaN for any other text, so that the rule that checks it rejects it. */
@@ -42,7 +42,7 @@ export function readInteger(env: Env, name: string, rule: IntegerRule): number |
   const value = readString(env, name);
   if (value === undefined) return undefined;
   const parsed = parseInteger(value);
-  if (!isIntegerIn(parsed, rule)) throw notAccepted(name, shown(env, name), integerText(rule));
+  if (!isIntegerIn(parsed, rule)) throw notAccepted(ERROR_CODES.INVALID_ENV, name, shown(env, name), integerText(rule));
   return parsed;
 }
 
@@ -52,6 +52,6 @@ export function readChoice<T extends string>(env: Env, name: string, choices: re
   if (value === undefined) return undefined;
   const lower = value.toLowerCase();
   const found = choices.find((choice) => choice === lower);
-  if (found === undefined) throw notAccepted(name, shown(env, name), listChoices(choices));
+  if (found === undefined) throw notAccepted(ERROR_CODES.INVALID_ENV, name, shown(env, name), listChoices(choices));
   return found;
 }

@@ -1,4 +1,4 @@
-import { listChoices, notAccepted, quote } from '../../base/errors.js';
+import { ERROR_CODES, listChoices, notAccepted, quote } from '../../base/errors.js';
 import { TIMER_MILLIS } from '../../base/integer-rule.js';
 import {
   DEFAULT_EXPORT_INTERVAL_MILLIS,
@@ -48,6 +48,7 @@ export function readExportSettings(env: Env): ExportSettings {
   const pushes = exporters.some((name) => name !== 'prometheus');
   if (pushes && explicitTimeout !== undefined && explicitTimeout > intervalMillis) {
     throw notAccepted(
+      ERROR_CODES.INVALID_ENV,
       'OTEL_METRIC_EXPORT_TIMEOUT',
       shown(env, 'OTEL_METRIC_EXPORT_TIMEOUT'),
       `an integer from 1 to OTEL_METRIC_EXPORT_INTERVAL (${intervalMillis})`,
@@ -81,6 +82,7 @@ function readExporters(env: Env): { exporters: ExporterName[]; exportersSource: 
   if (raw === undefined) return { exporters: ['otlp'], exportersSource: `${name} (unset, so "otlp")` };
   const reject = (detail: string): TypeError =>
     notAccepted(
+      ERROR_CODES.INVALID_ENV,
       name,
       shown(env, name),
       `a comma-separated list of ${listChoices(EXPORTER_CHOICES)} ("none" alone)`,

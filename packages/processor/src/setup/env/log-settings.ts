@@ -1,5 +1,5 @@
 import { DiagConsoleLogger, DiagLogLevel, diag } from '@opentelemetry/api';
-import { notAcceptedArgument } from '../../base/errors.js';
+import { ERROR_CODES, notAcceptedArgument } from '../../base/errors.js';
 import { hasDiagLogger } from '../../diagnostics/messages.js';
 import { type Env, readBoolean, readChoice } from './env.js';
 
@@ -27,7 +27,7 @@ export interface LogSettings {
 /** Reads `OTEL_LOG_LEVEL` and the `quiet` option or `BACKUPSTATS_QUIET`. */
 export function readLogSettings(env: Env, quietOption: boolean | undefined): LogSettings {
   if (quietOption !== undefined && typeof quietOption !== 'boolean') {
-    throw notAcceptedArgument('option', 'quiet', quietOption, 'true or false');
+    throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, 'option', 'quiet', quietOption, 'true or false');
   }
   const level = readChoice(env, 'OTEL_LOG_LEVEL', LEVELS);
   return {

@@ -1,4 +1,4 @@
-import { notAccepted, quote } from '../../base/errors.js';
+import { ERROR_CODES, notAccepted, quote } from '../../base/errors.js';
 import { GRPC_HEADER_RULE, HEADER_RULE, redactUrl } from '../../base/http.js';
 import { TIMER_MILLIS } from '../../base/integer-rule.js';
 import type { HistogramAggregation } from '../../histogram/histogram-producer.js';
@@ -102,7 +102,12 @@ function readUrl(env: Env, name: string, example: string): string | undefined {
     parsed = undefined;
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.host === '') {
-    throw notAccepted(name, quote(redactUrl(value)), `an http:// or https:// URL, e.g. "${example}"`);
+    throw notAccepted(
+      ERROR_CODES.INVALID_ENV,
+      name,
+      quote(redactUrl(value)),
+      `an http:// or https:// URL, e.g. "${example}"`,
+    );
   }
   return value;
 }

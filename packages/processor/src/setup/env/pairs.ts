@@ -1,4 +1,4 @@
-import { notAccepted, quote } from '../../base/errors.js';
+import { ERROR_CODES, notAccepted, quote } from '../../base/errors.js';
 import type { PairsRule } from '../../base/http.js';
 import { type Env, readString, shown } from './env.js';
 
@@ -32,6 +32,7 @@ export function readPairs(env: Env, name: string, rule: PairsRule): Record<strin
         ? `${where} ${problem}; the text is not shown because it may hold secrets`
         : `${where}, ${quote(entry.trim())}, ${problem}`;
       return notAccepted(
+        ERROR_CODES.INVALID_ENV,
         name,
         rule.secret ? '<redacted>' : shown(env, name),
         `comma-separated key=value pairs with ${rule.keyText} and ${rule.valueText}, e.g. ${rule.example}`,

@@ -1,4 +1,4 @@
-import { notAccepted, quote } from '../../base/errors.js';
+import { ERROR_CODES, notAccepted, quote } from '../../base/errors.js';
 import { addUrlCredentials, HEADER_RULE, type PairsRule, redactUrl } from '../../base/http.js';
 import { GROUPING_LABELS_TEXT, groupingLabelProblem, resourceLabelOf } from '../../pushgateway/grouping-labels.js';
 import {
@@ -43,12 +43,13 @@ export function readPushgateway(env: Env, resourceAttributes: readonly string[] 
   const name = 'BACKUPSTATS_PUSHGATEWAY_URL';
   const text = readString(env, name) ?? DEFAULT_PUSHGATEWAY_URL;
   const parsed = parsePushgatewayUrl(text);
-  if (parsed === undefined) throw notAccepted(name, quote(redactUrl(text)), PUSHGATEWAY_URL_TEXT);
+  if (parsed === undefined)
+    throw notAccepted(ERROR_CODES.INVALID_ENV, name, quote(redactUrl(text)), PUSHGATEWAY_URL_TEXT);
   const headers: Record<string, string> = {};
   for (const [key, value] of Object.entries(readPairs(env, 'BACKUPSTATS_PUSHGATEWAY_HEADERS', HEADER_RULE) ?? {})) {
     headers[key.toLowerCase()] = value;
   }
-  addUrlCredentials(headers, parsed.authorization, name, 'BACKUPSTATS_PUSHGATEWAY_HEADERS');
+  addUrlCredentials(ERROR_CODES.INVALID_ENV, headers, parsed.authorization, name, 'BACKUPSTATS_PUSHGATEWAY_HEADERS');
   const grouping = 'BACKUPSTATS_PUSHGATEWAY_GROUPING';
   const labels = readPairs(env, grouping, GROUPING_RULE) ?? {};
   const resourceLabels = resourceAttributes.map(resourceLabelOf);
@@ -56,7 +57,7 @@ export function readPushgateway(env: Env, resourceAttributes: readonly string[] 
     const problem = groupingLabelProblem(label, resourceLabels);
     if (problem !== undefined) {
       const accepted = `comma-separated name=value pairs with ${GROUPING_LABELS_TEXT}`;
-      throw notAccepted(grouping, shown(env, grouping), accepted, problem);
+      throw notAccepted(ERROR_CODES.INVALID_ENV, grouping, shown(env, grouping), accepted, problem);
     }
   }
   return { url: parsed.url, headers, labels };

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { notAccepted } from '../../base/errors.js';
+import { ERROR_CODES, notAccepted } from '../../base/errors.js';
 import { type Env, readString, shown } from './env.js';
 
 const NAME = 'BACKUPSTATS_REPORT_PATH';
@@ -16,10 +16,10 @@ export function readReportPath(env: Env): string | undefined {
   const path = resolve(text);
   const folder = statSync(dirname(path), { throwIfNoEntry: false });
   if (folder === undefined || !folder.isDirectory()) {
-    throw notAccepted(NAME, shown(env, NAME), ACCEPTED, `${dirname(path)} is not a folder`);
+    throw notAccepted(ERROR_CODES.INVALID_ENV, NAME, shown(env, NAME), ACCEPTED, `${dirname(path)} is not a folder`);
   }
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory() === true) {
-    throw notAccepted(NAME, shown(env, NAME), ACCEPTED, 'it is a folder');
+    throw notAccepted(ERROR_CODES.INVALID_ENV, NAME, shown(env, NAME), ACCEPTED, 'it is a folder');
   }
   return path;
 }

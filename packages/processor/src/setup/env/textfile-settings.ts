@@ -1,4 +1,4 @@
-import { notAccepted } from '../../base/errors.js';
+import { ERROR_CODES, notAccepted } from '../../base/errors.js';
 import { checkTextfilePath, TEXTFILE_PATH_TEXT } from '../../textfile/textfile-path.js';
 import { type Env, readString } from './env.js';
 
@@ -15,7 +15,13 @@ export const TEXTFILE_PATH_VARIABLE = 'BACKUPSTATS_TEXTFILE_PATH';
 export function readTextfile(env: Env): TextfileSettings {
   const text = readString(env, TEXTFILE_PATH_VARIABLE);
   if (text === undefined) {
-    throw notAccepted(TEXTFILE_PATH_VARIABLE, 'unset', TEXTFILE_PATH_TEXT, 'OTEL_METRICS_EXPORTER names textfile');
+    throw notAccepted(
+      ERROR_CODES.INVALID_ENV,
+      TEXTFILE_PATH_VARIABLE,
+      'unset',
+      TEXTFILE_PATH_TEXT,
+      'OTEL_METRICS_EXPORTER names textfile',
+    );
   }
-  return { path: checkTextfilePath(TEXTFILE_PATH_VARIABLE, text) };
+  return { path: checkTextfilePath(ERROR_CODES.INVALID_ENV, TEXTFILE_PATH_VARIABLE, text) };
 }

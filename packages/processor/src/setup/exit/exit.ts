@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
-import { optionsOf } from '../../api/arguments.js';
-import { notAccepted, notAcceptedArgument, quote, showValue } from '../../base/errors.js';
+import { optionsOf } from '../../base/arguments.js';
+import { ERROR_CODES, type ErrorCode, notAccepted, notAcceptedArgument, quote, showValue } from '../../base/errors.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../../base/integer-rule.js';
 import { shutdownFailed, shutdownLate } from '../../diagnostics/messages.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MILLIS } from '../env/defaults.js';
@@ -53,6 +53,7 @@ export function shutdownOnExit(target: ShutdownTarget, given?: ShutdownOnExitOpt
   const options = optionsOf('shutdownOnExit', given, "{ signals: ['SIGTERM'] }");
   if (options.signals !== undefined && !Array.isArray(options.signals)) {
     throw notAcceptedArgument(
+      ERROR_CODES.INVALID_OPTION,
       'shutdownOnExit option',
       'signals',
       options.signals,
@@ -63,6 +64,7 @@ export function shutdownOnExit(target: ShutdownTarget, given?: ShutdownOnExitOpt
   for (const signal of signals) {
     if (!(signal in constants.signals) || UNCATCHABLE.has(signal)) {
       throw notAccepted(
+        ERROR_CODES.INVALID_OPTION,
         'shutdownOnExit signal',
         quote(signal),
         'signal names such as "SIGTERM", "SIGINT" or "SIGHUP" (not SIGKILL or SIGSTOP)',
@@ -71,6 +73,7 @@ export function shutdownOnExit(target: ShutdownTarget, given?: ShutdownOnExitOpt
     }
   }
   const timeoutMillis = checkTimeout(
+    options.timeoutMillis === undefined ? ERROR_CODES.INVALID_ARGUMENT : ERROR_CODES.INVALID_OPTION,
     'shutdownOnExit',
     options.timeoutMillis ?? target.shutdownTimeoutMillis ?? DEFAULT_SHUTDOWN_TIMEOUT_MILLIS,
   );
@@ -94,6 +97,7 @@ export async function exitAfterShutdown(target: ShutdownTarget, code?: number): 
   requireTarget('exitAfterShutdown', target);
   if (code !== undefined && !isIntegerIn(code, EXIT_CODE)) {
     throw notAcceptedArgument(
+      ERROR_CODES.INVALID_ARGUMENT,
       'exitAfterShutdown',
       'code',
       code,
@@ -101,6 +105,7 @@ export async function exitAfterShutdown(target: ShutdownTarget, code?: number): 
     );
   }
   const timeoutMillis = checkTimeout(
+    ERROR_CODES.INVALID_ARGUMENT,
     'exitAfterShutdown',
     target.shutdownTimeoutMillis ?? DEFAULT_SHUTDOWN_TIMEOUT_MILLIS,
   );
@@ -119,6 +124,7 @@ const EXIT_CODE = { min: 0, max: 255, note: 'the exit code' };
 function requireTarget(fn: string, target: unknown): void {
   if (typeof (target as Partial<ShutdownTarget> | null | undefined)?.shutdown === 'function') return;
   throw notAcceptedArgument(
+    ERROR_CODES.INVALID_ARGUMENT,
     fn,
     'target',
     target,
@@ -126,7 +132,8 @@ function requireTarget(fn: string, target: unknown): void {
   );
 }
 
-function checkTimeout(where: string, value: number): number {
+/** `value` as a timeout; `code` says whether it came from an option or from the target, an argument. */
+function checkTimeout(code: ErrorCode, where: string, value: number): number {
   if (isIntegerIn(value, TIMER_MILLIS)) return value;
-  throw notAccepted(`${where} timeoutMillis`, showValue(value), integerText(TIMER_MILLIS));
+  throw notAccepted(code, `${where} timeoutMillis`, showValue(value), integerText(TIMER_MILLIS));
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from '@grpc/grpc-js';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { notAccepted } from '../../base/errors.js';
+import { ERROR_CODES, notAccepted } from '../../base/errors.js';
 import { redactUrl } from '../../base/http.js';
 import { missingPeer, type SdkLine } from '../../base/missing-peer.js';
 import type { OtlpProtocol, OtlpSettings } from '../env/otlp-settings.js';
@@ -93,6 +93,7 @@ async function loadConstructor(
         // The headers were checked against grpc-js's own rules; should a grpc-js release tighten them, its error
         // quotes the value, so it is neither shown nor kept as the cause.
         throw notAccepted(
+          ERROR_CODES.INVALID_ENV,
           'OTEL_EXPORTER_OTLP_HEADERS / OTEL_EXPORTER_OTLP_METRICS_HEADERS',
           '<redacted>',
           'lower-case keys of letters, digits, "_", "." and "-" with printable ASCII values',

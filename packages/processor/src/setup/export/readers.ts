@@ -1,6 +1,6 @@
 import type { Resource } from '@opentelemetry/resources';
 import type { MetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { withCode } from '../../base/errors.js';
+import { ERROR_CODES, withCode } from '../../base/errors.js';
 import { missingPeer, type SdkLine } from '../../base/missing-peer.js';
 import {
   createHistogramProducer,
@@ -119,7 +119,7 @@ export async function buildReaders(
       if (other !== undefined) {
         throw withCode(
           new Error(sameJobText(TEXTFILE_PATH_VARIABLE, textfile.path, other, serviceName)),
-          'BACKUPSTATS_TEXTFILE_TAKEN',
+          ERROR_CODES.TEXTFILE_TAKEN,
         );
       }
       // No prefix and no timestamps; service.name on every series, since node_exporter's job is the host's.
@@ -159,7 +159,7 @@ export async function buildReaders(
               `(OTEL_EXPORTER_PROMETHEUS_HOST / OTEL_EXPORTER_PROMETHEUS_PORT): ${reason}`,
             { cause: error },
           ),
-          'BACKUPSTATS_LISTEN_FAILED',
+          ERROR_CODES.LISTEN_FAILED,
         );
       }
     },

@@ -1,7 +1,7 @@
-import { notAccepted, showValue } from '../base/errors.js';
-import { optionsOf } from './arguments.js';
-import { Operation } from './labels.js';
-import type { RunOptions } from './run.js';
+import { Operation } from '../api/labels.js';
+import type { RunOptions } from '../api/run.js';
+import { optionsOf } from '../base/arguments.js';
+import { ERROR_CODES, notAccepted, showValue } from '../base/errors.js';
 
 /** What a run with an expected size follows: its size and the operation whose bytes are its progress. */
 export interface ExpectedProgress {
@@ -23,6 +23,7 @@ export function expectedProgressOf(fn: string, options: RunOptions | undefined):
     (typeof progressOperation !== 'string' || progressOperation.length === 0 || progressOperation.length > 64)
   ) {
     throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
       `${fn} option progressOperation`,
       showValue(progressOperation),
       'an operation such as "Source:Read"',
@@ -31,6 +32,7 @@ export function expectedProgressOf(fn: string, options: RunOptions | undefined):
   if (expectedBytes === undefined) return undefined;
   if (typeof expectedBytes !== 'number' || !(expectedBytes >= 0) || expectedBytes > Number.MAX_SAFE_INTEGER) {
     throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
       `${fn} option expectedBytes`,
       showValue(expectedBytes),
       `a number of bytes from 0 to ${Number.MAX_SAFE_INTEGER}, or nothing`,

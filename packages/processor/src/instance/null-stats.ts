@@ -1,9 +1,9 @@
 import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
 import type { Run, RunOptions } from '../api/run.js';
-import { expectedProgressOf } from '../api/run-options.js';
 import type { BackupStats, Stats } from '../api/stats.js';
 import { noop, noopRun } from '../base/noop.js';
 import { disabledLink, workerLinkOptions } from '../link/worker-link.js';
+import { expectedProgressOf } from '../series/run-options.js';
 
 /**
  * The null object: stats that record nothing, for code paths where metrics are disabled. It is both a

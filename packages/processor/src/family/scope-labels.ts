@@ -1,0 +1,65 @@
+import { type ResolvedLabels, type ScopeLabels, UNSET } from '../api/labels.js';
+import { describeValue, ERROR_CODES, notAccepted } from '../base/errors.js';
+
+/** The labels of a handle no scope has narrowed. */
+export const ROOT_LABELS: ResolvedLabels = Object.freeze({
+  component: UNSET,
+  implementation: UNSET,
+  operation: UNSET,
+});
+
+/** The names {@link ScopeLabels} accepts. */
+const LABEL_NAMES: readonly string[] = ['component', 'implementation', 'operation'];
+
+/** Who hears of labels that cannot be right; each is said once per stats instance. */
+export interface LabelProblems {
+  unknownLabel(name: string): void;
+  labelNotAString(name: string, value: unknown): void;
+}
+
+/** What no one is told: labels merged where nobody listens (the test doubles). */
+const UNHEARD: LabelProblems = { unknownLabel() {}, labelNotAString() {} };
+
+function pick(name: string, current: string, given: unknown, problems: LabelProblems): string {
+  if (given === undefined || given === null) return current;
+  if (typeof given !== 'string') problems.labelNotAString(name, given);
+  if (current !== UNSET || given === '') return current;
+  return String(given);
+}
+
+/**
+ * Applies `given` on top of `parent`, keeping every label the parent already set. A label name other than the
+ * three, or a value that is not a string (recorded as its text), is told to `problems`.
+ *
+ * @throws TypeError when `given` is not an object of labels (null, a number, a string, an array).
+ */
+export function mergeLabels(
+  parent: ResolvedLabels,
+  given: ScopeLabels | undefined,
+  problems: LabelProblems = UNHEARD,
+): ResolvedLabels {
+  if (given === undefined) return parent;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+    throw notAccepted(
+      ERROR_CODES.INVALID_ARGUMENT,
+      'scope labels',
+      describeValue(given),
+      'an object with component, implementation and operation, each a string (or left out)',
+    );
+  }
+  for (const name in given) if (!LABEL_NAMES.includes(name)) problems.unknownLabel(name);
+  return {
+    component: pick('component', parent.component, given.component, problems),
+    implementation: pick('implementation', parent.implementation, given.implementation, problems),
+    operation: pick('operation', parent.operation, given.operation, problems),
+  };
+}
+
+/**
+ * A key unique to one combination of label values, whatever characters they hold: the lengths of the first two
+ * come first, so no value can pass for a part of another.
+ */
+export function labelKey(labels: ResolvedLabels): string {
+  const { component, implementation, operation } = labels;
+  return `${component.length}:${implementation.length}:${component}${implementation}${operation}`;
+}
