@@ -59,7 +59,7 @@ function keyOf(family: string, labels: { component: string; implementation: stri
 
 describe('exported totals equal recorded totals for any interleaving', () => {
   // fast-check's generated runs, each with a MeterProvider of its own: seconds, not milliseconds.
-  it('holds across thousands of generated runs', { timeout: 30_000 }, async () => {
+  it('holds across thousands of generated runs', { timeout: 60_000 }, async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     onTestFinished(() => {
       vi.useRealTimers();
