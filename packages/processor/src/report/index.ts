@@ -1,10 +1,10 @@
 import type { BackupStats } from '../api/stats.js';
+import { removeStaleTemporaries, writeAtomically } from '../base/atomic-file.js';
 import { notAcceptedArgument } from '../base/errors.js';
 import { type StatsTimeline, timelineOf } from '../timeline/stats-timeline.js';
 import { buildReport } from './build-report.js';
 import { renderReport } from './render-html.js';
 import type { BackupStatsReport } from './report-schema.js';
-import { writeAtomically } from './write-report.js';
 
 export { bottleneckOf } from './bottleneck.js';
 export type {
@@ -34,7 +34,9 @@ export function reportData(stats: BackupStats): BackupStatsReport {
 
 /**
  * Writes the report page of `stats` to `path` (a self-contained HTML file: the data as JSON, uPlot and the page's
- * script inlined, nothing loaded from the network), atomically. Resolves to the data it wrote.
+ * script inlined, nothing loaded from the network), atomically. Resolves to the data it wrote. The writes of one
+ * process to one path land in the order of the calls: the page of the latest call is the one left. The temporary
+ * files beside `path` of processes killed in the middle of a write are removed.
  *
  * @throws TypeError (at the call) when `stats` are not stats of this library; rejects when the file cannot be written.
  */
@@ -44,6 +46,7 @@ export async function writeReport(stats: BackupStats, path: string): Promise<Bac
     throw notAcceptedArgument('writeReport', 'path', path, 'the path of the HTML file to write');
   }
   const data = buildReport(timeline);
+  removeStaleTemporaries(path);
   await writeAtomically(path, renderReport(data));
   return data;
 }
