@@ -1,5 +1,6 @@
-import type { ReadStream, WriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { open } from 'node:fs/promises';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import {
@@ -19,12 +20,11 @@ const op = (operation: string) => engine.scope({ operation });
 
 // A stream made from a FileHandle holds the handle until the stream is destroyed: `handle.close()` would wait for
 // it (forever, with `autoClose: false`). So the close goes through the stream: destroy() closes the file.
-function closeThrough(stream: ReadStream | WriteStream): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (stream.closed) return resolve();
-    stream.once('error', reject).once('close', () => resolve());
-    stream.destroy();
-  });
+async function closeThrough(stream: Readable | Writable): Promise<void> {
+  if (stream.closed) return;
+  const closed = once(stream, 'close'); // rejects with the error of a close that failed
+  stream.destroy();
+  await closed;
 }
 
 const source = await timeAsync(op(Operation.SourceOpen), () => open('ibdata1'));
