@@ -40,6 +40,8 @@ describe("the demo's paths", () => {
     const pages = [parseToolArgs([], {}).report, parseToolArgs([], {}).report];
     for (const page of pages) expect(dirname(page)).toBe(tmpdir());
     expect(pages[0]).not.toBe(pages[1]);
-    expect(USAGE.replace(/\s+/g, ' ')).toContain('a new file in the temporary folder for every run');
+    expect(USAGE.replace(/\s+/g, ' ')).toContain(
+      'a new file in the temporary folder for every run, backupstats-report-',
+    );
   });
 });

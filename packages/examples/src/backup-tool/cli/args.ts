@@ -64,8 +64,8 @@ Options:
                           temporary restore folder, removed after the cycle
   --summary-json <file>   also write the summary as JSON: { scopes: [...], runs: [...] }
   --report <file>         where to write the report page (backupstats/report: runs, bottleneck, charts; opens
-                          in a browser, loads nothing); default backupstats-report-<time>-<pid>.html,
-                          a new file in the temporary folder for every run
+                          in a browser, loads nothing); default a new file in the temporary folder for every
+                          run, backupstats-report-<time>-<pid>-<n>.html
   Relative paths are taken from the folder the command was run in (with pnpm demo too).
   --quiet                 no progress output
   -h, --help              this text
