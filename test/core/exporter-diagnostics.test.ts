@@ -123,7 +123,7 @@ describe("set-up's report page", () => {
     expect(diagnostics.messages).toHaveLength(1);
     expect(diagnostics.messages[0]).toMatch(
       new RegExp(
-        `^backupstats: the report ${escaped(path)} \\(BACKUPSTATS_REPORT_PATH\\) was not written: Error: EISDIR: illegal operation on a directory, rename '${escaped(join(path, '..'))}/\\.report\\.html\\.\\d+\\.[0-9a-f]{8}\\.tmp' -> '${escaped(path)}'$`,
+        `^backupstats: the report ${escaped(path)} \\(BACKUPSTATS_REPORT_PATH\\) was not written: Error: EISDIR: illegal operation on a directory, rename '${escaped(join(path, '..'))}/\\.report\\.html\\.\\d+-\\d+\\.tmp' -> '${escaped(path)}'$`,
       ),
     );
   });

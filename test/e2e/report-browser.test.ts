@@ -3,14 +3,15 @@
 // and the data's totals are what the OpenTelemetry pipeline exported. Its screenshot is kept: reports/browser/ (or
 // BACKUPSTATS_SCREENSHOT_PATH; `pnpm screenshot` writes docs/images/report.png, the README's picture).
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { BackupStatsReport } from 'backupstats/report';
+import { type BackupStatsReport, renderReport, reportData } from 'backupstats/report';
 import { expect, onTestFinished } from 'vitest';
 import { readSummary, runCli } from '../../packages/examples/test-support/run-cli.js';
 import { it } from '../support/fixtures.js';
-import { CHROMIUM, drawnCharts, openReport } from '../support/report-browser.js';
+import { statsWithHistograms } from '../support/histogram-stats.js';
+import { CHROMIUM, drawnCharts, layoutOf, openReport } from '../support/report-browser.js';
 
 const SCREENSHOT = resolve(process.env.BACKUPSTATS_SCREENSHOT_PATH ?? 'reports/browser/report.png');
 
@@ -28,7 +29,9 @@ function at(data: unknown, key: string): unknown {
   return key.split('.').reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], data);
 }
 
-it.skipIf(!existsSync(CHROMIUM) && process.env.BACKUPSTATS_REQUIRE_E2E !== '1')(
+const NO_BROWSER = !existsSync(CHROMIUM) && process.env.BACKUPSTATS_REQUIRE_E2E !== '1';
+
+it.skipIf(NO_BROWSER)(
   "the demo's report: no error, no request, every chart drawn, the numbers of its data",
   { timeout: 180_000 },
   async () => {
@@ -73,7 +76,14 @@ it.skipIf(!existsSync(CHROMIUM) && process.env.BACKUPSTATS_REQUIRE_E2E !== '1')(
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
     const charts = await drawnCharts(page);
-    expect(charts.map((c) => c.chart)).toEqual(['bytesPerSecond', 'busyShare', 'latency', 'shares', 'shares']);
+    // One latency panel per operation of the latency table, each with its distribution's bars.
+    expect(charts.map((c) => c.chart)).toEqual([
+      'bytesPerSecond',
+      'busyShare',
+      'shares',
+      'shares',
+      ...data.latency.map((l) => `latency ${l.family} ${l.operation}`),
+    ]);
     for (const chart of charts) expect(chart.drawn, chart.chart).toBeGreaterThan(0);
 
     const shown = await page.$$eval('[data-key]', (cells) =>
@@ -88,10 +98,41 @@ it.skipIf(!existsSync(CHROMIUM) && process.env.BACKUPSTATS_REQUIRE_E2E !== '1')(
     const sentences = await page.$$eval('p.sentence', (ps) => ps.map((p) => p.textContent));
     expect(sentences).toEqual(data.runs.map((r) => r.bottleneck?.sentence));
 
+    // In a window 1200 pixels wide the page does not scroll sideways, and no number or time wraps.
+    await page.setViewportSize({ width: 1200, height: 900 });
+    expect(await layoutOf(page)).toEqual({ overflow: 0, wrapped: [] });
+
     await mkdir(dirname(SCREENSHOT), { recursive: true });
-    // The top of the page at a README's width: the runs, each one's busy shares and bottleneck, the first chart.
-    await page.setViewportSize({ width: 1000, height: 1250 });
-    await page.screenshot({ path: SCREENSHOT });
+    // The whole page at a README's width: runs, busy shares and bottlenecks, charts, latency panels, series.
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
     expect(existsSync(SCREENSHOT)).toBe(true);
+  },
+);
+
+it.skipIf(NO_BROWSER)(
+  'a report of labels too long for a line: no sideways scroll at 1200 pixels, no number or time wrapped',
+  { timeout: 60_000 },
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'backupstats-report-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const { stats } = statsWithHistograms();
+    const engine = stats.backup.scope({ component: 'BackupEngine', implementation: `Impl${'y'.repeat(80)}` });
+    const long = engine.scope({ operation: `Destination:Write-${'x'.repeat(150)}` });
+    const read = engine.scope({ operation: 'Source:Read' });
+    const run = engine.scope({ operation: 'Backup' }).startRun();
+    for (let i = 0; i < 50; i++) {
+      long.timedIncrementBytes(1_000_000, 1 + i);
+      read.timedIncrementBytes(123_456_789, 0.1 * i);
+      stats.flush();
+    }
+    run.succeed();
+    const path = join(dir, 'report.html');
+    await writeFile(path, renderReport(reportData(stats)));
+
+    const { page, errors } = await openReport(path);
+    expect(errors).toEqual([]);
+    await page.setViewportSize({ width: 1200, height: 900 });
+    expect(await layoutOf(page)).toEqual({ overflow: 0, wrapped: [] });
   },
 );

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { meterReadable, meterTransform, meterWritable, type Stats, trackRun } from 'backupstats';
 import { type BackupStatsReport, reportData } from 'backupstats/report';
 import { describe, expect } from 'vitest';
-import { selfPushing, slowSink, useFakeClock, waitingSource } from '../support/fake-clock.js';
+import { selfPushing, slowSink, spend, useFakeClock, waitingSource } from '../support/fake-clock.js';
 import { it } from '../support/fixtures.js';
 import { statsWithHistograms } from '../support/histogram-stats.js';
 
@@ -107,6 +107,60 @@ describe('the bottleneck stage', () => {
     expect(second?.bottleneck?.operation).toBe('Destination:Write');
     expect(second?.stages.find((s) => s.operation === 'Source:Read')?.count).toBe(
       first?.stages.find((s) => s.operation === 'Source:Read')?.count,
+    );
+  });
+
+  it('says how much of the run no metered stage covers when the busiest stage is busy well under the run', () => {
+    const { stats } = statsWithHistograms();
+    const source = stats.backup.scope({
+      component: 'BackupEngine',
+      implementation: 'Builtin',
+      operation: 'Source:Read',
+    });
+    const destination = stats.backup.scope({
+      component: 'BackupStorage',
+      implementation: 'File',
+      operation: 'Destination:Write',
+    });
+    const run = stats.backup.scope({ operation: 'Backup' }).startRun();
+    // Per chunk, 20 ms: 2 ms reading, 8 ms of work no meter sees, 10 ms writing.
+    for (let chunk = 0; chunk < CHUNKS; chunk++) {
+      spend(2);
+      source.timedIncrementBytes(4096, 2);
+      spend(8);
+      spend(10);
+      destination.timedIncrementBytes(4096, 10);
+    }
+    run.succeed();
+    const bottleneck = reportData(stats).runs[0]?.bottleneck;
+    expect(bottleneck).toMatchObject({ operation: 'Destination:Write', busyShare: 0.5 });
+    expect(bottleneck?.sentence).toBe(
+      'Destination:Write was busy 50 % of the run, the most of its metered stages (BackupStorage/File); ' +
+        'at least 40 % of the run went to work no metered stage measured',
+    );
+  });
+
+  it('names no single bound when no stage is busy most of the run but together they cover it', () => {
+    const { stats } = statsWithHistograms();
+    const engine = stats.backup.scope({ component: 'BackupEngine', implementation: 'Builtin' });
+    const run = engine.scope({ operation: 'Backup' }).startRun();
+    // Per chunk, 10 ms, one stage after the other: 4 ms reading, 3 ms compressing, 3 ms writing.
+    for (let chunk = 0; chunk < CHUNKS; chunk++) {
+      for (const [operation, ms] of [
+        ['Source:Read', 4],
+        ['Compressor:Write', 3],
+        ['Destination:Write', 3],
+      ] as const) {
+        spend(ms);
+        engine.scope({ operation }).timedIncrementBytes(4096, ms);
+      }
+    }
+    run.succeed();
+    const bottleneck = reportData(stats).runs[0]?.bottleneck;
+    expect(bottleneck).toMatchObject({ operation: 'Source:Read', busyShare: 0.4 });
+    expect(bottleneck?.sentence).toBe(
+      'Source:Read was busy 40 % of the run, the most of its metered stages (BackupEngine/Builtin); ' +
+        "its stages' busy time adds up to the run's length, so no single stage bounds this backup",
     );
   });
 });

@@ -74,10 +74,35 @@ const DRAWN_CHARTS = `(() => {
     const bars = [...svg.querySelectorAll('rect')].filter((rect) => Number(rect.getAttribute('width')) > 0);
     charts.push({ chart: 'shares', drawn: bars.length });
   }
+  for (const svg of document.querySelectorAll('svg.latency')) {
+    const bars = [...svg.querySelectorAll('rect')].filter((rect) => Number(rect.getAttribute('height')) > 0);
+    charts.push({ chart: 'latency ' + svg.closest('figure').getAttribute('data-operation'), drawn: bars.length });
+  }
   return charts;
 })()`;
 
-/** For every chart of the page: its kind and how many of its pixels (canvas) or bars (SVG) are drawn. */
+/**
+ * For every chart of the page: its kind and how many of its pixels (canvas) or bars (SVG) are drawn. A latency
+ * panel's kind is `latency <family> <operation>`.
+ */
 export function drawnCharts(page: Page): Promise<{ chart: string; drawn: number }[]> {
   return page.evaluate<{ chart: string; drawn: number }[]>(DRAWN_CHARTS);
+}
+
+// Run in the page: the page's width beyond the window's, and the cells whose text takes more than one line.
+const LAYOUT = `(() => {
+  const lines = (cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+  };
+  return {
+    overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    wrapped: [...document.querySelectorAll('td.num, td.time')].filter((cell) => lines(cell) > 1).map((cell) => cell.textContent),
+  };
+})()`;
+
+/** How far the page scrolls sideways (0: not at all), and the numbers and times that wrap onto a second line. */
+export function layoutOf(page: Page): Promise<{ overflow: number; wrapped: string[] }> {
+  return page.evaluate<{ overflow: number; wrapped: string[] }>(LAYOUT);
 }

@@ -11,7 +11,7 @@ import { parseToolArgs, type ToolArgs, USAGE } from './cli/args.js';
 import { failed as fail } from './cli/failed.js';
 import { formatBytes } from './cli/format.js';
 import { createProgress, type Progress, silentProgress } from './cli/progress.js';
-import { writeDemoReport } from './cli/report.js';
+import { reportSeries, writeDemoReport } from './cli/report.js';
 import { formatRuns, runRows } from './cli/run-summary.js';
 import { formatSummary, summaryRows } from './cli/scope-summary.js';
 import { listenForSignals, type Signals } from './cli/signals.js';
@@ -113,7 +113,7 @@ async function main(): Promise<number> {
 
   // Printed on failure too: the measurements of what did happen are exported all the same.
   const collected = await telemetry.collect();
-  const scopes = summaryRows(collected);
+  const scopes = summaryRows(collected, reportSeries(telemetry));
   const runs = runRows(collected);
   say('\nWhat the OpenTelemetry pipeline exported (per scope; throughput = bytes / time spent in that operation):');
   process.stdout.write(formatSummary(scopes));

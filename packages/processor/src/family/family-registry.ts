@@ -89,12 +89,12 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     const instruments = this.instruments;
     // A buffered series' first numbers, or its first after a whole collection without an add, go at once too.
     if (!this.direct && instruments !== undefined && opensInterval(handle, this.collections)) {
-      // The timeline hears of it as of a flush of this handle: what the instruments took.
+      // The timeline hears of it as of a flush of this handle alone: what the instruments took.
       // Stryker disable next-line OptionalChaining: the instance attaches both timelines before any record or flush
       this.timeline?.before([handle]);
       openInterval(handle, instruments, this.collections, this.diagnostics);
       // Stryker disable next-line OptionalChaining: the instance attaches both timelines before any record or flush
-      this.timeline?.after();
+      this.timeline?.after(false);
     }
     if (!this.direct || instruments === undefined) {
       this.queue.push(handle);

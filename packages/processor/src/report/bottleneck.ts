@@ -22,11 +22,23 @@ const BOUND_BY: ReadonlyArray<readonly [RegExp, string]> = [
   [/^AWS:Request:/, 'S3 requests'],
 ];
 
-/** The stage with the highest busy share, and the sentence that says it; null for a run without stages. */
+/**
+ * The busy share from which the busiest stage reads as what bounds the run. Below it the stage was idle a good part
+ * of the run, waiting on something: another stage, or work no meter sees.
+ */
+export const BOUND_SHARE = 0.7;
+
+/**
+ * The stage with the highest busy share, and the sentence that says it; null for a run without stages. `stages` are
+ * all the run's stages: their shares summed bound how much of the run they can cover.
+ */
 export function bottleneckOf(stages: readonly ReportStage[], family: 'backup' | 'restore'): ReportBottleneck | null {
   let top: ReportStage | undefined;
-  for (const stage of stages)
+  let covered = 0;
+  for (const stage of stages) {
+    covered += stage.busyShare;
     if (stage.busyShare > 0 && (top === undefined || stage.busyShare > top.busyShare)) top = stage;
+  }
   if (top === undefined) return null;
   return {
     family: top.family,
@@ -34,7 +46,7 @@ export function bottleneckOf(stages: readonly ReportStage[], family: 'backup' | 
     implementation: top.implementation,
     operation: top.operation,
     busyShare: top.busyShare,
-    sentence: sentenceOf(top, family),
+    sentence: sentenceOf(top, family, covered),
   };
 }
 
@@ -43,9 +55,18 @@ export function percent(share: number): string {
   return `${Math.round(share * 100)} %`;
 }
 
-function sentenceOf(stage: ReportStage, family: 'backup' | 'restore'): string {
+/** `covered`: the stages' busy shares summed, at least the share of the run some stage was busy in. */
+function sentenceOf(stage: ReportStage, family: 'backup' | 'restore', covered: number): string {
   const words = BOUND_BY.find(([pattern]) => pattern.test(stage.operation))?.[1] ?? stage.operation;
   const where = `${stage.component}/${stage.implementation}`;
+  if (stage.busyShare < BOUND_SHARE) {
+    const busiest = `${stage.operation} was busy ${percent(stage.busyShare)} of the run, the most of its metered stages (${where})`;
+    // Stages may overlap, so what none of them covers is at least what their summed shares leave of the run.
+    const uncovered = 1 - covered;
+    if (Math.round(uncovered * 100) >= 1)
+      return `${busiest}; at least ${percent(uncovered)} of the run went to work no metered stage measured`;
+    return `${busiest}; its stages' busy time adds up to the run's length, so no single stage bounds this ${family}`;
+  }
   // Several threads in one stage: its time adds up over them, and the share says how many were busy on average.
   const threads = stage.busyShare > 1 ? ` (${stage.busyShare.toFixed(1)} threads at once on average)` : '';
   return `${stage.operation} was busy ${percent(stage.busyShare)} of the run${threads}: this ${family} is bound by ${words} (${where})`;

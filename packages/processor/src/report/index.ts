@@ -4,12 +4,12 @@
  * @module backupstats/report
  */
 import type { BackupStats } from '../api/stats.js';
+import { removeStaleTemporaries, writeAtomically } from '../base/atomic-file.js';
 import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
 import { type StatsTimeline, timelineOf } from '../timeline/stats-timeline.js';
 import { buildReport } from './build-report.js';
 import { renderReport } from './render-html.js';
 import type { BackupStatsReport } from './report-schema.js';
-import { writeAtomically } from './write-report.js';
 
 export { bottleneckOf } from './bottleneck.js';
 export type {
@@ -39,7 +39,9 @@ export function reportData(stats: BackupStats): BackupStatsReport {
 
 /**
  * Writes the report page of `stats` to `path` (a self-contained HTML file: the data as JSON, uPlot and the page's
- * script inlined, nothing loaded from the network), atomically. Resolves to the data it wrote.
+ * script inlined, nothing loaded from the network), atomically. Resolves to the data it wrote. The writes of one
+ * process to one path land in the order of the calls: the page of the latest call is the one left. The temporary
+ * files beside `path` of processes killed in the middle of a write are removed.
  *
  * @throws TypeError (at the call) when `stats` are not stats of this library; rejects when the file cannot be written.
  */
@@ -55,6 +57,7 @@ export async function writeReport(stats: BackupStats, path: string): Promise<Bac
     );
   }
   const data = buildReport(timeline);
+  removeStaleTemporaries(path);
   await writeAtomically(path, renderReport(data));
   return data;
 }

@@ -30,12 +30,25 @@ export const PAGE_SCRIPT = `
     t.appendChild(tr);
     rows.forEach(function (cells) {
       var row = el('tr');
-      cells.forEach(function (c) { row.appendChild(typeof c === 'string' ? el('td', {}, c) : c); });
+      cells.forEach(function (c, i) {
+        var cell = typeof c === 'string' ? el('td', {}, c) : c;
+        // The first column names the row: a long name wraps anywhere rather than widening the page.
+        if (i === 0) cell.classList.add('label');
+        row.appendChild(cell);
+      });
       t.appendChild(row);
     });
     parent.appendChild(t);
     return t;
   }
+  // A label a chart has room for: a long one keeps its start and end around an ellipsis (tables show it whole).
+  function shorten(text, max) {
+    if (text.length <= max) return text;
+    var half = Math.floor((max - 1) / 2);
+    return text.slice(0, half) + '\u2026' + text.slice(text.length - (max - 1 - half));
+  }
+  // A moment as UTC date and time to the millisecond, without the ISO form's T.
+  function timeOf(ms) { return new Date(ms).toISOString().replace('T', ' '); }
   function where(s) { return s.family + ' ' + s.component + '/' + s.implementation + ' ' + s.operation; }
   function section(id) { return document.getElementById(id); }
 
@@ -46,11 +59,11 @@ export const PAGE_SCRIPT = `
   var runs = section('runs');
   if (data.runs.length === 0) runs.appendChild(el('p', {}, 'No run ended.'));
   else table(runs, ['run', 'started', 'outcome', 'duration', 'bytes', 'throughput', 'bottleneck'], data.runs.map(function (r, i) {
-    return [el('td', {}, '#' + (i + 1) + ' ' + where(r)), el('td', {}, new Date(r.startedAt).toISOString()),
+    return [el('td', {}, '#' + (i + 1) + ' ' + where(r)), el('td', { class: 'time' }, timeOf(r.startedAt)),
       el('td', { class: r.outcome }, r.outcome + (r.reason ? ' (' + r.reason + ')' : '')),
       num('runs.' + i + '.seconds', r.seconds, 'seconds'), num('runs.' + i + '.bytes', r.bytes, 'bytes'),
       num('runs.' + i + '.bytesPerSecond', r.bytesPerSecond, 'rate'),
-      el('td', {}, r.bottleneck ? r.bottleneck.operation : '–')];
+      el('td', {}, r.bottleneck ? shorten(r.bottleneck.operation, 40) : '–')];
   }));
   var stages = section('stages');
   data.runs.forEach(function (r, i) {
@@ -66,13 +79,14 @@ export const PAGE_SCRIPT = `
     var top = Math.max(1, r.stages.reduce(function (m, s) { return Math.max(m, s.busyShare); }, 0));
     var svg = document.createElementNS(ns, 'svg');
     svg.setAttribute('class', 'chart shares');
+    svg.setAttribute('viewBox', '0 0 ' + (labelW + barW + 90) + ' ' + (rowH * r.stages.length + 4));
     svg.setAttribute('width', String(labelW + barW + 90));
-    svg.setAttribute('height', String(rowH * r.stages.length + 4));
     r.stages.forEach(function (s, j) {
       var y = j * rowH + 2;
       var label = document.createElementNS(ns, 'text');
       label.setAttribute('x', '0'); label.setAttribute('y', String(y + 15));
-      label.textContent = s.component + '/' + s.implementation + ' ' + s.operation;
+      label.textContent = shorten(s.component + '/' + s.implementation + ' ' + s.operation, 46);
+      label.appendChild(document.createElementNS(ns, 'title')).textContent = s.component + '/' + s.implementation + ' ' + s.operation;
       var bar = document.createElementNS(ns, 'rect');
       bar.setAttribute('x', String(labelW)); bar.setAttribute('y', String(y + 3));
       bar.setAttribute('width', String(Math.max(1, (barW * s.busyShare) / top))); bar.setAttribute('height', '14');
@@ -96,20 +110,22 @@ export const PAGE_SCRIPT = `
     var holder = el('div', { class: 'chart uplot-holder', 'data-chart': field });
     parent.appendChild(holder);
     var series = [{}].concat(shown.map(function (t, i) {
-      return { label: t.family + ' ' + t.operation, stroke: COLORS[i % COLORS.length], width: 1.5,
+      return { label: shorten(t.family + ' ' + t.operation, 48), stroke: COLORS[i % COLORS.length], width: 1.5,
         value: function (u, v) { return v === null ? '–' : v.toFixed(2) + ' ' + unit; } };
     }));
     var columns = [times.map(function (t) { return t / 1000; })].concat(shown.map(function (t) {
       return t[field].map(function (v) { return v === null ? null : v * scale; });
     }));
-    new uPlot({ title: title, width: 900, height: 280, series: series, axes: [{}, { label: unit }] }, columns, holder);
+    // As wide as the page's column, at most 900 pixels: a narrow window gets no sideways scroll.
+    var width = Math.min(900, Math.max(320, parent.clientWidth || 900));
+    new uPlot({ title: title, width: width, height: 280, series: series, axes: [{}, { label: unit }] }, columns, holder);
   }
   var over = section('throughput');
   if (!data.timelineKept) over.appendChild(el('p', {}, 'These stats keep no timeline (flushIntervalMillis: 0).'));
   lineChart(over, 'Throughput per operation', data.times, data.timelines, 'bytesPerSecond', 1 / 1048576, 'MiB/s');
   lineChart(over, 'Busy share per operation (time spent per second of wall time)', data.times, data.timelines, 'busyShare', 100, '%');
 
-  // Latency: quantiles per operation and the shape of each distribution.
+  // Latency: quantiles per operation, then the shape of each distribution, one small histogram per operation.
   var latency = section('latency');
   if (data.latency.length === 0) latency.appendChild(el('p', {}, 'These stats keep no latency histograms.'));
   else {
@@ -117,19 +133,95 @@ export const PAGE_SCRIPT = `
       return [el('td', {}, l.family + ' ' + l.operation), num('latency.' + i + '.count', l.count, 'count'),
         num('latency.' + i + '.p50', l.p50, 'ms'), num('latency.' + i + '.p90', l.p90, 'ms'), num('latency.' + i + '.p99', l.p99, 'ms')];
     }));
-    var edges = data.boundaries.concat([data.boundaries[data.boundaries.length - 1] * 2]);
-    var holder = el('div', { class: 'chart uplot-holder', 'data-chart': 'latency' });
-    latency.appendChild(holder);
-    new uPlot({
-      title: 'Share of operations per latency bucket (upper bound, log scale)', width: 900, height: 280,
-      scales: { x: { time: false, distr: 3 } },
-      axes: [{ values: function (u, vals) { return vals.map(function (v) { return FORMATS.ms(v); }); } }, { label: '%' }],
-      series: [{ label: 'le' }].concat(data.latency.map(function (l, i) {
-        return { label: l.family + ' ' + l.operation, stroke: COLORS[i % COLORS.length], width: 1.5 };
-      })),
-    }, [edges].concat(data.latency.map(function (l) {
-      return l.counts.map(function (c) { return l.count > 0 ? (100 * c) / l.count : 0; });
-    })), holder);
+    latency.appendChild(el('p', { class: 'note' }, 'Each panel: the share of the operation\u2019s calls in each latency bucket, on one ' +
+      'logarithmic time axis for all, so that the panels compare; the lines mark p50 and p99.'));
+    latencyPanels(latency, data.latency, data.boundaries);
+  }
+  // The ends of bucket i, seconds: the first starts a step below its bound, the last (no upper bound) a step above.
+  function bucketEnds(b, i) {
+    var n = b.length;
+    var lower = i === 0 ? b[0] / (b[1] / b[0]) : b[i - 1];
+    var upper = i < n ? b[i] : b[n - 1] * (b[n - 1] / b[n - 2]);
+    return [lower, upper];
+  }
+  function shortSeconds(v) {
+    var text = function (x) { return String(Number(x.toPrecision(3))); };
+    if (v < 1e-3) return text(v * 1e6) + ' \u00b5s';
+    if (v < 1) return text(v * 1e3) + ' ms';
+    return text(v) + ' s';
+  }
+  function latencyPanels(parent, list, b) {
+    // One time range for every panel: from the lowest bucket any operation has calls in to the highest, in decades.
+    var low = Infinity, high = 0;
+    list.forEach(function (l) {
+      l.counts.forEach(function (c, i) {
+        if (c > 0) { var ends = bucketEnds(b, i); low = Math.min(low, ends[0]); high = Math.max(high, ends[1]); }
+      });
+    });
+    var from = Math.floor(Math.log10(low)), to = Math.ceil(Math.log10(high));
+    if (to <= from) to = from + 1;
+    var ns = 'http://www.w3.org/2000/svg';
+    var W = 300, H = 120, left = 6, right = 294, top = 14, bottom = 92;
+    var x = function (seconds) {
+      var at = (Math.log10(Math.max(seconds, Math.pow(10, from))) - from) / (to - from);
+      return left + (right - left) * Math.min(1, at);
+    };
+    var decades = to - from;
+    var every = decades > 7 ? 2 : 1;
+    var grid = el('div', { class: 'multiples' });
+    parent.appendChild(grid);
+    list.forEach(function (l, k) {
+      var figure = el('figure', { 'data-operation': l.family + ' ' + l.operation });
+      var caption = el('figcaption');
+      caption.appendChild(el('strong', { title: l.family + ' ' + l.operation }, shorten(l.family + ' ' + l.operation, 60)));
+      caption.appendChild(document.createTextNode(' '));
+      caption.appendChild(el('span', { 'data-key': 'latency.' + k + '.count', 'data-format': 'count' }, FORMATS.count(l.count)));
+      caption.appendChild(document.createTextNode(' calls'));
+      figure.appendChild(caption);
+      var svg = document.createElementNS(ns, 'svg');
+      svg.setAttribute('class', 'latency');
+      svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+      svg.setAttribute('role', 'img');
+      svg.setAttribute('aria-label', 'latency of ' + l.family + ' ' + l.operation + ': p50 ' + FORMATS.ms(l.p50) + ', p99 ' + FORMATS.ms(l.p99));
+      var add = function (tag, attrs, text) {
+        var node = document.createElementNS(ns, tag);
+        for (var a in attrs) node.setAttribute(a, String(attrs[a]));
+        if (text !== undefined) node.textContent = text;
+        svg.appendChild(node);
+        return node;
+      };
+      for (var d = from; d <= to; d++) {
+        var gx = x(Math.pow(10, d));
+        add('line', { x1: gx, x2: gx, y1: top, y2: bottom, class: 'grid' });
+        if ((d - from) % every === 0) {
+          add('text', { x: gx, y: bottom + 14, 'text-anchor': d === from ? 'start' : d === to ? 'end' : 'middle' },
+            shortSeconds(Math.pow(10, d)));
+        }
+      }
+      var peak = l.counts.reduce(function (m, c) { return Math.max(m, c); }, 0);
+      l.counts.forEach(function (c, i) {
+        if (!(c > 0)) return;
+        var ends = bucketEnds(b, i);
+        var x0 = x(ends[0]), x1 = x(ends[1]);
+        var h = ((bottom - top) * c) / peak;
+        add('rect', { x: x0 + 0.5, y: bottom - h, width: Math.max(1, x1 - x0 - 1), height: h, class: 'bar' });
+      });
+      add('line', { x1: left, x2: right, y1: bottom, y2: bottom, class: 'axis' });
+      add('text', { x: left, y: 10, class: 'peak' }, 'tallest bar: ' + ((100 * peak) / l.count).toFixed(0) + ' % of calls');
+      [['p50', l.p50], ['p99', l.p99]].forEach(function (q) {
+        var qx = x(q[1]);
+        add('line', { x1: qx, x2: qx, y1: top, y2: bottom, class: q[0] });
+      });
+      svg.appendChild(document.createElementNS(ns, 'title')).textContent = svg.getAttribute('aria-label');
+      figure.appendChild(svg);
+      var quantiles = el('div', { class: 'quantiles' });
+      quantiles.appendChild(el('span', { class: 'p50' }, 'p50 '));
+      quantiles.appendChild(el('span', { 'data-key': 'latency.' + k + '.p50', 'data-format': 'ms' }, FORMATS.ms(l.p50)));
+      quantiles.appendChild(el('span', { class: 'p99' }, '  p99 '));
+      quantiles.appendChild(el('span', { 'data-key': 'latency.' + k + '.p99', 'data-format': 'ms' }, FORMATS.ms(l.p99)));
+      figure.appendChild(quantiles);
+      grid.appendChild(figure);
+    });
   }
 
   // S3 attempts, and every series' totals as exported.

@@ -6,13 +6,22 @@ import { UPLOT_CSS, UPLOT_JS } from './uplot-source.js';
 const POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 
 const STYLE = `
-body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 960px; color: #111827; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; padding: 0 16px; max-width: 960px; color: #111827; }
 h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28px; border-bottom: 1px solid #e5e7eb; }
 h3 { font-size: 14px; margin: 14px 0 2px; } #meta { color: #6b7280; margin-top: 0; }
 table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 3px 8px; border-bottom: 1px solid #f3f4f6; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; } td.failure { color: #b91c1c; } td.success { color: #15803d; }
 .sentence { font-weight: 600; margin: 2px 0 6px; } svg.shares text { font-size: 12px; fill: #374151; }
 #series table { font-size: 12px; }
+p, h3, td.label { overflow-wrap: anywhere; } td.num, td.time { white-space: nowrap; }
+svg.shares { max-width: 100%; height: auto; } .note { color: #4b5563; font-size: 13px; }
+.multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: 14px 22px; margin-top: 10px; }
+.multiples figure { margin: 0; min-width: 0; } .multiples figcaption { font-size: 13px; overflow-wrap: anywhere; }
+svg.latency { display: block; width: 100%; height: auto; } svg.latency text { font-size: 10px; fill: #4b5563; }
+svg.latency .bar { fill: #2563eb; } svg.latency .grid { stroke: #e5e7eb; } svg.latency .axis { stroke: #9ca3af; }
+svg.latency .p50 { stroke: #111827; stroke-width: 1.5; } svg.latency .p99 { stroke: #dc2626; stroke-width: 1.5; stroke-dasharray: 4 3; }
+.quantiles { font-size: 12px; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.quantiles .p50 { font-weight: 600; } .quantiles .p99 { font-weight: 600; color: #dc2626; }
 `;
 
 /** The report page: the data as JSON, then uPlot and the script that draws the page from the JSON. */

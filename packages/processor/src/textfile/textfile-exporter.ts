@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { removeStaleTemporaries, writeAtomically } from '../base/atomic-file.js';
 import { ERROR_CODES, withCode } from '../base/errors.js';
 import { CUMULATIVE, type ExportResult, FAILED, type MetricsSerializer, SUCCESS } from '../base/export-result.js';
 import { textfileNotWritten, textfileRefused } from '../diagnostics/messages.js';
-import { removeStaleTemporaries, writeAtomically } from './atomic-write.js';
 import { carriedFamilies, withCarried } from './carried-series.js';
 import { type Family, sampleLabels } from './exposition-text.js';
 import { fileOfSameJob, IDENTITY_LABEL, sameJobText, serviceNameOf } from './job-identity.js';
@@ -34,6 +34,9 @@ export function prepareTextfileExporter(
   removeStaleTemporaries(path);
   return (serializer) => textfileExporter(path, previous, serializer, subject);
 }
+
+/** Readable by everyone: node_exporter usually runs as a user of its own. */
+const FILE_MODE = 0o644;
 
 function textfileExporter(
   path: string,
@@ -73,8 +76,9 @@ function textfileExporter(
     const exposition = withCarried(serializer.serialize(metrics), carried);
     // Without metrics the serializer's text is one comment line, without its newline.
     const text = `${exposition}${exposition.endsWith('\n') ? '' : '\n'}${fileInfo}`;
-    // One write at a time, in order: a slow write never lets an older export replace a newer one.
-    const writing = writes.then(() => writeAtomically(path, text));
+    // The writes to one path go one at a time, in order: a slow write never lets an older export replace a newer
+    // one. So once this one is done, so is every export asked for before.
+    const writing = writeAtomically(path, text, { mode: FILE_MODE });
     writes = writing.catch(() => {});
     try {
       await writing;

@@ -1,24 +1,11 @@
 import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { temporaryName } from '../base/atomic-file.js';
 import { type ErrorCode, notAccepted, quote } from '../base/errors.js';
 
 /** How messages word what {@link checkTextfilePath} accepts. */
 export const TEXTFILE_PATH_TEXT =
   "the path of a file ending in .prom (node_exporter reads *.prom only) in an existing directory this process can write, such as node_exporter's --collector.textfile.directory";
-
-/**
- * The name of a temporary file next to `path`: in the same directory (so that the rename is atomic), starting
- * with a dot and ending in `.tmp`, so that node_exporter, which reads `*.prom`, never reads one half written.
- */
-export function temporaryName(path: string, tag: string): string {
-  return resolve(dirname(path), `.${basename(path)}.${tag}.tmp`);
-}
-
-/** Matches the temporary names of `path` ({@link temporaryName}), the process id first in the tag. */
-export function temporaryPattern(path: string): RegExp {
-  const escaped = basename(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^\\.${escaped}\\.(\\d+)-[^/]*\\.tmp$`);
-}
 
 /**
  * `value` as an absolute path of a `.prom` file whose directory exists and is writable (tried by creating and

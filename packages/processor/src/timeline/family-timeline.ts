@@ -79,9 +79,11 @@ export class FamilyTimeline implements RunObserver {
 
   /**
    * After the drain: gives back what the instruments did not take (a throwing instrument, a byte's fraction), so
-   * that the timeline holds exactly what was exported, and samples every series that moved.
+   * that the timeline holds exactly what was exported, and samples every series that moved. `wholeQueue` is false
+   * when only some series were drained (a series' first numbers, which go at once): the others still hold what
+   * they recorded since the last flush, so that flush stays where their next step starts.
    */
-  after(): void {
+  after(wholeQueue = true): void {
     const at = Date.now();
     for (const handle of this.moving) {
       const timeline = this.series.get(handle) as SeriesTimeline;
@@ -93,7 +95,7 @@ export class FamilyTimeline implements RunObserver {
     if (this.progressing.size > 0) this.advanceProgress(at);
     this.moving.length = 0;
     this.movingBytes.length = 0;
-    this.lastFlushAt = at;
+    if (wholeQueue) this.lastFlushAt = at;
   }
 
   /** Adds to each run in progress the bytes of its operation the instruments took in this flush. */

@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LEVELS } from '../engine/compression.js';
 import { COMPRESSIONS, type Compression } from '../engine/manifest.js';
@@ -64,7 +64,9 @@ Options:
                           temporary restore folder, removed after the cycle
   --summary-json <file>   also write the summary as JSON: { scopes: [...], runs: [...] }
   --report <file>         where to write the report page (backupstats/report: runs, bottleneck, charts; opens
-                          in a browser, loads nothing); default backupstats-report.html in the temporary folder
+                          in a browser, loads nothing); default a new file in the temporary folder for every
+                          run, backupstats-report-<time>-<pid>-<n>.html
+  Relative paths are taken from the folder the command was run in (with pnpm demo too).
   --quiet                 no progress output
   -h, --help              this text
 
@@ -121,6 +123,10 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     throw usage((error as Error).message);
   }
   const { values, positionals } = parsed;
+  const here = commandFolder(env);
+  const local = (path: string | undefined): string | undefined =>
+    path === undefined ? undefined : resolve(here, path);
+  const storagePath = (path: string): string => (isS3Url(path) ? path : resolve(here, path));
   const compression = (values.compression ?? 'gzip') as Compression;
   if (!COMPRESSIONS.includes(compression)) {
     throw usage(`--compression is ${JSON.stringify(values.compression)}; accepted: ${COMPRESSIONS.join(' or ')}`);
@@ -128,7 +134,7 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const [low, high] = LEVELS[compression];
   const sizeText = values.size ?? env.BACKUPSTATS_DEMO_SIZE?.trim();
   const sizeName = values.size !== undefined ? '--size' : 'BACKUPSTATS_DEMO_SIZE';
-  const parsedCommand = command(positionals);
+  const parsedCommand = resolveCommand(command(positionals), local, storagePath);
   if (
     values.loop &&
     (parsedCommand.kind !== 'demo' ||
@@ -151,16 +157,45 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     level: parseInteger(values.level, `--level (${compression})`, low, high),
     concurrency: parseInteger(values.concurrency, '--concurrency', 1, 64) ?? 2,
     workers: parseInteger(values.workers, '--workers', 0, 64) ?? 0,
-    storage: values.storage,
-    restoreTo: values['restore-to'],
+    storage: values.storage === undefined ? undefined : storagePath(values.storage),
+    restoreTo: local(values['restore-to']),
     keep: values.keep ?? false,
     serve: values.serve ?? false,
     loop: values.loop ?? false,
     quiet: values.quiet ?? false,
-    summaryJson: values['summary-json'],
-    report: values.report ?? join(tmpdir(), 'backupstats-report.html'),
+    summaryJson: local(values['summary-json']),
+    report: local(values.report) ?? join(tmpdir(), `backupstats-report-${Date.now()}-${process.pid}-${++reports}.html`),
     help: values.help ?? false,
   };
+}
+
+/** Default report pages named in this process: two runs in one process get a page each too. */
+let reports = 0;
+
+/**
+ * The folder the user ran the command in. `pnpm demo` runs the script in packages/examples and says where the
+ * user was in INIT_CWD; only this package's scripts are trusted with it, since the variable also reaches any
+ * process a script of another package starts.
+ */
+function commandFolder(env: NodeJS.ProcessEnv): string {
+  const initial = env.INIT_CWD?.trim();
+  return env.npm_package_name === '@backupstats/examples' && initial ? initial : process.cwd();
+}
+
+/** The command with its folders and folder storage made absolute. */
+function resolveCommand(
+  parsed: Command,
+  local: (path: string | undefined) => string | undefined,
+  storagePath: (path: string) => string,
+): Command {
+  switch (parsed.kind) {
+    case 'demo':
+      return { kind: 'demo', source: local(parsed.source) };
+    case 'backup':
+      return { kind: 'backup', source: local(parsed.source) as string, storage: storagePath(parsed.storage) };
+    case 'restore':
+      return { kind: 'restore', storage: storagePath(parsed.storage), target: local(parsed.target) as string };
+  }
 }
 
 function parse(argv: readonly string[]) {

@@ -1,4 +1,4 @@
-import { writeReport } from 'backupstats/report';
+import { type ReportSeries, reportData, writeReport } from 'backupstats/report';
 import type { Telemetry } from '../telemetry/start-telemetry.js';
 
 /**
@@ -19,4 +19,9 @@ export async function writeDemoReport(telemetry: Telemetry, path: string, say: (
   } catch (error) {
     process.stderr.write(`the report ${path} was not written: ${(error as Error).message}\n`);
   }
+}
+
+/** The report's series (their quantiles go into the summary); none when the metrics are disabled. */
+export function reportSeries(telemetry: Telemetry): readonly ReportSeries[] {
+  return telemetry.stats.meterProvider === undefined ? [] : reportData(telemetry.stats).series;
 }

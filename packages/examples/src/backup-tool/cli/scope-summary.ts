@@ -1,5 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
-import type { ExponentialHistogram, ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import type { ReportSeries } from 'backupstats/report';
 import { formatBytes, formatRate, formatSeconds } from './format.js';
 
 /** One scope's totals as the OpenTelemetry pipeline holds them. */
@@ -11,7 +12,10 @@ export interface SummaryRow {
   readonly operations: number;
   readonly bytes: number;
   readonly seconds: number;
-  /** Median and 99th percentile of the operations' durations, from the latency histogram (when it has one). */
+  /**
+   * Median and 99th percentile of the operations' durations, the report's own figures (when the series keeps a
+   * latency histogram): one estimator for the summary and the page.
+   */
   readonly p50Seconds?: number | undefined;
   readonly p99Seconds?: number | undefined;
 }
@@ -19,23 +23,14 @@ export interface SummaryRow {
 // Both namings: otel (`backup.operations`, `backup.bytes`, `backup.time` in s) and vitess (`backup_count`,
 // `backup_bytes`, `backup_duration_nanoseconds`), after any prefix.
 const METRIC = /(backup|restore)[._](operations|count|bytes|time|duration_nanoseconds)$/;
-// The latency histograms of both namings: `backup.operation.duration`, `backup_operation_duration_seconds`.
-const HISTOGRAM = /(backup|restore)[._]operation[._]duration(_seconds)?$/;
-
-/** Turns collected metrics into one row per scope, in the order the stages run. */
-export function summaryRows(metrics: ResourceMetrics | undefined): SummaryRow[] {
+/**
+ * Turns collected metrics into one row per scope, in the order the stages run; each row's quantiles are those of
+ * the report's series of the same labels (`reportData(stats).series`).
+ */
+export function summaryRows(metrics: ResourceMetrics | undefined, series: readonly ReportSeries[] = []): SummaryRow[] {
   const rows = new Map<string, Row>();
   for (const scope of metrics?.scopeMetrics ?? []) {
     for (const metric of scope.metrics) {
-      const histogram = HISTOGRAM.exec(metric.descriptor.name);
-      if (histogram !== null) {
-        for (const point of metric.dataPoints) {
-          const row = rowOf(rows, histogram[1] as SummaryRow['family'], point.attributes);
-          row.p50Seconds = quantile(point.value, 0.5);
-          row.p99Seconds = quantile(point.value, 0.99);
-        }
-        continue;
-      }
       const match = METRIC.exec(metric.descriptor.name);
       if (match === null) continue;
       const family = match[1] as SummaryRow['family'];
@@ -49,12 +44,28 @@ export function summaryRows(metrics: ResourceMetrics | undefined): SummaryRow[] 
       }
     }
   }
+  for (const s of series) {
+    if (s.p50 === null) continue;
+    // The report names every label of the overflow series `overflow`; the summary, the labels it was exported with.
+    const row = rows.get(
+      s.overflow
+        ? keyOf(s.family, '-', '-', '(overflow)')
+        : keyOf(s.family, s.component, s.implementation, s.operation),
+    );
+    if (row === undefined) continue;
+    row.p50Seconds = s.p50;
+    row.p99Seconds = s.p99 ?? undefined;
+  }
   return [...rows.values()].sort(
     (x, y) =>
       x.family.localeCompare(y.family) ||
       rank(x.operation) - rank(y.operation) ||
       x.component.localeCompare(y.component),
   );
+}
+
+function keyOf(family: string, component: string, implementation: string, operation: string): string {
+  return `${family}\0${component}\0${implementation}\0${operation}`;
 }
 
 type Row = { -readonly [K in keyof SummaryRow]: SummaryRow[K] };
@@ -64,33 +75,13 @@ function rowOf(rows: Map<string, Row>, family: SummaryRow['family'], a: Attribut
   const component = String(a.component ?? '-');
   const implementation = String(a.implementation ?? '-');
   const operation = a['otel.metric.overflow'] === true ? '(overflow)' : String(a.operation ?? '-');
-  const key = `${family}\0${component}\0${implementation}\0${operation}`;
+  const key = keyOf(family, component, implementation, operation);
   let row = rows.get(key);
   if (row === undefined) {
     row = { family, component, implementation, operation, operations: 0, bytes: 0, seconds: 0 };
     rows.set(key, row);
   }
   return row;
-}
-
-/**
- * The `q` quantile of an exponential histogram point (what the summary's reader gets): the geometric middle of
- * the bucket where the cumulative count reaches q of it, within half a bucket (4.5 % at scale 3) of the truth, kept
- * within the point's min and max: a single operation's p50 is its own duration, not its bucket's middle.
- */
-function quantile(value: unknown, q: number): number | undefined {
-  const point = value as Partial<ExponentialHistogram>;
-  if (point.positive === undefined || point.scale === undefined || !point.count) return undefined;
-  let cumulative = point.zeroCount ?? 0;
-  if (cumulative >= q * point.count) return 0;
-  const base = 2 ** (2 ** -point.scale);
-  const counts = point.positive.bucketCounts;
-  const within = (seconds: number): number => Math.min(Math.max(seconds, point.min ?? seconds), point.max ?? seconds);
-  for (let i = 0; i < counts.length; i++) {
-    cumulative += counts[i] ?? 0;
-    if (cumulative >= q * point.count) return within(base ** (point.positive.offset + i + 0.5));
-  }
-  return point.max;
 }
 
 const ORDER = [

@@ -32,9 +32,9 @@ export interface Telemetry {
  */
 export async function startTelemetry(env: NodeJS.ProcessEnv, serve: boolean): Promise<Telemetry> {
   const exporters = env.OTEL_METRICS_EXPORTER?.trim() ? env.OTEL_METRICS_EXPORTER : serve ? 'prometheus' : 'none';
-  // The summary's own reader gets the latency histograms in exponential buckets: its p50 and p99 come out
-  // within half a bucket (4.5 %).
-  const histograms = createHistogramProducer({ aggregation: 'exponential' });
+  // The stats keep latency histograms only for readers with a histogram producer: the summary's p50 and p99, and
+  // the report's, come from them (backupstats/report's estimator, so that both say the same).
+  const histograms = createHistogramProducer();
   const reader = new SummaryReader({ metricProducers: [histograms] });
   const stats = await startBackupStats({
     env: { ...env, OTEL_METRICS_EXPORTER: exporters },

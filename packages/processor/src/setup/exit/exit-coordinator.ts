@@ -1,4 +1,5 @@
 import { constants } from 'node:os';
+import { removeWritesInProgress } from '../../base/atomic-file.js';
 import { shutdownFailed, shutdownLate, signalDeadlinePassed } from '../../diagnostics/messages.js';
 
 /** One {@link shutdownOnExit} registration. */
@@ -78,7 +79,8 @@ function createCoordinator(): ExitCoordinator {
     removeListeners();
     // Raising the signal again with other listeners would only call them: end with the code a shell would show.
     if (othersListen(signal)) process.exit(code);
-    // With no listener left, Node restores the default action, so the process dies by the signal.
+    // With no listener left, Node restores the default action, so the process dies by the signal, without `exit`.
+    removeWritesInProgress();
     process.kill(process.pid, signal);
     // Should the signal be ignored (inherited SIG_IGN), end with the status a shell would show for it.
     setTimeout(() => process.exit(code), 1000);

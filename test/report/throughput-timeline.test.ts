@@ -1,0 +1,94 @@
+// Where the report's throughput over time puts bytes, on vitest's fake wall clock (`Date`), which the timeline
+// reads at each flush: a writer of 100,000 bytes every 100 ms, flushed every second, writes at exactly 1,000,000
+// bytes a second, so every interval of the report's time axis inside its writing reads that, and none after it.
+import { createBackupStats } from 'backupstats';
+import { type BackupStatsReport, reportData } from 'backupstats/report';
+import { afterEach, beforeEach, describe, expect, vi } from 'vitest';
+import { it } from '../support/fixtures.js';
+
+const START = 1_800_000_000_000;
+const CHUNK = 100_000;
+const RATE = 1_000_000;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(START);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** The writer's bytes a second per interval of the axis, with the interval's start and end (ms from START). */
+function writerRates(report: BackupStatsReport): { from: number; to: number; rate: number | null }[] {
+  const writer = report.timelines.find((t) => t.operation === 'Destination:Write');
+  if (writer === undefined) throw new Error('no timeline for Destination:Write');
+  return report.times.slice(1).map((to, i) => ({
+    from: (report.times[i] as number) - START,
+    to: to - START,
+    rate: writer.bytesPerSecond[i + 1] ?? null,
+  }));
+}
+
+describe('the throughput timeline', () => {
+  it('keeps a steady writer steady when a new series records between two flushes, and puts nothing after it stops', async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 2 ** 30 });
+    const writer = stats.restore.scope({
+      component: 'BackupEngine',
+      implementation: 'Builtin',
+      operation: 'Destination:Write',
+    });
+    const other = stats.restore.scope({
+      component: 'BackupEngine',
+      implementation: 'Builtin',
+      operation: 'Source:Close',
+    });
+    for (let t = 100; t <= 4000; t += 100) {
+      vi.setSystemTime(START + t);
+      if (t <= 3000) writer.timedIncrementBytes(CHUNK, 5);
+      if (t === 3500) other.timedIncrement(0.1);
+      if (t % 1000 === 0) stats.flush();
+      if (t === 2900) {
+        // A series' first record, between two flushes: it goes to the instruments at once.
+        vi.setSystemTime(START + 2950);
+        other.timedIncrement(0.1);
+      }
+    }
+    const report = reportData(stats);
+    const rates = writerRates(report);
+    // The axis spans the writer's zero (the stats' creation) to the last flush.
+    expect(report.times[0]).toBe(START);
+    expect(report.times.at(-1)).toBe(START + 4000);
+    const during = rates.filter(({ to }) => to <= 3000);
+    const after = rates.filter(({ from }) => from >= 3000);
+    expect(during.length).toBeGreaterThan(80);
+    for (const { from, to, rate } of during) expect(rate, `${from}-${to} ms`).toBeCloseTo(RATE, -1);
+    expect(after.length).toBeGreaterThan(20);
+    for (const { from, to, rate } of after) expect(rate, `${from}-${to} ms`).toBe(0);
+    await stats.shutdown();
+  });
+
+  it('puts a series that resumes after idle flushes in the interval since the last flush, not since its last move', async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 2 ** 30 });
+    const writer = stats.backup.scope({ operation: 'Destination:Write' });
+    const other = stats.backup.scope({ operation: 'Source:Read' });
+    // The writer writes in the first second and the fourth; the other series alone moves in between, and a new
+    // series records once in the fourth second, before the writer's writes.
+    for (let t = 100; t <= 4000; t += 100) {
+      vi.setSystemTime(START + t);
+      if (t === 3100) stats.backup.scope({ operation: 'Destination:Open' }).timedIncrement(1);
+      if (t <= 1000 || t > 3000) writer.timedIncrementBytes(CHUNK, 5);
+      else other.timedIncrementBytes(1, 1);
+      if (t % 1000 === 0) stats.flush();
+    }
+    const rates = writerRates(reportData(stats));
+    for (const { from, to, rate } of rates) {
+      const expected = to <= 1000 || from >= 3000 ? RATE : from >= 1000 && to <= 3000 ? 0 : undefined;
+      if (expected !== undefined) expect(rate, `${from}-${to} ms`).toBeCloseTo(expected, -1);
+    }
+    await stats.shutdown();
+  });
+});

@@ -1,0 +1,81 @@
+// writeReport's writes to one path: they land in the order they were asked for (so the page of a later call stays,
+// whatever the size or speed of an earlier one), a failed write leaves no file behind, and the temporary files a
+// killed process left beside the page are removed by the next write.
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBackupStats } from 'backupstats';
+import { type BackupStatsReport, writeReport } from 'backupstats/report';
+import { describe, expect, onTestFinished } from 'vitest';
+import { it } from '../support/fixtures.js';
+
+async function folder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'backupstats-write-report-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function embedded(html: string): BackupStatsReport {
+  const json = /<script type="application\/json" id="backupstats-report">([^<]*)<\/script>/.exec(html)?.[1];
+  return JSON.parse(json as string) as BackupStatsReport;
+}
+
+/** The id of a process that has ended. */
+function endedPid(): number {
+  const { pid } = spawnSync(process.execPath, ['-e', '']);
+  if (pid === undefined) throw new Error('no child process');
+  return pid;
+}
+
+describe('writeReport to one path', () => {
+  it('leaves the page of the later call, even while the earlier, larger page is still being written', async ({
+    harness,
+  }) => {
+    const dir = await folder();
+    const path = join(dir, 'report.html');
+    // Long labels make a page of some megabytes, whose write takes longer than that of a page of one series.
+    const large = createBackupStats({ meterProvider: harness.provider, maxScopes: 2000 });
+    for (let k = 0; k < 1500; k++)
+      large.backup.scope({ operation: `op-${k}-${'p'.repeat(200)}` }).timedIncrementBytes(1, 1);
+    const small = createBackupStats({ meterProvider: harness.provider });
+    small.restore.scope({ operation: 'Restore' }).startRun().fail('source');
+    let older = 0;
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([writeReport(large, path), writeReport(small, path)]);
+      if (embedded(await readFile(path, 'utf8')).runs[0]?.outcome !== 'failure') older++;
+    }
+    expect(older, 'rounds whose older page stayed on disk').toBe(0);
+    await large.shutdown();
+    await small.shutdown();
+    expect(await readdir(dir)).toEqual(['report.html']);
+  });
+
+  it('leaves no file when the write fails', async ({ harness }) => {
+    const dir = await folder();
+    // A folder where the page should go: the rename over it fails.
+    const path = join(dir, 'report.html');
+    await mkdir(path);
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    await expect(writeReport(stats, path)).rejects.toThrow();
+    expect(await readdir(dir)).toEqual(['report.html']);
+    expect(await readdir(path)).toEqual([]);
+    await stats.shutdown();
+  });
+
+  it("removes the temporary files of processes that ended in the middle of a write, not a running one's", async ({
+    harness,
+  }) => {
+    const dir = await folder();
+    const path = join(dir, 'report.html');
+    const dead = endedPid();
+    const left = [`.report.html.${dead}-1.tmp`, `.report.html.${dead}.0badf00d.tmp`];
+    // The parent of this process runs: what looks like its write in progress stays.
+    const running = `.report.html.${process.ppid}-1.tmp`;
+    for (const name of [...left, running, '.other.html.1-1.tmp']) await writeFile(join(dir, name), 'half a page');
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    await writeReport(stats, path);
+    expect((await readdir(dir)).sort()).toEqual([running, '.other.html.1-1.tmp', 'report.html'].sort());
+    await stats.shutdown();
+  });
+});
