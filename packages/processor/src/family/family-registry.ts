@@ -129,9 +129,14 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     return this.runs.pendingRuns;
   }
 
-  /** Number of memoized handles, for the self-metric. */
+  /**
+   * The series that hold numbers, for the self-metric: recorded on, pending or added to the instruments. The root
+   * and the handles only scoped from hold none; the overflow series is not counted.
+   */
   get scopeCount(): number {
-    return this.handles.size;
+    let count = 0;
+    for (const handle of this.handles.values()) if (handle.queued || handle.addedIn !== -1) count += 1;
+    return count;
   }
 
   /** Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound. */
