@@ -67,7 +67,7 @@ export function removeStaleTemporaries(path: string): void {
 }
 
 /** Whether `pid` runs; this process's own is not, as its temporaries here are a previous process's with the same id. */
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);

@@ -7,6 +7,7 @@ import { removeStaleTemporaries, writeAtomically } from './atomic-write.js';
 import { carriedFamilies, withCarried } from './carried-series.js';
 import { type Family, sampleLabels } from './exposition-text.js';
 import { fileOfSameJob, IDENTITY_LABEL, sameJobText, serviceNameOf } from './job-identity.js';
+import { lockTextfile } from './textfile-lock.js';
 import { reasonOf } from './textfile-path.js';
 
 /**
@@ -23,16 +24,20 @@ export function openTextfileExporter(path: string, serializer: MetricsSerializer
 }
 
 /**
- * {@link openTextfileExporter} in two steps: the file's state is taken now (the previous file read, stale
- * temporaries removed), and the exporter made once the serializer is at hand (createTextfileExporter loads it).
+ * {@link openTextfileExporter} in two steps: the file's state is taken now (its lock taken, the previous file read,
+ * stale temporaries removed), and the exporter made once the serializer is at hand (createTextfileExporter loads
+ * it). The exporter's shutdown releases the lock.
+ *
+ * @throws Error `BACKUPSTATS_TEXTFILE_TAKEN` when a running process writes the file (textfile-lock.ts).
  */
 export function prepareTextfileExporter(
   path: string,
   subject: string,
 ): (serializer: MetricsSerializer) => PushMetricExporter {
+  const unlock = lockTextfile(path, subject);
   const previous = readPrevious(path);
   removeStaleTemporaries(path);
-  return (serializer) => textfileExporter(path, previous, serializer, subject);
+  return (serializer) => textfileExporter(path, previous, serializer, subject, unlock);
 }
 
 function textfileExporter(
@@ -40,6 +45,7 @@ function textfileExporter(
   previous: string,
   serializer: MetricsSerializer,
   subject: string,
+  unlock: () => void,
 ): PushMetricExporter {
   /** Decided at the first export, which brings the resource: the carried series, or why nothing is written. */
   let job: { carried: Family[]; refusal: string | undefined } | undefined;
@@ -105,7 +111,8 @@ function textfileExporter(
     forceFlush: () => writes.then(() => {}),
     shutdown() {
       closed = true;
-      return writes.then(() => {});
+      // The last write done, another run of the job may write the file.
+      return writes.then(unlock);
     },
     selectAggregationTemporality: () => CUMULATIVE,
   };
