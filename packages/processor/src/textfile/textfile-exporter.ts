@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { withCode } from '../base/errors.js';
 import { CUMULATIVE, type ExportResult, FAILED, type MetricsSerializer, SUCCESS } from '../base/export-result.js';
@@ -8,7 +7,7 @@ import { carriedFamilies, withCarried } from './carried-series.js';
 import { type Family, sampleLabels } from './exposition-text.js';
 import { fileOfSameJob, IDENTITY_LABEL, sameJobText, serviceNameOf } from './job-identity.js';
 import { lockTextfile } from './textfile-lock.js';
-import { reasonOf } from './textfile-path.js';
+import { readRegularFile, reasonOf } from './textfile-path.js';
 
 /**
  * A PushMetricExporter that writes each export to the file at `path` (checked: a `.prom` file in a writable
@@ -134,11 +133,10 @@ function fileInfoText(path: string, serviceName: string): string {
   ].join('\n');
 }
 
-/** The file this process is about to replace; empty when there is none yet (or it cannot be read). */
+/**
+ * The file this process is about to replace; empty when there is none yet, it cannot be read, or it is no regular
+ * file (a FIFO, which the rename of the first write replaces).
+ */
 function readPrevious(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
+  return readRegularFile(path) ?? '';
 }

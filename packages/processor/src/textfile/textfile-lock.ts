@@ -1,8 +1,8 @@
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { withCode } from '../base/errors.js';
 import { isRunning } from './atomic-write.js';
-import { temporaryName } from './textfile-path.js';
+import { readRegularFile, temporaryName } from './textfile-path.js';
 
 /**
  * The lock file of `path`: beside it, starting with a dot and not ending in `.prom`, so that node_exporter never
@@ -71,14 +71,10 @@ function release(path: string, lock: string): void {
   if (holderOf(lock) === process.pid) removeQuietly(lock);
 }
 
-/** The process id a lock file holds; undefined when it cannot be read or holds no id. */
+/** The process id a lock file holds; undefined when it cannot be read, is no regular file or holds no id. */
 function holderOf(lock: string): number | undefined {
-  let text: string;
-  try {
-    text = readFileSync(lock, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = readRegularFile(lock);
+  if (text === undefined) return undefined;
   const pid = Number.parseInt(text, 10);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
