@@ -38,6 +38,8 @@ export default defineConfig({
   // No source maps: the code ships as written (not minified), so a stack trace's line reads as it is, and maps made
   // two thirds of the package.
   sourcemap: false,
+  // `import.meta.url` in the CommonJS files too: base/peer-resolve.ts resolves the optional peers from its own place.
+  shims: true,
   target: 'node20',
   platform: 'node',
   define: {
