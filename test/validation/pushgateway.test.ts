@@ -177,15 +177,4 @@ describe('createPushgatewayExporter options', () => {
     expect((error as { code?: unknown }).code).toBe('BACKUPSTATS_INVALID_OPTION');
     expect(everyText(error)).not.toContain('s3cr3t');
   });
-
-  it('an option it does not know is said once through diag', async ({ diagnostics }) => {
-    const exporter = createPushgatewayExporter({
-      url: 'http://127.0.0.1:9',
-      jobName: 'x',
-    } as PushgatewayExporterOptions);
-    await exporter.shutdown();
-    expect(diagnostics.messages).toEqual([
-      'backupstats: createPushgatewayExporter does not know the option "jobName"; it is ignored (known: url, job, instance, grouping, headers, timeoutMillis)',
-    ]);
-  });
 });

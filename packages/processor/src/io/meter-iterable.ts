@@ -2,7 +2,7 @@ import { optionsOf, requireStats } from '../api/arguments.js';
 import type { Stats } from '../api/stats.js';
 import { notAcceptedArgument } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
-import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
+import { METER_OPTIONS, type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
 
 /**
  * Yields what `source` yields, unchanged, recording each item on `stats` as one operation with its bytes and
@@ -32,7 +32,7 @@ export function meterIterable<T>(
     );
   }
   requireStats('meterIterable', stats);
-  const every = timeOneInOf(optionsOf('meterIterable', options, OPTIONS_EXAMPLE), 'meterIterable');
+  const every = timeOneInOf(optionsOf('meterIterable', options, OPTIONS_EXAMPLE, METER_OPTIONS), 'meterIterable');
   return metered(source, stats, every);
 }
 

@@ -3,7 +3,6 @@ import { notAccepted, notAcceptedArgument, quote } from '../base/errors.js';
 import { addUrlCredentials, HEADER_RULE, redactUrl } from '../base/http.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../base/integer-rule.js';
 import { isObject } from '../base/values.js';
-import { unknownOptions } from '../diagnostics/messages.js';
 import { GROUPING_LABELS_TEXT, groupingLabelProblem } from './grouping-labels.js';
 import type { PushgatewayConfig } from './pushgateway-exporter.js';
 import { DEFAULT_PUSHGATEWAY_URL, PUSHGATEWAY_URL_TEXT, parsePushgatewayUrl } from './pushgateway-url.js';
@@ -36,8 +35,7 @@ const DEFAULT_TIMEOUT_MILLIS = 10_000;
 
 /** The options checked, each refused with a TypeError naming it, what it is and what is accepted. */
 export function checkPushgatewayOptions(given: PushgatewayExporterOptions | undefined): PushgatewayConfig {
-  const options = optionsOf(FN, given, '{ url: "http://pushgateway:9091" }');
-  unknownOptions(FN, options, KNOWN);
+  const options = optionsOf(FN, given, '{ url: "http://pushgateway:9091" }', KNOWN);
   const text = options.url ?? DEFAULT_PUSHGATEWAY_URL;
   const parsed = typeof text === 'string' ? parsePushgatewayUrl(text) : undefined;
   if (parsed === undefined) {

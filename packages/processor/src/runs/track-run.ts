@@ -37,7 +37,12 @@ export function trackRun<T>(
 ): Promise<T> {
   requireStats('trackRun', stats);
   requireFunction('trackRun', 'work', work);
-  const given = optionsOf('trackRun', options, '{ bytes: (result) => result.bytes }');
+  const given = optionsOf('trackRun', options, '{ bytes: (result) => result.bytes }', [
+    'bytes',
+    'reason',
+    'expectedBytes',
+    'progressOperation',
+  ]);
   if (given.reason !== undefined) requireFunction('trackRun', 'option reason', given.reason);
   // Checked here as well, so that a wrong size is an error at the call, whatever stats do with it.
   expectedProgressOf('trackRun', { expectedBytes: given.expectedBytes, progressOperation: given.progressOperation });

@@ -2,7 +2,7 @@ import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { optionsOf } from '../api/arguments.js';
 import { exporterAfterPeer } from '../base/peer-exporter.js';
 import { requirePeer } from '../base/peer-resolve.js';
-import { peerMissing, unknownOptions } from '../diagnostics/messages.js';
+import { peerMissing } from '../diagnostics/messages.js';
 import { IDENTITY_ATTRIBUTES } from './job-identity.js';
 import { prepareTextfileExporter } from './textfile-exporter.js';
 import { checkTextfilePath } from './textfile-path.js';
@@ -41,8 +41,7 @@ const FN = 'createTextfileExporter';
  * @throws Error `BACKUPSTATS_TEXTFILE_TAKEN` naming the process when a running process writes the file.
  */
 export function createTextfileExporter(options: TextfileExporterOptions): PushMetricExporter {
-  const given = optionsOf(FN, options, '{ path: "/var/lib/prometheus/node-exporter/backup.prom" }');
-  unknownOptions(FN, given, ['path']);
+  const given = optionsOf(FN, options, '{ path: "/var/lib/prometheus/node-exporter/backup.prom" }', ['path']);
   const subject = `${FN} option path`;
   const path = checkTextfilePath(subject, given.path);
   requirePeer('@opentelemetry/exporter-prometheus', FN);
