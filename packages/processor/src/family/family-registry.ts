@@ -68,7 +68,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     private readonly direct: boolean,
   ) {
     this.diagnostics = host.diagnostics;
-    this.runs = new RunBook(family, spec.run, () => this.countInvalid(), this.diagnostics);
+    this.runs = new RunBook(family, spec.run, (say) => this.countInvalid(say), this.diagnostics);
     // The root is no scope() of the user's: the host is not built yet, and is not asked to look for a provider.
     this.root = this.seriesFor(ROOT_LABELS);
   }
@@ -225,9 +225,10 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     this.invalid += count;
   }
 
-  countInvalid(): void {
+  /** Counts an invalid measurement, said once through diag unless `say` is false (the caller said what it was). */
+  countInvalid(say = true): void {
     this.invalid += 1;
-    this.diagnostics.invalidMeasurement(this.family);
+    if (say) this.diagnostics.invalidMeasurement(this.family);
   }
 
   /**
