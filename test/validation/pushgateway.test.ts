@@ -129,7 +129,11 @@ describe('createPushgatewayExporter options', () => {
       'option grouping is an object (it has the label name "job": "job" is already in every grouping key); accepted: an object of Prometheus label names',
     ],
     ['grouping', { grouping: { 'a-b': 'x' } }, 'it has the label name "a-b"'],
-    ['grouping', { grouping: { tier: 1 } }, 'createPushgatewayExporter option grouping.tier is 1; accepted: a string'],
+    [
+      'grouping',
+      { grouping: { tier: 1 } },
+      'createPushgatewayExporter option grouping.tier is 1; accepted: a non-empty string',
+    ],
     ['grouping', { grouping: ['a'] }, 'createPushgatewayExporter option grouping is an instance of Array'],
     [
       'timeoutMillis',

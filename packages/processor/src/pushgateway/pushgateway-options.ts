@@ -64,7 +64,7 @@ function checkValue(name: string, value: unknown): string | undefined {
 }
 
 function checkGrouping(grouping: unknown): Record<string, string> {
-  const accepted = `an object of ${GROUPING_LABELS_TEXT}, to strings`;
+  const accepted = `an object of ${GROUPING_LABELS_TEXT}, to non-empty strings`;
   if (grouping === undefined) return {};
   if (!isObject(grouping)) throw notAcceptedArgument(FN, 'option grouping', grouping, accepted);
   for (const [name, value] of Object.entries(grouping)) {
@@ -77,8 +77,10 @@ function checkGrouping(grouping: unknown): Record<string, string> {
         `it has the label name ${quote(name)}: ${problem}`,
       );
     }
-    if (typeof value !== 'string') {
-      throw notAcceptedArgument(FN, `option grouping.${name}`, value, 'a string');
+    // Empty refused, as BACKUPSTATS_PUSHGATEWAY_GROUPING refuses it: in Prometheus an empty label is no label, so
+    // the group's series would lose it, and the key's path would need the Pushgateway's base64 escape for it.
+    if (typeof value !== 'string' || value === '') {
+      throw notAcceptedArgument(FN, `option grouping.${name}`, value, 'a non-empty string');
     }
   }
   return { ...(grouping as Record<string, string>) };
