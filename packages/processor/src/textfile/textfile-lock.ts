@@ -94,7 +94,7 @@ function takenError(subject: string, path: string, lock: string, holder: number 
       : `process ${holder ?? '(unknown)'} writes it (its lock file ${lock})`;
   return withCode(
     new Error(
-      `backupstats: ${subject} is ${JSON.stringify(path)}, and ${who}: two runs writing one file would replace each other's series with every export. Let the running job end before starting another (a lock left by a process that no longer runs is taken over)`,
+      `backupstats: ${subject} is ${JSON.stringify(path)}, and ${who}: two runs writing one file would replace each other's series with every export. Let the running job end before starting another (a lock left by a process that no longer runs is taken over; remove the lock file if that process is no run of this job)`,
     ),
     'BACKUPSTATS_TEXTFILE_TAKEN',
   );
