@@ -21,7 +21,7 @@ const selfMetrics = (prefix: string) =>
     [
       `${prefix}backupstats.scopes`,
       '{scope}',
-      'Distinct label combinations held in memory (the overflow series is not counted).',
+      'Label combinations recorded on, whose series the exports carry (the overflow series is not counted).',
       INT,
     ],
   ] as const;

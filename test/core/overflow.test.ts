@@ -24,8 +24,8 @@ describe('maxScopes', () => {
     }
     const exported = await harness.collect();
     const values = valuesByKey(exported);
-    // One place is kept for the overflow series: the root handle plus eight op-N handles.
-    expect(values.get('backupstats.scopes{backup}')).toBe(maxScopes - 1);
+    // One place is kept for the overflow series, one holds the root: eight op-N series hold numbers.
+    expect(values.get('backupstats.scopes{backup}')).toBe(maxScopes - 2);
 
     const series = points(exported).filter((p) => p.name === 'backup.bytes');
     // Eight op-N series (the root recorded nothing) plus the overflow series.

@@ -17,9 +17,9 @@ describe('metricPrefix and the self-metrics', () => {
     const value = (name: string, family: string) =>
       exported.find((p) => p.name === name && p.attributes.family === family)?.value;
     expect(value('vtbackup_backupstats.invalid_measurements', 'backup')).toBe(1);
-    expect(value('vtbackup_backupstats.scopes', 'backup')).toBe(3);
+    expect(value('vtbackup_backupstats.scopes', 'backup')).toBe(1);
     expect(value('backupstats.invalid_measurements', 'backup')).toBe(2);
-    expect(value('backupstats.scopes', 'backup')).toBe(1);
+    expect(value('backupstats.scopes', 'backup')).toBe(0);
     await vitess.shutdown();
     await plain.shutdown();
   });

@@ -6,7 +6,7 @@ import { it } from '../support/fixtures.js';
 import { valuesByKey } from '../support/harness.js';
 
 describe('self-metrics of several stats on one provider', () => {
-  it('are the sums over the instances; a shut-down instance keeps its invalid count and drops its scopes', async ({
+  it('are the sums over the instances; a shut-down instance keeps its invalid count and its series', async ({
     harness,
     diagnostics,
   }) => {
@@ -27,19 +27,22 @@ describe('self-metrics of several stats on one provider', () => {
     let values = valuesByKey(await harness.collect());
     expect(values.get('backupstats.invalid_measurements{backup}')).toBe(3);
     expect(values.get('backupstats.invalid_measurements{restore}')).toBe(7);
-    // Root handles count: A holds 3 backup scopes, B 2, C 1; one restore root each.
-    expect(values.get('backupstats.scopes{backup}')).toBe(6);
-    expect(values.get('backupstats.scopes{restore}')).toBe(3);
+    // Only B's backup root holds numbers: A's scopes were only scoped, every other record was invalid.
+    expect(values.get('backupstats.scopes{backup}')).toBe(1);
+    expect(values.get('backupstats.scopes{restore}')).toBe(0);
     // Every instance's measurements are drained before the collection.
     expect(values.get('backup.operations{-,-,-}')).toBe(1);
 
+    a.backup.scope({ component: 'A1' }).timedIncrement(1);
+    a.restore.timedIncrement(1);
     await a.shutdown();
     bad(b.backup, 1);
     values = valuesByKey(await harness.collect());
     expect(values.get('backupstats.invalid_measurements{backup}')).toBe(4);
     expect(values.get('backupstats.invalid_measurements{restore}')).toBe(7);
-    expect(values.get('backupstats.scopes{backup}')).toBe(3);
-    expect(values.get('backupstats.scopes{restore}')).toBe(2);
+    // A's two series stay in the export, and in the count.
+    expect(values.get('backupstats.scopes{backup}')).toBe(2);
+    expect(values.get('backupstats.scopes{restore}')).toBe(1);
 
     // A later instance on the same provider, once every earlier one is shut down, continues the counter: it
     // never goes back.
@@ -48,9 +51,10 @@ describe('self-metrics of several stats on one provider', () => {
     const d = createBackupStats({ meterProvider: harness.provider });
     onTestFinished(() => d.shutdown());
     bad(d.backup, 1);
+    d.backup.scope({ component: 'D1' }).timedIncrement(1);
     values = valuesByKey(await harness.collect());
     expect(values.get('backupstats.invalid_measurements{backup}')).toBe(5);
-    expect(values.get('backupstats.scopes{backup}')).toBe(1);
+    expect(values.get('backupstats.scopes{backup}')).toBe(3);
     // Each instance says once, through diag, that it dropped an invalid measurement.
     expect(diagnostics.messages.filter((m) => m.includes('dropped an invalid'))).toHaveLength(4);
     // And nothing else: the counter was never handed a negative difference when an instance left, which the SDK

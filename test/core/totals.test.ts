@@ -83,15 +83,16 @@ describe('exported totals equal what was recorded', () => {
     }
   });
 
-  it('reports the live scope count per family as a self-metric', async ({ harness }) => {
+  it('reports the series that hold numbers per family as a self-metric', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
-    stats.backup.scope({ operation: 'a' });
-    stats.backup.scope({ operation: 'b' });
-    stats.backup.scope({ operation: 'a' });
+    stats.backup.scope({ operation: 'a' }).timedIncrement(1);
+    stats.backup.scope({ operation: 'b' }).timedIncrement(1);
+    stats.backup.scope({ operation: 'a' }).timedIncrement(1);
+    stats.backup.scope({ operation: 'c' });
     const values = valuesByKey(await harness.collect());
-    // The root handle plus two scoped ones.
-    expect(values.get('backupstats.scopes{backup}')).toBe(3);
-    expect(values.get('backupstats.scopes{restore}')).toBe(1);
+    // Two scopes recorded on; the root and the one only scoped hold nothing.
+    expect(values.get('backupstats.scopes{backup}')).toBe(2);
+    expect(values.get('backupstats.scopes{restore}')).toBe(0);
     expect(values.get('backupstats.invalid_measurements{backup}')).toBe(0);
     await stats.shutdown();
   });

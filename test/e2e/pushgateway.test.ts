@@ -96,17 +96,17 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
     expect(mismatches(expected, receiver.totals())).toEqual([]);
   });
 
-  it('the core with a MeterProvider of its own: createPushgatewayExporter under a PeriodicExportingMetricReader, instance from the host name, an empty grouping value', async ({
+  it('the core with a MeterProvider of its own: createPushgatewayExporter under a PeriodicExportingMetricReader, instance from the host name, a grouping value with "/"', async ({
     startPushgateway,
   }) => {
     const gateway = await startPushgateway();
     const histograms = createHistogramProducer();
     const reader = new PeriodicExportingMetricReader({
-      // An empty value and one with "/" travel as @base64 (the empty one as "=").
+      // A value with "/" travels as @base64. (An empty one is refused: test/validation/grouping-labels.test.ts.)
       exporter: createPushgatewayExporter({
         url: gateway.url,
         job: 'in-process',
-        grouping: { tier: '', volume: '/var/lib/mysql' },
+        grouping: { tier: 'db', volume: '/var/lib/mysql' },
       }),
       exportIntervalMillis: 600_000,
       metricProducers: [histograms],
@@ -118,7 +118,7 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('pushing to a real Pushgatewa
     await stats.shutdown();
     await provider.shutdown();
 
-    const group = { job: 'in-process', instance: hostname(), tier: '', volume: '/var/lib/mysql' };
+    const group = { job: 'in-process', instance: hostname(), tier: 'db', volume: '/var/lib/mysql' };
     expect(await gateway.groups()).toEqual([group]);
     const samples = await gateway.samples();
     expect(groupMismatches(samples, group, expectedSeries(workload.totals(), 'otel'))).toEqual([]);

@@ -67,7 +67,7 @@ describe('an option of the wrong kind', () => {
     const operation = vi.fn(() => 1);
     expect(() => call(operation, { recordFailure: true })).toThrow(
       new TypeError(
-        `backupstats: ${name} option "recordFailure" is not an option; accepted: "recordFailures" or "bytes"`,
+        `backupstats: ${name} option "recordFailure" is not an option (did you mean "recordFailures"?); accepted: "recordFailures" or "bytes"`,
       ),
     );
     expect(operation).not.toHaveBeenCalled();

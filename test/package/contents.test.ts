@@ -18,7 +18,12 @@ const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
   bugs: { url: string };
 };
 
-function packedFiles(): string[] {
+interface Packed {
+  readonly unpackedSize: number;
+  readonly files: Array<{ path: string }>;
+}
+
+function pack(): Packed {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const run = spawnSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: packageDir,
@@ -28,8 +33,15 @@ function packedFiles(): string[] {
   // Under pnpm, npm may warn of pnpm's own settings: no warning the user did not cause.
   if (run.status !== 0 || /npm warn/i.test(run.stderr)) throw new Error(`npm pack said:\n${run.stderr}`);
   const out = run.stdout;
-  const [packed] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
-  return (packed?.files ?? []).map((file) => file.path).sort();
+  const [packed] = JSON.parse(out) as Packed[];
+  if (packed === undefined) throw new Error(`npm pack printed no package:\n${out}`);
+  return packed;
+}
+
+function packedFiles(): string[] {
+  return pack()
+    .files.map((file) => file.path)
+    .sort();
 }
 
 describe('the packed tarball', () => {
@@ -54,6 +66,21 @@ describe('the packed tarball', () => {
       'Apache License\n                           Version 2.0, January 2004',
     );
     expect(pkg.license).toBe('Apache-2.0');
+  });
+
+  it('ships readable code and no source maps, under 1 MB unpacked', () => {
+    const packed = pack();
+    const files = packed.files.map((file) => file.path);
+    expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
+    expect(packed.unpackedSize).toBeLessThan(1_000_000);
+    // Readable as written, not minified: a stack trace's source line is a line a person reads. The report's code
+    // inlines uPlot's minified script as one string, and is left out.
+    for (const file of files.filter((f) => /\.c?js$/.test(f) && !f.startsWith('dist/report/'))) {
+      const text = readFileSync(join(packageDir, file), 'utf8');
+      const lines = text.split('\n');
+      expect(text.length / lines.length, file).toBeLessThan(100);
+      expect(Math.max(...lines.map((line) => line.length)), file).toBeLessThan(1000);
+    }
   });
 
   it('says where the code, the home page and the issues are', () => {

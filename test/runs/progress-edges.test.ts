@@ -31,6 +31,25 @@ describe('phase names', () => {
     run.succeed();
     await stats.shutdown();
   });
+
+  it('a name that is too long is said once as such, with its length, not as a bad byte count or duration', async ({
+    harness,
+    diagnostics,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
+    const run = stats.backup.scope(RUN).startRun();
+    run.phase(`${'p'.repeat(64)}qq`);
+    run.phase('r'.repeat(100));
+    run.phase(42 as unknown as string);
+    for (let i = 1; i <= 17; i++) run.phase(`p${i}`);
+    const values = numbers(await harness.collect());
+    expect(values.get(INVALID)).toBe(4);
+    expect(diagnostics.messages).toEqual([
+      `backupstats: dropped the backup run phase name "${'p'.repeat(64)}" (66 characters): a phase name is a string of 1 to 64 characters, of at most 16 distinct ones per handle; further invalid phase names are counted in backupstats.invalid_measurements without a message`,
+    ]);
+    run.succeed();
+    await stats.shutdown();
+  });
 });
 
 describe('expectBytes', () => {

@@ -63,7 +63,9 @@ describe('createTextfileExporter', () => {
       process.umask(umask);
     }
     expect(statSync(path).mode & 0o777).toBe(0o644);
-    expect(readdirSync(dir)).toEqual(['nightly.prom']);
+    // Beside the file, only its lock, which says which process writes it.
+    expect(readdirSync(dir).sort()).toEqual(['.nightly.prom.lock', 'nightly.prom']);
+    expect(readFileSync(join(dir, '.nightly.prom.lock'), 'utf8')).toBe(`${process.pid}\n`);
     // The text format of the Prometheus exporter: no timestamps, the job's service name on every series.
     const text = readFileSync(path, 'utf8');
     expect(text).toMatch(/^# HELP target_info Target metadata\n/);
@@ -89,7 +91,7 @@ describe('createTextfileExporter', () => {
       ),
     );
     // The failed writes removed their temporary files.
-    expect(readdirSync(dir)).toEqual(['nightly.prom']);
+    expect(readdirSync(dir).sort()).toEqual(['.nightly.prom.lock', 'nightly.prom']);
 
     rmdirSync(path);
     await provider.forceFlush();
@@ -198,7 +200,7 @@ describe('createTextfileExporter', () => {
     read.timedIncrementBytes(1000, 2);
     await provider.forceFlush();
     await provider.forceFlush();
-    expect(readdirSync(dir)).toEqual(['old-name.prom']);
+    expect(readdirSync(dir).filter((name) => !name.endsWith('.lock'))).toEqual(['old-name.prom']);
     // Said once by the exporter (the SDK's reader adds its own line for every failed export).
     expect(diagnostics.messages.filter((m) => m.startsWith('backupstats:'))).toEqual([
       `backupstats: createTextfileExporter option path is ${JSON.stringify(path)}, and ${other} in the same directory already holds the series of service_name "nightly": node_exporter would serve only one of two such series. Give each job its own OTEL_SERVICE_NAME (service.name), or remove that file if no job writes it any more; nothing is written to the file`,
@@ -207,7 +209,11 @@ describe('createTextfileExporter', () => {
     const weekly = job(join(dir, 'weekly.prom'), 'weekly');
     weekly.read.timedIncrementBytes(1, 1);
     await weekly.provider.forceFlush();
-    expect(readdirSync(dir).sort()).toEqual(['old-name.prom', 'weekly.prom']);
+    expect(
+      readdirSync(dir)
+        .filter((name) => !name.endsWith('.lock'))
+        .sort(),
+    ).toEqual(['old-name.prom', 'weekly.prom']);
   });
 
   it('temporary files of the path left by processes that no longer run are removed when the exporter is made; those of a running process, and of other paths, stay', () => {
@@ -217,7 +223,8 @@ describe('createTextfileExporter', () => {
     const running = `.nightly.prom.${process.ppid}-1.tmp`;
     const otherPath = `.weekly.prom.${2 ** 22 + 1}-1.tmp`;
     for (const name of [dead, running, otherPath]) writeFileSync(join(dir, name), 'partial');
-    createTextfileExporter({ path });
-    expect(readdirSync(dir).sort()).toEqual([running, otherPath].sort());
+    const exporter = createTextfileExporter({ path });
+    onTestFinished(() => exporter.shutdown());
+    expect(readdirSync(dir).sort()).toEqual(['.nightly.prom.lock', running, otherPath].sort());
   });
 });

@@ -1,8 +1,9 @@
-// createPushgatewayExporter and createTextfileExporter when @opentelemetry/exporter-prometheus cannot be loaded, in
-// process: every export fails with BACKUPSTATS_MISSING_PEER, naming the factory and the npm install line of the SDK
+// createPushgatewayExporter and createTextfileExporter when @opentelemetry/exporter-prometheus resolves but its
+// import fails, in process (a peer that is not installed at all is refused when the exporter is made, which
+// test/package/optional-peers.test.ts checks with a real install that lacks it): every export fails with
+// BACKUPSTATS_MISSING_PEER, naming the factory and the npm install line of the SDK
 // line of the exported resource (of the running Node.js without one), reported once per exporter; a failure that is not
-// the peer missing is handed back as it is. test/package/optional-peers.test.ts checks the same in child processes
-// with a real install that lacks the peer.
+// the peer missing is handed back as it is.
 //
 // The workspace has the peer installed, so each test makes import() of it reject, within this file only
 // (vi.doMock, undone when the test ends), with what Node.js itself throws for it: the peer's own name loaded from

@@ -45,7 +45,7 @@ describe('grouping labels that clash', () => {
   it.each(CLASHING)('createPushgatewayExporter grouping with %s: refused, saying why', (name, why) => {
     expect(() => createPushgatewayExporter({ grouping: { region: 'eu', [name]: 'x' } })).toThrow(
       new TypeError(
-        `backupstats: createPushgatewayExporter option grouping is an object (it has the label name "${name}": ${why}); accepted: an object of Prometheus label names ([a-zA-Z_][a-zA-Z0-9_]*) that no pushed series carries: not job or instance (set through OTEL_SERVICE_NAME and service.instance.id), not "__*", "le" or "quantile", "otel_*", "component", "implementation", "operation", "outcome", "reason", "error_type", "family", "otel_metric_overflow" or a resource attribute's label (such as "service_name"), to strings`,
+        `backupstats: createPushgatewayExporter option grouping is an object (it has the label name "${name}": ${why}); accepted: an object of Prometheus label names ([a-zA-Z_][a-zA-Z0-9_]*) that no pushed series carries: not job or instance (set through OTEL_SERVICE_NAME and service.instance.id), not "__*", "le" or "quantile", "otel_*", "component", "implementation", "operation", "outcome", "reason", "error_type", "family", "otel_metric_overflow" or a resource attribute's label (such as "service_name"), to non-empty strings`,
       ),
     );
   });
@@ -69,6 +69,26 @@ describe('grouping labels that clash', () => {
     expect(error.message).toBe(
       'backupstats: BACKUPSTATS_PUSHGATEWAY_GROUPING is "a=1,a=2" (entry 2 of 2, "a=2", repeats the key "a"); accepted: comma-separated key=value pairs with label names not starting with "__" and percent-encoded values, e.g. "region=eu-west-1,tier=db"',
     );
+  });
+
+  it('an empty value is refused by the variable and by the exporter alike (an empty label is no label in Prometheus)', async () => {
+    const error = await setUpError({
+      OTEL_METRICS_EXPORTER: 'pushgateway',
+      BACKUPSTATS_PUSHGATEWAY_GROUPING: 'region=',
+    });
+    expect(error).toMatchObject({ code: 'BACKUPSTATS_INVALID_ENV' });
+    expect(error.message).toMatch(/^backupstats: BACKUPSTATS_PUSHGATEWAY_GROUPING is "region=" \(.*"region="/);
+    let thrown: unknown;
+    try {
+      createPushgatewayExporter({ grouping: { region: '' } });
+    } catch (caught) {
+      thrown = caught;
+    }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(thrown).toMatchObject({
+      code: 'BACKUPSTATS_INVALID_OPTION',
+      message: 'backupstats: createPushgatewayExporter option grouping.region is ""; accepted: a non-empty string',
+    });
   });
 
   it('labels that clash with nothing are accepted', () => {

@@ -45,7 +45,7 @@ describe('how much of a value an error shows', () => {
     const option = `${'o'.repeat(64)}${'x'.repeat(36)}`;
     expect(() => call({ [option]: true })).toThrow(
       new TypeError(
-        `backupstats: ${name} option "${'o'.repeat(64)}" is not an option; accepted: "recordFailures" or "bytes"`,
+        `backupstats: ${name} option "${'o'.repeat(64)}" is not an option (did you mean "recordFailures"?); accepted: "recordFailures" or "bytes"`,
       ),
     );
   });

@@ -124,28 +124,3 @@ describe('the smallest maxScopes', () => {
     ]);
   });
 });
-
-describe('options it does not know', () => {
-  const KNOWN =
-    'known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers, quiet';
-  const long = `${'x'.repeat(64)}yz`;
-  const cut = `"${'x'.repeat(64)}"`;
-  it.for([
-    ['one', { [long]: 1 }, `the option ${cut}; it is`],
-    ['two', { flushInterval: 5, [long]: 1 }, `the options "flushInterval" and ${cut}; they are`],
-    [
-      'three',
-      { flushInterval: 5, nameing: 'otel', [long]: 1 },
-      `the options "flushInterval", "nameing" and ${cut}; they are`,
-    ],
-  ] as const)(
-    '%s: said once, each name quoted and cut at 64 characters',
-    async ([, options, names], { diagnostics }) => {
-      const stats = createBackupStats({ ...options, maxScopes: 10 } as BackupStatsOptions);
-      await stats.shutdown();
-      expect(diagnostics.messages).toEqual([
-        `backupstats: createBackupStats does not know ${names} ignored (${KNOWN})`,
-      ]);
-    },
-  );
-});

@@ -1,7 +1,6 @@
-// The set-up entry point refuses wrong arguments at the call, in the library's one error form, and warns once
-// through diag that an option it does not know is ignored.
+// The set-up entry point refuses wrong arguments at the call, in the library's one error form (an option it does not
+// know: test/validation/unknown-options.test.ts).
 import { Writable } from 'node:stream';
-import { createBackupStats } from 'backupstats';
 import { exitAfterShutdown, shutdownOnExit, startBackupStats } from 'backupstats/setup';
 import { describe, expect, vi } from 'vitest';
 import { expectDocumentedCode, thrownBy } from '../support/error-codes.js';
@@ -35,25 +34,6 @@ describe('startBackupStats', () => {
       new RegExp(`^backupstats: ${message.replace(/[().[\]]/g, '\\$&')}`),
     );
     await expect(startBackupStats(options as never)).rejects.toMatchObject({ code: 'BACKUPSTATS_INVALID_OPTION' });
-  });
-
-  it('says once, through diag, that an option it does not know is ignored', async ({ diagnostics }) => {
-    const stats = await startBackupStats({ env: NONE, flushInterval: 10, nameing: 'vitess' } as never);
-    await stats.shutdown();
-    const said = diagnostics.messages.filter((m) => m.includes('does not know'));
-    expect(said).toEqual([
-      'backupstats: startBackupStats does not know the options "flushInterval" and "nameing"; they are ignored (known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers, quiet, env, disabled, readers)',
-    ]);
-  });
-});
-
-describe('createBackupStats', () => {
-  it('says once that an option it does not know is ignored', async ({ diagnostics }) => {
-    const stats = createBackupStats({ flushIntervalMs: 5 } as never);
-    await stats.shutdown();
-    expect(diagnostics.messages.filter((m) => m.includes('does not know'))).toEqual([
-      'backupstats: createBackupStats does not know the option "flushIntervalMs"; it is ignored (known: meterProvider, flushIntervalMillis, naming, metricPrefix, maxScopes, histograms, histogramBoundaries, histogramProducers, quiet)',
-    ]);
   });
 });
 

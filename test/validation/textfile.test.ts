@@ -72,8 +72,10 @@ describe('BACKUPSTATS_TEXTFILE_PATH at set-up', () => {
     expect(error.message).toBe(
       `backupstats: BACKUPSTATS_TEXTFILE_PATH is ${JSON.stringify(join(dir, 'second.prom'))}, and ${join(dir, 'first.prom')} in the same directory already holds the series of service_name "nightly": node_exporter would serve only one of two such series. Give each job its own OTEL_SERVICE_NAME (service.name), or remove that file if no job writes it any more`,
     );
-    // Another service name in the same directory is another job: accepted. The same file again is a re-run: accepted.
+    // Another service name in the same directory is another job: accepted. The same file again, once the first run
+    // ended, is a re-run: accepted.
     await startFromEnv({ ...textfile(join(dir, 'other.prom')), OTEL_SERVICE_NAME: 'weekly' });
+    await first.shutdown();
     await startFromEnv({ ...textfile(join(dir, 'first.prom')), OTEL_SERVICE_NAME: 'nightly' });
     expect(
       readdirSync(dir)

@@ -1,4 +1,12 @@
-import { describeValue, ERROR_CODES, type ErrorCode, notAccepted, notAcceptedArgument } from './errors.js';
+import {
+  describeValue,
+  ERROR_CODES,
+  type ErrorCode,
+  listChoices,
+  notAccepted,
+  notAcceptedArgument,
+  quote,
+} from './errors.js';
 import { isObject } from './values.js';
 
 // The checks every public function makes of its arguments before it does anything, so that a wrong argument is a
@@ -30,14 +38,74 @@ export function requireFunction(
   if (typeof value !== 'function') throw notAcceptedArgument(code, fn, argument, value, 'a function');
 }
 
-/** `value` as an options object: `{}` when left out; throws for anything but an object. */
-export function optionsOf<T extends object>(fn: string, value: T | undefined, example: string): T {
+/**
+ * `value` as an options object: `{}` when left out; throws for anything but an object, and for an option that
+ * `known` does not hold (see {@link refuseUnknownOptions}).
+ */
+export function optionsOf<T extends object>(
+  fn: string,
+  value: T | undefined,
+  example: string,
+  known: readonly string[],
+): T {
   if (value === undefined) return {} as T;
-  if (isObject(value)) return value;
-  throw notAccepted(
-    ERROR_CODES.INVALID_OPTION,
-    `${fn} options`,
-    describeValue(value),
-    `an object such as ${example}, or nothing`,
-  );
+  if (!isObject(value)) {
+    throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
+      `${fn} options`,
+      describeValue(value),
+      `an object such as ${example}, or nothing`,
+    );
+  }
+  refuseUnknownOptions(fn, value, known);
+  return value;
+}
+
+/**
+ * Throws for the first option of `given` that `known` does not hold, naming the closest known one: a misspelt
+ * option would otherwise do nothing, silently.
+ *
+ * @throws TypeError `BACKUPSTATS_INVALID_OPTION`: `<fn> option "<name>" is not an option (did you mean "<known>"?)`.
+ */
+export function refuseUnknownOptions(fn: string, given: object, known: readonly string[]): void {
+  for (const name of Object.keys(given)) {
+    if (known.includes(name)) continue;
+    const closest = closestOf(name, known);
+    throw notAccepted(
+      ERROR_CODES.INVALID_OPTION,
+      `${fn} option ${quote(name.slice(0, 64))}`,
+      'not an option',
+      listChoices(known),
+      closest === undefined ? undefined : `did you mean ${quote(closest)}?`,
+    );
+  }
+}
+
+/** The name of `known` fewest edits away from `name`, ignoring case (the first of equals); undefined for none. */
+function closestOf(name: string, known: readonly string[]): string | undefined {
+  const typed = name.slice(0, 64).toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of known) {
+    const distance = editDistance(typed, candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance: the fewest insertions, deletions and substitutions that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
 }

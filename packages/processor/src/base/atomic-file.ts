@@ -140,7 +140,7 @@ export function removeStaleTemporaries(path: string): void {
  * Whether `pid` runs; this process's own is not, as its temporaries are a previous process's with the same id when
  * it writes no such file itself.
  */
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);

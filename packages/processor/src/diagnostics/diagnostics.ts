@@ -2,7 +2,15 @@ import { diag } from '@opentelemetry/api';
 import { hasDiagLogger } from './messages.js';
 
 /** The kinds of problem reported once per instance (a failed flush: once per run of failures). */
-type Kind = 'invalid' | 'closed' | 'unknownReason' | 'unknownLabel' | 'labelType' | 'workerRun' | 'flushFailing';
+type Kind =
+  | 'invalid'
+  | 'invalidPhase'
+  | 'closed'
+  | 'unknownReason'
+  | 'unknownLabel'
+  | 'labelType'
+  | 'workerRun'
+  | 'flushFailing';
 
 /**
  * Reports each kind of misuse or failure once per stats instance through OpenTelemetry's `diag`, so that a loop
@@ -36,6 +44,26 @@ export class Diagnostics {
     this.misuse(
       `backupstats: dropped an invalid ${family} measurement (bytes and durations must be numbers from 0 to Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush); ` +
         'further ones are counted in backupstats.invalid_measurements without a message',
+    );
+  }
+
+  /**
+   * A run phase name was dropped: not a string of 1 to `maxLength` characters, or past `maxPhases` distinct names
+   * of a handle. Said apart from the invalid measurements, whose message speaks of bytes and durations.
+   */
+  invalidPhase(family: string, name: unknown, maxLength: number, maxPhases: number): void {
+    if (!this.first('invalidPhase')) return;
+    const shown =
+      typeof name !== 'string'
+        ? `a value of type ${name === null ? 'null' : typeof name}`
+        : name.length > maxLength
+          ? `${JSON.stringify(name.slice(0, maxLength))} (${name.length} characters)`
+          : name.length === 0
+            ? 'an empty name'
+            : `${JSON.stringify(name)} (past the ${maxPhases} distinct names the handle keeps)`;
+    this.misuse(
+      `backupstats: dropped the ${family} run phase name ${shown}: a phase name is a string of 1 to ${maxLength} characters, of at most ${maxPhases} distinct ones per handle; ` +
+        'further invalid phase names are counted in backupstats.invalid_measurements without a message',
     );
   }
 

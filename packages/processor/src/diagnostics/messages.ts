@@ -99,18 +99,6 @@ export function providerShutdownLate(deadlineMillis: number, quiet: boolean): vo
   );
 }
 
-/** Options a function was given and does not know: reported once per call, since a misspelt option does nothing. */
-export function unknownOptions(fn: string, given: object, known: readonly string[]): void {
-  const unknown = Object.keys(given).filter((name) => !known.includes(name));
-  if (unknown.length === 0) return;
-  const quoted = unknown.map((name) => JSON.stringify(name.slice(0, 64)));
-  const names =
-    quoted.length === 1
-      ? `the option ${quoted[0]}; it is`
-      : `the options ${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}; they are`;
-  diag.warn(`backupstats: ${fn} does not know ${names} ignored (known: ${known.join(', ')})`);
-}
-
 /** The report page `BACKUPSTATS_REPORT_PATH` asks for could not be written at shutdown. */
 export function reportNotWritten(path: string, error: unknown, quiet: boolean): void {
   reportLoss(`backupstats: the report ${path} (BACKUPSTATS_REPORT_PATH) was not written: ${String(error)}`, quiet);

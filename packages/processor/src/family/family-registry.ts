@@ -70,7 +70,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     private readonly direct: boolean,
   ) {
     this.diagnostics = host.diagnostics;
-    this.runs = new RunBook(family, spec.run, () => this.countInvalid(), this.diagnostics);
+    this.runs = new RunBook(family, spec.run, (say) => this.countInvalid(say), this.diagnostics);
     // The root is no scope() of the user's: the host is not built yet, and is not asked to look for a provider.
     this.root = this.seriesFor(ROOT_LABELS);
   }
@@ -133,9 +133,14 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     return this.runs.pendingRuns;
   }
 
-  /** Number of memoized handles, for the self-metric. */
+  /**
+   * The series that hold numbers, for the self-metric: recorded on, pending or added to the instruments. The root
+   * and the handles only scoped from hold none; the overflow series is not counted.
+   */
   get scopeCount(): number {
-    return this.handles.size;
+    let count = 0;
+    for (const handle of this.handles.values()) if (handle.queued || handle.addedIn !== -1) count += 1;
+    return count;
   }
 
   /** Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound. */
@@ -225,9 +230,10 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     this.invalid += count;
   }
 
-  countInvalid(): void {
+  /** Counts an invalid measurement, said once through diag unless `say` is false (the caller said what it was). */
+  countInvalid(say = true): void {
     this.invalid += 1;
-    this.diagnostics.invalidMeasurement(this.family);
+    if (say) this.diagnostics.invalidMeasurement(this.family);
   }
 
   /**

@@ -88,7 +88,10 @@ export function attachHistograms(producer: HistogramProducer, families: readonly
  *   `cumulative` or `delta`.
  */
 export function createHistogramProducer(options?: HistogramProducerOptions): HistogramProducer {
-  const given = optionsOf('createHistogramProducer', options, "{ aggregation: 'exponential' }");
+  const given = optionsOf('createHistogramProducer', options, "{ aggregation: 'exponential' }", [
+    'aggregation',
+    'temporality',
+  ]);
   const aggregation = choice('aggregation', given.aggregation ?? 'explicit', HISTOGRAM_AGGREGATIONS);
   const temporality = choice('temporality', given.temporality ?? 'cumulative', HISTOGRAM_TEMPORALITIES);
   const attached = new Set<readonly HistogramFamily[]>();

@@ -1,6 +1,5 @@
 import type { BackupStats } from '../api/stats.js';
 import { optionsOf } from '../base/arguments.js';
-import { unknownOptions } from '../diagnostics/messages.js';
 import {
   type BackupStatsOptions,
   CORE_OPTIONS,
@@ -22,9 +21,8 @@ import { StatsInstance } from './stats-instance.js';
  * @throws TypeError naming the option, its value and what is accepted, when an option is invalid.
  */
 export function createBackupStats(options?: BackupStatsOptions): BackupStats {
-  const given = optionsOf('createBackupStats', options, OPTIONS_EXAMPLE);
+  const given = optionsOf('createBackupStats', options, OPTIONS_EXAMPLE, CORE_OPTIONS);
   const resolved = resolveOptions(given);
-  unknownOptions('createBackupStats', given, CORE_OPTIONS);
   return openBackupStats(resolved);
 }
 

@@ -8,13 +8,19 @@ export interface Counted {
   readonly families: readonly [FamilyRegistry, FamilyRegistry];
 }
 
-/** The self-metrics of every stats instance on one MeterProvider: invalid measurements and scopes held, per family. */
+/**
+ * The self-metrics of every stats instance on one MeterProvider: invalid measurements and the series that hold
+ * numbers, per family.
+ */
 export interface SelfMetrics {
   /** The observable instrument the batch callback is registered with; never observed. */
   readonly observable: Observable;
   /** Adds to the instruments what changed in the sums over `members` (and the instances retired) since the last call. */
   update(members: Iterable<Counted>): void;
-  /** Keeps the invalid measurements of an instance that leaves: the counter is cumulative and must never go back. */
+  /**
+   * Keeps the invalid measurements of an instance that leaves (the counter is cumulative and must never go back) and
+   * its series: they stay in the instruments, and the export after shutdown, a batch job's only one, shows them.
+   */
   retire(member: Counted): void;
 }
 
@@ -35,7 +41,7 @@ export function createSelfMetrics(meter: Meter, prefix: string): SelfMetrics {
     valueType: ValueType.INT,
   });
   const scopes: UpDownCounter = meter.createUpDownCounter(names.scopes, {
-    description: 'Distinct label combinations held in memory (the overflow series is not counted).',
+    description: 'Label combinations recorded on, whose series the exports carry (the overflow series is not counted).',
     unit: '{scope}',
     valueType: ValueType.INT,
   });
@@ -43,6 +49,7 @@ export function createSelfMetrics(meter: Meter, prefix: string): SelfMetrics {
     description: 'Never observed: the instrument the collection hook of backupstats is registered with.',
   });
   const retiredInvalid = FAMILIES.map(() => 0);
+  const retiredScopes = FAMILIES.map(() => 0);
   // What the instruments hold, per family: each update adds the difference.
   const addedInvalid = FAMILIES.map(() => 0);
   const addedScopes = FAMILIES.map(() => 0);
@@ -52,7 +59,7 @@ export function createSelfMetrics(meter: Meter, prefix: string): SelfMetrics {
     update(members) {
       FAMILY_ATTRIBUTES.forEach((attributes, i) => {
         let invalidCount = retiredInvalid[i] as number;
-        let scopeCount = 0;
+        let scopeCount = retiredScopes[i] as number;
         for (const member of members) {
           const registry = member.families[i] as FamilyRegistry;
           invalidCount += registry.invalidCount;
@@ -67,6 +74,7 @@ export function createSelfMetrics(meter: Meter, prefix: string): SelfMetrics {
     retire(member) {
       member.families.forEach((registry, i) => {
         retiredInvalid[i] = (retiredInvalid[i] as number) + registry.invalidCount;
+        retiredScopes[i] = (retiredScopes[i] as number) + registry.scopeCount;
       });
     },
   };

@@ -2,7 +2,7 @@ import type { Stats } from '../api/stats.js';
 import { optionsOf, requireStats } from '../base/arguments.js';
 import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
-import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
+import { METER_OPTIONS, type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
 
 /**
  * Yields what `source` yields, unchanged, recording each item on `stats` as one operation with its bytes and
@@ -33,7 +33,7 @@ export function meterIterable<T>(
     );
   }
   requireStats(ERROR_CODES.INVALID_ARGUMENT, 'meterIterable', stats);
-  const every = timeOneInOf(optionsOf('meterIterable', options, OPTIONS_EXAMPLE), 'meterIterable');
+  const every = timeOneInOf(optionsOf('meterIterable', options, OPTIONS_EXAMPLE, METER_OPTIONS), 'meterIterable');
   return metered(source, stats, every);
 }
 

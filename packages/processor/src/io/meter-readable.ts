@@ -4,7 +4,7 @@ import { optionsOf, requireStats } from '../base/arguments.js';
 import { ERROR_CODES } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
 import { keepMeter, READ_METER, requireReadable, requireUnmetered } from './stream-checks.js';
-import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
+import { METER_OPTIONS, type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
 
 /**
  * Meters a Readable in place and returns it: every chunk it produces is recorded on `stats` as one operation
@@ -25,7 +25,7 @@ import { type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from '.
 export function meterReadable<T extends Readable>(stream: T, stats: Stats, options?: MeterOptions): T {
   requireReadable('meterReadable', stream);
   requireStats(ERROR_CODES.INVALID_ARGUMENT, 'meterReadable', stats);
-  const every = timeOneInOf(optionsOf('meterReadable', options, OPTIONS_EXAMPLE), 'meterReadable');
+  const every = timeOneInOf(optionsOf('meterReadable', options, OPTIONS_EXAMPLE, METER_OPTIONS), 'meterReadable');
   requireUnmetered('meterReadable', stream, 'read');
   // A string pushed without an encoding is encoded with the stream's `defaultEncoding` (hex, latin1, base64…),
   // which Node keeps only in its internal state; it cannot change after construction. Object mode keeps strings.

@@ -43,7 +43,10 @@ export interface MeterTransformOptions extends MeterOptions {
 export function meterTransform<T extends Transform>(stream: T, stats: Stats, options?: MeterTransformOptions): T {
   requireTransform('meterTransform', stream);
   requireStats(ERROR_CODES.INVALID_ARGUMENT, 'meterTransform', stats);
-  const given = optionsOf('meterTransform', options, `${OPTIONS_EXAMPLE.slice(0, -2)}, flush: stats }`);
+  const given = optionsOf('meterTransform', options, `${OPTIONS_EXAMPLE.slice(0, -2)}, flush: stats }`, [
+    'timeOneIn',
+    'flush',
+  ]);
   const every = timeOneInOf(given, 'meterTransform');
   const flushStats = given.flush;
   if (flushStats !== undefined) requireStats(ERROR_CODES.INVALID_OPTION, 'meterTransform', flushStats, 'option flush');

@@ -5,7 +5,7 @@ import { describeValue, ERROR_CODES, notAccepted } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
 import { type OperationFunction, OperationMeter, type WritevFunction } from './operation-meter.js';
 import { keepMeter, requireUnmetered, WRITE_METER } from './stream-checks.js';
-import { type MeterOptions, OPTIONS_EXAMPLE, timeOneInOf } from './timing-sample.js';
+import { METER_OPTIONS, type MeterOptions, OPTIONS_EXAMPLE, timeOneInOf } from './timing-sample.js';
 import { writableStateOf } from './writable-drain.js';
 
 type WriteCallback = (error?: Error | null) => void;
@@ -37,7 +37,7 @@ export function meterWritable<T extends Writable>(stream: T, stats: Stats, optio
   // Writable's own instanceof check looks for the writable state that _write / _writev run from.
   if (!(stream instanceof Writable)) throw notWritable(stream);
   requireStats(ERROR_CODES.INVALID_ARGUMENT, 'meterWritable', stats);
-  const every = timeOneInOf(optionsOf('meterWritable', options, OPTIONS_EXAMPLE), 'meterWritable');
+  const every = timeOneInOf(optionsOf('meterWritable', options, OPTIONS_EXAMPLE, METER_OPTIONS), 'meterWritable');
   requireUnmetered('meterWritable', stream, 'write');
   const meter = new OperationMeter(stats, writableStateOf(stream), every);
   const write = stream._write;

@@ -23,6 +23,8 @@ const TIME_ONE_IN: IntegerRule = { min: 1, max: 65_536, note: 'operations per ti
 
 /** The example options of a stream meter's error messages. */
 export const OPTIONS_EXAMPLE = '{ timeOneIn: 16 }';
+/** The options of every stream meter ({@link MeterOptions}). */
+export const METER_OPTIONS: readonly string[] = ['timeOneIn'];
 
 /** `timeOneIn` for timing by budget: N adapts. */
 export const BUDGET = 0;

@@ -35,7 +35,7 @@ export const DEFAULT_WORKERS = 128;
 
 /** The options of `workerLink()` checked, with their defaults. */
 export function workerLinkOptions(options: WorkerLinkOptions | undefined): { workers: number; maxScopes: number } {
-  const given = optionsOf('workerLink', options, '{ workers: 4 }');
+  const given = optionsOf('workerLink', options, '{ workers: 4 }', ['workers', 'maxScopes']);
   const { workers = DEFAULT_WORKERS, maxScopes = DEFAULT_MAX_SCOPES } = given;
   if (!isIntegerIn(workers, WORKERS))
     throw notAccepted(

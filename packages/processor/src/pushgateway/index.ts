@@ -5,6 +5,7 @@
  */
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { exporterAfterPeer } from '../base/peer-exporter.js';
+import { requirePeer } from '../base/peer-resolve.js';
 import { peerMissing } from '../diagnostics/messages.js';
 import { openPushgatewayExporter } from './pushgateway-exporter.js';
 import { checkPushgatewayOptions, type PushgatewayExporterOptions } from './pushgateway-options.js';
@@ -22,13 +23,16 @@ export type { PushgatewayExporterOptions } from './pushgateway-options.js';
  * one of its own. A refused push (4xx) is reported through diag, quoting the answer; the job goes on. Leave the
  * reader's `maxExportBatchSize` unset: a metric split over two pushes would keep only the second half.
  *
- * Needs `@opentelemetry/exporter-prometheus`, loaded when the exporter is made: without it, every export fails with
- * `BACKUPSTATS_MISSING_PEER` and the `npm install` line, reported once (through diag, else on stderr).
+ * Needs `@opentelemetry/exporter-prometheus`, loaded when the exporter is made: without it, creating
+ * the exporter throws `BACKUPSTATS_MISSING_PEER` with the `npm install` line.
  *
  * @throws TypeError naming the option, its value (never a secret) and what is accepted.
+ * @throws Error `BACKUPSTATS_MISSING_PEER` with the `npm install` line when `@opentelemetry/exporter-prometheus` is
+ *   not installed. (One that is installed but fails to load fails every export with what loading threw.)
  */
 export function createPushgatewayExporter(options?: PushgatewayExporterOptions): PushMetricExporter {
   const config = checkPushgatewayOptions(options);
+  requirePeer('@opentelemetry/exporter-prometheus', 'createPushgatewayExporter');
   // A literal import(), as set-up's: a bundler carries the package when it is installed. No prefix, and no
   // timestamps: the Pushgateway refuses pushed samples that have one.
   const loading = import('@opentelemetry/exporter-prometheus').then(({ PrometheusSerializer }) =>

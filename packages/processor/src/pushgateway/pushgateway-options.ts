@@ -3,7 +3,6 @@ import { ERROR_CODES, notAccepted, notAcceptedArgument, quote } from '../base/er
 import { addUrlCredentials, HEADER_RULE, redactUrl } from '../base/http.js';
 import { integerText, isIntegerIn, TIMER_MILLIS } from '../base/integer-rule.js';
 import { isObject } from '../base/values.js';
-import { unknownOptions } from '../diagnostics/messages.js';
 import { GROUPING_LABELS_TEXT, groupingLabelProblem } from './grouping-labels.js';
 import type { PushgatewayConfig } from './pushgateway-exporter.js';
 import { DEFAULT_PUSHGATEWAY_URL, PUSHGATEWAY_URL_TEXT, parsePushgatewayUrl } from './pushgateway-url.js';
@@ -36,8 +35,7 @@ const DEFAULT_TIMEOUT_MILLIS = 10_000;
 
 /** The options checked, each refused with a TypeError naming it, what it is and what is accepted. */
 export function checkPushgatewayOptions(given: PushgatewayExporterOptions | undefined): PushgatewayConfig {
-  const options = optionsOf(FN, given, '{ url: "http://pushgateway:9091" }');
-  unknownOptions(FN, options, KNOWN);
+  const options = optionsOf(FN, given, '{ url: "http://pushgateway:9091" }', KNOWN);
   const text = options.url ?? DEFAULT_PUSHGATEWAY_URL;
   const parsed = typeof text === 'string' ? parsePushgatewayUrl(text) : undefined;
   if (parsed === undefined) {
@@ -72,7 +70,7 @@ function checkValue(name: string, value: unknown): string | undefined {
 }
 
 function checkGrouping(grouping: unknown): Record<string, string> {
-  const accepted = `an object of ${GROUPING_LABELS_TEXT}, to strings`;
+  const accepted = `an object of ${GROUPING_LABELS_TEXT}, to non-empty strings`;
   if (grouping === undefined) return {};
   if (!isObject(grouping))
     throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, FN, 'option grouping', grouping, accepted);
@@ -87,8 +85,10 @@ function checkGrouping(grouping: unknown): Record<string, string> {
         `it has the label name ${quote(name)}: ${problem}`,
       );
     }
-    if (typeof value !== 'string') {
-      throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, FN, `option grouping.${name}`, value, 'a string');
+    // Empty refused, as BACKUPSTATS_PUSHGATEWAY_GROUPING refuses it: in Prometheus an empty label is no label, so
+    // the group's series would lose it, and the key's path would need the Pushgateway's base64 escape for it.
+    if (typeof value !== 'string' || value === '') {
+      throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, FN, `option grouping.${name}`, value, 'a non-empty string');
     }
   }
   return { ...(grouping as Record<string, string>) };

@@ -13,7 +13,7 @@ import type { ExpectedProgress, RunObserver } from '../timeline/run-profile.js';
 import { RUN_FAILURE_REASONS, recordedReasonIndex } from './failure-reasons.js';
 import { OpenRun, type RunEnd } from './open-run.js';
 import { createProgressInstruments, type ProgressInstruments } from './progress-instruments.js';
-import { MAX_PHASE_LENGTH, ProgressSeries } from './progress-series.js';
+import { MAX_PHASE_LENGTH, MAX_PHASES, ProgressSeries } from './progress-series.js';
 import { createRunInstruments, type GaugeRecorder, type RunInstruments } from './run-instruments.js';
 import { RunSeries } from './run-series.js';
 
@@ -39,7 +39,8 @@ export class RunBook implements RunEnd {
   constructor(
     private readonly family: Family,
     private readonly spec: RunSpec,
-    private readonly countInvalid: () => void,
+    /** Counts an invalid measurement; said through diag as one unless `say` is false (the caller says it). */
+    private readonly countInvalid: (say?: boolean) => void,
     private readonly diagnostics: Diagnostics,
   ) {}
 
@@ -106,12 +107,18 @@ export class RunBook implements RunEnd {
   phase(run: OpenRun, name: unknown): void {
     if (!this.open.has(run)) return;
     if (typeof name !== 'string' || name.length === 0 || name.length > MAX_PHASE_LENGTH) {
-      this.countInvalid();
+      this.dropPhase(name);
       return;
     }
     run.progress ??= this.progressOf(run.series.attributes);
-    if (!run.progress.enter(name)) this.countInvalid();
+    if (!run.progress.enter(name)) this.dropPhase(name);
     else this.setProgress(run, run.progress);
+  }
+
+  /** Counts a dropped phase name, said with what is wrong with it rather than as a bad byte count or duration. */
+  private dropPhase(name: unknown): void {
+    this.countInvalid(false);
+    this.diagnostics.invalidPhase(this.family, name, MAX_PHASE_LENGTH, MAX_PHASES);
   }
 
   /** Gives a run in progress without a size its size; a size or operation that startRun refuses is counted. */

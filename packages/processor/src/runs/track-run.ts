@@ -38,7 +38,12 @@ export function trackRun<T>(
 ): Promise<T> {
   requireStats(ERROR_CODES.INVALID_ARGUMENT, 'trackRun', stats);
   requireFunction(ERROR_CODES.INVALID_ARGUMENT, 'trackRun', 'work', work);
-  const given = optionsOf('trackRun', options, '{ bytes: (result) => result.bytes }');
+  const given = optionsOf('trackRun', options, '{ bytes: (result) => result.bytes }', [
+    'bytes',
+    'reason',
+    'expectedBytes',
+    'progressOperation',
+  ]);
   if (given.reason !== undefined)
     requireFunction(ERROR_CODES.INVALID_OPTION, 'trackRun', 'option reason', given.reason);
   // Checked here as well, so that a wrong size is an error at the call, whatever stats do with it.

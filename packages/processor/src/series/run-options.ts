@@ -16,7 +16,7 @@ export interface ExpectedProgress {
  * @throws TypeError naming the option, the value and what it accepts.
  */
 export function expectedProgressOf(fn: string, options: RunOptions | undefined): ExpectedProgress | undefined {
-  const given = optionsOf(fn, options, '{ expectedBytes: 1_048_576 }');
+  const given = optionsOf(fn, options, '{ expectedBytes: 1_048_576 }', ['expectedBytes', 'progressOperation']);
   const { expectedBytes, progressOperation } = given;
   if (
     progressOperation !== undefined &&

@@ -3,7 +3,6 @@ import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { optionsOf } from '../base/arguments.js';
 import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
 import { isObject } from '../base/values.js';
-import { unknownOptions } from '../diagnostics/messages.js';
 import { type BackupStatsOptions, CORE_OPTIONS } from '../instance/options.js';
 import type { Env } from './env/env.js';
 
@@ -56,7 +55,7 @@ const isReader = (value: unknown): boolean =>
  * an option it does not know.
  */
 export function checkStartOptions(given: StartBackupStatsOptions | undefined): StartBackupStatsOptions {
-  const options = optionsOf('startBackupStats', given, "{ env: process.env, naming: 'vitess' }");
+  const options = optionsOf('startBackupStats', given, "{ env: process.env, naming: 'vitess' }", START_OPTIONS);
   const { env, disabled, readers } = options;
   if (env !== undefined && !isObject(env)) {
     throw notAcceptedArgument(
@@ -79,6 +78,5 @@ export function checkStartOptions(given: StartBackupStatsOptions | undefined): S
         throw notAcceptedArgument(ERROR_CODES.INVALID_OPTION, 'option', `readers[${i}]`, reader, accepted);
     });
   }
-  unknownOptions('startBackupStats', options, START_OPTIONS);
   return options;
 }

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sampleLabels, sampleName } from './exposition-text.js';
+import { readRegularFile } from './textfile-path.js';
 
 /**
  * The resource attribute that tells two jobs' files apart: every series of a file carries it as the label
@@ -20,8 +21,8 @@ export function serviceNameOf(attributes: Readonly<Record<string, unknown>>): st
 
 /**
  * Another `*.prom` file in the directory of `path` whose series carry the same `service_name` (read from its
- * `target_info`, which every file the textfile exporter writes has), or undefined. Files that cannot be read are
- * passed over: node_exporter says so itself, with `node_textfile_scrape_error`.
+ * `target_info`, which every file the textfile exporter writes has), or undefined. Files that cannot be read, and
+ * what is no regular file, are passed over: node_exporter says so itself, with `node_textfile_scrape_error`.
  */
 export function fileOfSameJob(path: string, serviceName: string): string | undefined {
   const dir = dirname(path);
@@ -34,12 +35,9 @@ export function fileOfSameJob(path: string, serviceName: string): string | undef
   for (const name of names.sort()) {
     const other = join(dir, name);
     if (!name.endsWith('.prom') || other === path) continue;
-    let text: string;
-    try {
-      text = readFileSync(other, 'utf8');
-    } catch {
-      continue;
-    }
+    // Only regular files: node_exporter reads nothing else, and a FIFO would block the read.
+    const text = readRegularFile(other);
+    if (text === undefined) continue;
     for (const line of text.split('\n')) {
       if (sampleName(line) === 'target_info' && sampleLabels(line)[IDENTITY_LABEL] === serviceName) return other;
     }

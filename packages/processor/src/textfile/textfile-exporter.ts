@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { removeStaleTemporaries, writeAtomically } from '../base/atomic-file.js';
 import { ERROR_CODES, withCode } from '../base/errors.js';
@@ -7,7 +6,8 @@ import { textfileNotWritten, textfileRefused } from '../diagnostics/messages.js'
 import { carriedFamilies, withCarried } from './carried-series.js';
 import { type Family, sampleLabels } from './exposition-text.js';
 import { fileOfSameJob, IDENTITY_LABEL, sameJobText, serviceNameOf } from './job-identity.js';
-import { reasonOf } from './textfile-path.js';
+import { lockTextfile } from './textfile-lock.js';
+import { readRegularFile, reasonOf } from './textfile-path.js';
 
 /**
  * A PushMetricExporter that writes each export to the file at `path` (checked: a `.prom` file in a writable
@@ -23,16 +23,20 @@ export function openTextfileExporter(path: string, serializer: MetricsSerializer
 }
 
 /**
- * {@link openTextfileExporter} in two steps: the file's state is taken now (the previous file read, stale
- * temporaries removed), and the exporter made once the serializer is at hand (createTextfileExporter loads it).
+ * {@link openTextfileExporter} in two steps: the file's state is taken now (its lock taken, the previous file read,
+ * stale temporaries removed), and the exporter made once the serializer is at hand (createTextfileExporter loads
+ * it). The exporter's shutdown releases the lock.
+ *
+ * @throws Error `BACKUPSTATS_TEXTFILE_TAKEN` when a running process writes the file (textfile-lock.ts).
  */
 export function prepareTextfileExporter(
   path: string,
   subject: string,
 ): (serializer: MetricsSerializer) => PushMetricExporter {
+  const unlock = lockTextfile(path, subject);
   const previous = readPrevious(path);
   removeStaleTemporaries(path);
-  return (serializer) => textfileExporter(path, previous, serializer, subject);
+  return (serializer) => textfileExporter(path, previous, serializer, subject, unlock);
 }
 
 /** Readable by everyone: node_exporter usually runs as a user of its own. */
@@ -43,6 +47,7 @@ function textfileExporter(
   previous: string,
   serializer: MetricsSerializer,
   subject: string,
+  unlock: () => void,
 ): PushMetricExporter {
   /** Decided at the first export, which brings the resource: the carried series, or why nothing is written. */
   let job: { carried: Family[]; refusal: string | undefined } | undefined;
@@ -108,7 +113,8 @@ function textfileExporter(
     forceFlush: () => writes.then(() => {}),
     shutdown() {
       closed = true;
-      return writes.then(() => {});
+      // The last write done, another run of the job may write the file.
+      return writes.then(unlock);
     },
     selectAggregationTemporality: () => CUMULATIVE,
   };
@@ -130,11 +136,10 @@ function fileInfoText(path: string, serviceName: string): string {
   ].join('\n');
 }
 
-/** The file this process is about to replace; empty when there is none yet (or it cannot be read). */
+/**
+ * The file this process is about to replace; empty when there is none yet, it cannot be read, or it is no regular
+ * file (a FIFO, which the rename of the first write replaces).
+ */
 function readPrevious(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
+  return readRegularFile(path) ?? '';
 }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { temporaryName } from '../base/atomic-file.js';
 import { type ErrorCode, notAccepted, quote } from '../base/errors.js';
@@ -51,4 +51,25 @@ function statOf(path: string): string {
 /** A system error as its message says it (`EACCES: permission denied, open '…'`). */
 export function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The text of `path` if it is a regular file (a link to one included); undefined when it is anything else (a FIFO,
+ * a socket, a device, a directory), does not exist or cannot be read. Opened without blocking, then checked: a FIFO
+ * opened the usual way blocks until a writer comes, which for a stray FIFO in node_exporter's directory is never.
+ */
+export function readRegularFile(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -70,11 +70,30 @@ export function connectBackupStats(link: WorkerLink): WorkerBackupStats {
     if (closed) return;
     // Stryker disable next-line BooleanLiteral: a second close() repeats the first, which changes nothing
     closed = true;
-    process.off('exit', close);
+    forgetAtExit(close);
     backup.detach();
     restore.detach();
     claim.release();
   };
-  process.once('exit', close);
+  closeAtExit(close);
   return Object.freeze({ backup: backup.root, restore: restore.root, close });
+}
+
+/**
+ * The open connections of this thread, closed when it exits, through one 'exit' listener for all of them: a
+ * listener each would make Node warn of a leak (MaxListenersExceededWarning) at the eleventh connection.
+ */
+const openConnections = new Set<() => void>();
+
+function closeAll(): void {
+  for (const close of [...openConnections]) close();
+}
+
+function closeAtExit(close: () => void): void {
+  if (openConnections.size === 0) process.on('exit', closeAll);
+  openConnections.add(close);
+}
+
+function forgetAtExit(close: () => void): void {
+  if (openConnections.delete(close) && openConnections.size === 0) process.off('exit', closeAll);
 }

@@ -50,7 +50,7 @@ const UNCATCHABLE = new Set(['SIGKILL', 'SIGSTOP']);
  */
 export function shutdownOnExit(target: ShutdownTarget, given?: ShutdownOnExitOptions): () => void {
   requireTarget('shutdownOnExit', target);
-  const options = optionsOf('shutdownOnExit', given, "{ signals: ['SIGTERM'] }");
+  const options = optionsOf('shutdownOnExit', given, "{ signals: ['SIGTERM'] }", ['signals', 'timeoutMillis']);
   if (options.signals !== undefined && !Array.isArray(options.signals)) {
     throw notAcceptedArgument(
       ERROR_CODES.INVALID_OPTION,
