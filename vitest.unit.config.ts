@@ -58,6 +58,11 @@ export default defineProject({
     },
     // A unit test answers in milliseconds; one that needs longer says so on itself, with the reason. A hung test
     // then fails well before Stryker's own timeout, so a mutant that stalls a stream counts as killed.
+    // The files of a worker share one process and its loaded modules: each file loading the library and the SDK
+    // anew cost four times the tests' own time. So a test leaves no state behind (onTestFinished, the fixtures), and
+    // a file that needs the library's module state fresh (a warning said once per thread) re-imports it after
+    // vi.resetModules().
+    isolate: false,
     // In-process tests compute: one file per core. The other tiers run after them (groupOrder), many at once.
     maxWorkers: 2,
     sequence: { groupOrder: 0 },

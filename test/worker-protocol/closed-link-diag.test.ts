@@ -1,9 +1,13 @@
 // A worker that connects after the stats shut down, on a thread with a diag logger: the sentence goes to the logger,
 // once, and nothing to stderr (closed-link.test.ts: without a logger).
-import { createBackupStats } from 'backupstats';
-import { connectBackupStats } from 'backupstats/worker';
 import { expect, it, onTestFinished, vi } from 'vitest';
 import { captureDiag } from '../support/diag-capture.js';
+
+// The warning is said once per thread, in module state: a fresh copy of the library for this file, whatever else
+// ran before it in this worker.
+vi.resetModules();
+const { createBackupStats } = await import('backupstats');
+const { connectBackupStats } = await import('backupstats/worker');
 
 it('a late connection is said once through the diag logger, not on stderr', async () => {
   const stats = createBackupStats();

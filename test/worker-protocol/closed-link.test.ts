@@ -2,11 +2,15 @@
 // closed at the shutdown, so the connection takes no place (however many there are, taken or not), keeps no exit
 // listener, records nothing, and warns once per thread on stderr, since the thread has no diag logger
 // (closed-link-diag.test.ts: with one).
-import { createBackupStats } from 'backupstats';
-import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect, onTestFinished, vi } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { valuesByKey } from '../support/harness.js';
+
+// The warning is said once per thread, in module state: a fresh copy of the library for this file, whatever else
+// ran before it in this worker.
+vi.resetModules();
+const { createBackupStats } = await import('backupstats');
+const { connectBackupStats } = await import('backupstats/worker');
 
 const SAID =
   'backupstats: connectBackupStats got the link of stats that were shut down; what this worker records is ignored\n';
