@@ -114,6 +114,22 @@ export function mergeLabels(
 }
 
 /**
+ * The longest label value a series takes, in UTF-16 code units (JavaScript's `length`: characters, for most text).
+ * A label value is a name (`Source:Read`, `S3`), not data: a longer one is a mistake that would be written into every
+ * export (a 1 MiB value made a 28 MiB textfile). A scope with a longer value records into the overflow series, on the
+ * main thread and in a worker alike.
+ */
+export const MAX_LABEL_LENGTH = 256;
+
+/** The name of the first label whose value is longer than {@link MAX_LABEL_LENGTH}, or undefined when none is. */
+export function longLabel(labels: ResolvedLabels): keyof ResolvedLabels | undefined {
+  if (labels.component.length > MAX_LABEL_LENGTH) return 'component';
+  if (labels.implementation.length > MAX_LABEL_LENGTH) return 'implementation';
+  if (labels.operation.length > MAX_LABEL_LENGTH) return 'operation';
+  return undefined;
+}
+
+/**
  * A key unique to one combination of label values, whatever characters they hold: the lengths of the first two
  * come first, so no value can pass for a part of another.
  */

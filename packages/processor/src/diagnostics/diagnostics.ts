@@ -2,7 +2,15 @@ import { diag } from '@opentelemetry/api';
 import { hasDiagLogger } from './messages.js';
 
 /** The kinds of problem said once per instance (a failed flush: once per run of failures). */
-type Kind = 'invalid' | 'closed' | 'unknownReason' | 'unknownLabel' | 'labelType' | 'workerRun' | 'flushFailing';
+type Kind =
+  | 'invalid'
+  | 'closed'
+  | 'unknownReason'
+  | 'unknownLabel'
+  | 'labelType'
+  | 'labelLength'
+  | 'workerRun'
+  | 'flushFailing';
 
 /**
  * Reports each kind of misuse or failure once per stats instance through OpenTelemetry's `diag`, so that a loop
@@ -33,7 +41,7 @@ export class Diagnostics {
   invalidMeasurement(family: string): void {
     if (!this.first('invalid')) return;
     this.misuse(
-      `backupstats: dropped an invalid ${family} measurement (bytes and durations must be numbers from 0 to Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush); ` +
+      `backupstats: dropped an invalid ${family} measurement (bytes and durations must be numbers from 0 to Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush; a weight, a whole number from 0 to 65,536); ` +
         'further ones are counted in backupstats.invalid_measurements without a message',
     );
   }
@@ -49,6 +57,13 @@ export class Diagnostics {
     if (!this.first('labelType')) return;
     this.misuse(
       `backupstats: scope() was given a ${name} label that is not a string but a value of type ${typeof value}; it is recorded as its text (${JSON.stringify(String(value).slice(0, 64))}), as are any later ones`,
+    );
+  }
+
+  labelTooLong(name: string, length: number, limit: number): void {
+    if (!this.first('labelLength')) return;
+    this.misuse(
+      `backupstats: scope() was given a ${name} label of ${length} characters, longer than the ${limit} a label value may have; its records go to the overflow series (otel.metric.overflow=true), as do those of any later ones`,
     );
   }
 

@@ -1,5 +1,13 @@
 import type { Attributes, Meter } from '@opentelemetry/api';
-import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
+import {
+  labelKey,
+  longLabel,
+  MAX_LABEL_LENGTH,
+  mergeLabels,
+  type ResolvedLabels,
+  ROOT_LABELS,
+  type ScopeLabels,
+} from '../api/labels.js';
 import type { Run } from '../api/run.js';
 import type { ExpectedProgress } from '../api/run-options.js';
 import type { Stats } from '../api/stats.js';
@@ -134,18 +142,27 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     return this.handles.size;
   }
 
-  /** Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound. */
+  /**
+   * Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound or for a label
+   * value longer than MAX_LABEL_LENGTH.
+   */
   scope(parent: ResolvedLabels, given: ScopeLabels | undefined): Stats {
     if (this.instruments === undefined) this.host.lookForProvider();
     const labels = mergeLabels(parent, given, this.diagnostics);
+    const long = longLabel(labels);
+    if (long !== undefined) this.diagnostics.labelTooLong(long, labels[long].length, MAX_LABEL_LENGTH);
     const series = this.seriesFor(labels);
     // Never handed out, the overflow series stands for no label combination: each scope past the bound gets a
     // handle of its own labels on it, so that scoping from it still works.
     return series === this.overflow ? new OverflowHandle(this, labels, series) : series;
   }
 
-  /** The memoized series of `labels`, created if there is room, else the overflow series. */
+  /**
+   * The memoized series of `labels`, created if there is room and every value is short enough, else the overflow
+   * series (checked before the key is built: a long value would make a key as long).
+   */
   seriesFor(labels: ResolvedLabels): SeriesHandle {
+    if (longLabel(labels) !== undefined) return this.overflowSeries();
     const key = labelKey(labels);
     const existing = this.handles.get(key);
     if (existing !== undefined) return existing;

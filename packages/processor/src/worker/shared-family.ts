@@ -1,4 +1,12 @@
-import { labelKey, mergeLabels, type ResolvedLabels, ROOT_LABELS, type ScopeLabels } from '../api/labels.js';
+import {
+  labelKey,
+  longLabel,
+  MAX_LABEL_LENGTH,
+  mergeLabels,
+  type ResolvedLabels,
+  ROOT_LABELS,
+  type ScopeLabels,
+} from '../api/labels.js';
 import type { Run } from '../api/run.js';
 import type { Stats } from '../api/stats.js';
 import { noopRun } from '../base/noop.js';
@@ -49,9 +57,18 @@ export class SharedFamily implements SharedOwner {
     this.root = this.scope(ROOT_LABELS, undefined);
   }
 
-  /** Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound. */
+  /**
+   * Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound or for a label
+   * value longer than MAX_LABEL_LENGTH.
+   */
   scope(parent: ResolvedLabels, given: ScopeLabels | undefined): Stats {
     const labels = mergeLabels(parent, given, this.diagnostics);
+    // As on the main thread (FamilyRegistry.scope): a value past the bound records into the overflow series.
+    const long = longLabel(labels);
+    if (long !== undefined) {
+      this.diagnostics.labelTooLong(long, labels[long].length, MAX_LABEL_LENGTH);
+      return new OverflowHandle(this, labels, this.overflow);
+    }
     const key = labelKey(labels);
     const existing = this.handles.get(key);
     if (existing !== undefined) return existing;
