@@ -10,6 +10,7 @@ type Kind =
   | 'labelType'
   | 'labelLength'
   | 'workerRun'
+  | 'damagedPlace'
   | 'flushFailing';
 
 /**
@@ -79,6 +80,13 @@ export class Diagnostics {
     if (!this.first('workerRun')) return;
     this.misuse(
       'backupstats: startRun() in a worker thread records nothing: a run is the whole job, recorded on the main thread (start it on the stats that made the link); records of operations work in the worker',
+    );
+  }
+
+  damagedPlace(what: string): void {
+    if (!this.first('damagedPlace')) return;
+    this.misuse(
+      `backupstats: the shared memory of a worker link holds ${what}, which no worker writes; that worker's place is no longer read (what was read of it before is kept), and the other workers' and this thread's records still export`,
     );
   }
 

@@ -1,8 +1,19 @@
+import { MAX_PENDING } from '../base/amount.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import { LocalHistogram } from '../histogram/local-histogram.js';
 import { BYTES, COUNT, H_COUNT, MILLIS, OVERFLOW_SLOT, type Region, readLabels } from '../link/region-layout.js';
 import type { SeriesHandle } from '../series/series-handle.js';
-import { foldHistogram } from './histogram-fold.js';
+import { foldHistogram, histogramProblem } from './histogram-fold.js';
+
+/** Who hears of a place whose memory holds a value no worker writes (the stats' Diagnostics). */
+export interface PlaceProblems {
+  damagedPlace(what: string): void;
+}
+
+/** A counter cell a worker can have written: a whole number from 0 to MAX_PENDING (NaN fails the comparisons). */
+const isCountCell = (value: number): boolean => Number.isInteger(value) && value >= 0 && value <= MAX_PENDING;
+/** A sum a worker can have written: from 0 to MAX_PENDING, which a worker never lets a sum pass. */
+const isSumCell = (value: number): boolean => value >= 0 && value <= MAX_PENDING;
 
 /** How often a histogram read that met a record in progress is tried again before the next flush takes it. */
 const READ_ATTEMPTS = 4;
@@ -13,40 +24,72 @@ const READ_ATTEMPTS = 4;
  * thread's series of the same labels (its pending numbers, its LocalHistogram). So a record is in exactly one
  * fold, whichever flushes come between its stores, and a worker that exits, crashes or is terminated keeps what it
  * recorded: the memory is the main thread's too, and the next flush reads it.
+ *
+ * Every value is read as untrusted: the buffer is the worker's to write, and code of the worker's (or damaged memory)
+ * may write anything into it. A value no worker writes (a slot count out of range, a cell that is not a number
+ * the record path can reach) stops the reading of this place for good, said once: what was read of it before stays,
+ * and the other places and the main thread's own records are untouched. A slot's numbers are all checked before any
+ * of them is folded, so a slot is folded whole or not at all.
  */
 export class PlaceReader {
   private readonly slots: [SlotReader[], SlotReader[]] = [[], []];
   private readonly invalidTaken = [0, 0];
   /** Where one histogram is copied before it is checked against its sequence number. */
   private readonly scratch: Float64Array;
+  /** True once the place held a value no worker writes: it is not read again. */
+  private damaged = false;
 
   constructor(
     private readonly region: Region,
     private readonly families: readonly [FamilyRegistry, FamilyRegistry],
+    private readonly problems: PlaceProblems,
   ) {
     this.scratch = new Float64Array(region.layout.slotCells - H_COUNT);
   }
 
-  /** Folds everything recorded in the place since the last read into the families' series. */
+  /** Folds everything recorded in the place since the last read into the families' series; never throws. */
   read(): void {
+    if (this.damaged) return;
+    let problem: string | undefined;
+    try {
+      problem = this.readPlace();
+    } catch (error) {
+      // Nothing above is known to throw; a flush, a collection or a shutdown must not fail for a worker's memory.
+      problem = `a value its read threw on (${String(error)})`;
+    }
+    if (problem === undefined) return;
+    this.damaged = true;
+    this.problems.damagedPlace(problem);
+  }
+
+  /** One read of the place; what no worker writes, if the place holds it (reading stops there). */
+  private readPlace(): string | undefined {
     const { layout, int32, numbers } = this.region;
     for (let family = 0; family < 2; family++) {
       const registry = this.families[family] as FamilyRegistry;
       const slots = this.slots[family] as SlotReader[];
       // Acquire: the slots published by this count, their labels and first numbers, are visible from here on.
       const published = Atomics.load(int32, layout.slotCountAt(family));
-      while (slots.length < published) slots.push(this.slotReader(family, slots.length, registry));
-      for (const slot of slots) slot.read(this.region, this.scratch);
+      // A worker publishes slots one by one and never takes one back.
+      if (published < slots.length || published > layout.scopes) return `a published slot count of ${published}`;
       const invalid = numbers[layout.invalidAt(family)] as number;
+      if (!isCountCell(invalid)) return `${invalid} invalid measurements`;
+      while (slots.length < published) slots.push(this.slotReader(family, slots.length, registry));
+      for (const slot of slots) {
+        const slotProblem = slot.read(this.region, this.scratch);
+        if (slotProblem !== undefined) return slotProblem;
+      }
       const taken = this.invalidTaken[family] as number;
       if (invalid > taken) {
         registry.addInvalid(invalid - taken);
         this.invalidTaken[family] = invalid;
       }
     }
+    return undefined;
   }
 
   private slotReader(family: number, slot: number, registry: FamilyRegistry): SlotReader {
+    // Labels that do not parse, or are too long (FamilyRegistry.seriesFor), send the slot to the overflow series.
     const labels = slot === OVERFLOW_SLOT ? undefined : readLabels(this.region, family, slot);
     const series = labels === undefined ? registry.overflowSeries() : registry.seriesFor(labels);
     const { layout } = this.region;
@@ -75,7 +118,8 @@ class SlotReader {
     this.taken = new Float64Array(histogram === undefined ? 0 : scratch.length);
   }
 
-  read(region: Region, scratch: Float64Array): void {
+  /** Folds what the slot gained since the last read; what no worker writes instead, if the slot holds it. */
+  read(region: Region, scratch: Float64Array): string | undefined {
     const numbers = region.numbers;
     const at = this.at;
     // Each counter on its own: a value not above what was taken adds nothing (one read below it, torn or early,
@@ -83,6 +127,13 @@ class SlotReader {
     const count = numbers[at + COUNT] as number;
     const bytes = numbers[at + BYTES] as number;
     const millis = numbers[at + MILLIS] as number;
+    if (!isCountCell(count)) return `an operation count of ${count}`;
+    if (!isSumCell(bytes)) return `a byte count of ${bytes}`;
+    if (!isSumCell(millis)) return `a duration of ${millis} ms`;
+    if (this.histogram !== undefined) {
+      const problem = this.readHistogram(region, scratch, this.histogram);
+      if (problem !== undefined) return problem;
+    }
     const addCount = count > this.count ? count - this.count : 0;
     const addBytes = bytes > this.bytes ? bytes - this.bytes : 0;
     const addMillis = millis > this.millis ? millis - this.millis : 0;
@@ -92,27 +143,31 @@ class SlotReader {
       this.millis += addMillis;
       this.series.addPending(addCount, addBytes, addMillis);
     }
-    if (this.histogram !== undefined) this.readHistogram(region, scratch, this.histogram);
+    return undefined;
   }
 
   /**
    * The sequence lock's reading side: the cells are kept only if the same even sequence number was read before and
    * after copying them, so no record was in progress meanwhile. The second read is a compare-exchange that writes
    * nothing new: on arm64 its store-release keeps the copy's loads before it (on x64 every locked instruction
-   * does). A slot written during every attempt is folded at a later flush.
+   * does). A slot written during every attempt is folded at a later flush. A consistent copy holding what no
+   * worker writes is not folded: its problem is returned.
    */
-  private readHistogram(region: Region, scratch: Float64Array, histogram: LocalHistogram): void {
+  private readHistogram(region: Region, scratch: Float64Array, histogram: LocalHistogram): string | undefined {
     const { int32, numbers, layout } = region;
     for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
       const before = Atomics.load(int32, this.seqAt);
-      if (before === this.seq) return;
+      if (before === this.seq) return undefined;
       if ((before & 1) === 1) continue;
       scratch.set(numbers.subarray(this.at + H_COUNT, this.at + layout.slotCells));
       if (Atomics.compareExchange(int32, this.seqAt, before, before) !== before) continue;
+      const problem = histogramProblem(scratch, this.taken);
+      if (problem !== undefined) return problem;
       foldHistogram(histogram, scratch, this.taken, layout.explicitAt - H_COUNT);
       this.taken.set(scratch);
       this.seq = before;
-      return;
+      return undefined;
     }
+    return undefined;
   }
 }
