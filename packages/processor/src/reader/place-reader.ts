@@ -1,7 +1,20 @@
 import { MAX_PENDING } from '../base/amount.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import { LocalHistogram } from '../histogram/local-histogram.js';
-import { BYTES, COUNT, H_COUNT, MILLIS, OVERFLOW_SLOT, type Region, readLabels } from '../link/region-layout.js';
+import {
+  BYTES,
+  COUNT,
+  H_COUNT,
+  MILLIS,
+  OVERFLOW_SLOT,
+  REBASE_TAKEN_UP,
+  REBASED_BYTES,
+  REBASED_MILLIS,
+  type Region,
+  readLabels,
+  TAKEN_BYTES,
+  TAKEN_MILLIS,
+} from '../link/region-layout.js';
 import type { SeriesHandle } from '../series/series-handle.js';
 import { foldHistogram, histogramProblem } from './histogram-fold.js';
 
@@ -94,15 +107,29 @@ export class PlaceReader {
     const series = labels === undefined ? registry.overflowSeries() : registry.seriesFor(labels);
     const { layout } = this.region;
     const histogram = layout.histograms && series.histogram instanceof LocalHistogram ? series.histogram : undefined;
-    return new SlotReader(layout.slotAt(family, slot), layout.seqAt(family, slot), series, histogram, this.scratch);
+    return new SlotReader(
+      layout.slotAt(family, slot),
+      layout.seqAt(family, slot),
+      layout.rebaseAt(family, slot),
+      layout.rebaseCellsAt(family, slot),
+      series,
+      histogram,
+      this.scratch,
+    );
   }
 }
 
-/** What the main thread took so far of one slot. */
+/**
+ * What the main thread took so far of one slot. Its bytes and milliseconds are in the slot's current base: when the
+ * worker rebases the slot (worker/shared-series-handle.ts), taking off its cells what this reader had taken, the
+ * reader takes the same amounts off what it keeps, so that the differences stay what the worker recorded.
+ */
 class SlotReader {
   private count = 0;
   private bytes = 0;
   private millis = 0;
+  /** The slot's last rebase taken up (0: none). */
+  private round = 0;
   /** The sequence number of the histogram last folded (0: none, the slot's start). */
   private seq = 0;
   /** The histogram cells last folded, from H_COUNT on. */
@@ -111,6 +138,8 @@ class SlotReader {
   constructor(
     private readonly at: number,
     private readonly seqAt: number,
+    private readonly rebaseAt: number,
+    private readonly rebaseCellsAt: number,
     private readonly series: SeriesHandle,
     private readonly histogram: LocalHistogram | undefined,
     scratch: Float64Array,
@@ -120,8 +149,14 @@ class SlotReader {
 
   /** Folds what the slot gained since the last read; what no worker writes instead, if the slot holds it. */
   read(region: Region, scratch: Float64Array): string | undefined {
-    const numbers = region.numbers;
+    const { numbers, int32 } = region;
     const at = this.at;
+    // Acquire: a rebase whose number is read here has its cells visible.
+    const round = Atomics.load(int32, this.rebaseAt);
+    // The worker rebases again only once this reader took up its last rebase: the number is where this reader left
+    // it, one further (a rebase being written) or two (one written).
+    const ahead = (round - this.round) | 0;
+    if (ahead < 0 || ahead > 2) return `a rebase number of ${round}`;
     // Each counter on its own: a value not above what was taken adds nothing (one read below it, torn or early,
     // waits for a later flush).
     const count = numbers[at + COUNT] as number;
@@ -130,9 +165,26 @@ class SlotReader {
     if (!isCountCell(count)) return `an operation count of ${count}`;
     if (!isSumCell(bytes)) return `a byte count of ${bytes}`;
     if (!isSumCell(millis)) return `a duration of ${millis} ms`;
+    let rebasedBytes = 0;
+    let rebasedMillis = 0;
+    if (ahead === 2) {
+      // What the worker took off: amounts this reader had taken and published, so no more than it has taken now.
+      rebasedBytes = numbers[this.rebaseCellsAt + REBASED_BYTES] as number;
+      rebasedMillis = numbers[this.rebaseCellsAt + REBASED_MILLIS] as number;
+      if (!(rebasedBytes >= 0 && rebasedBytes <= this.bytes)) return `a rebase of ${rebasedBytes} bytes`;
+      if (!(rebasedMillis >= 0 && rebasedMillis <= this.millis)) return `a rebase of ${rebasedMillis} ms`;
+    }
     if (this.histogram !== undefined) {
       const problem = this.readHistogram(region, scratch, this.histogram);
       if (problem !== undefined) return problem;
+    }
+    // The counters are kept only when no rebase was under way or written while they were read: they might be of
+    // either base. The compare-exchange writes nothing new; it orders the loads above before it, as in readHistogram.
+    if (ahead === 1 || Atomics.compareExchange(int32, this.rebaseAt, round, round) !== round) return undefined;
+    if (ahead === 2) {
+      this.bytes -= rebasedBytes;
+      this.millis -= rebasedMillis;
+      this.round = round;
     }
     const addCount = count > this.count ? count - this.count : 0;
     const addBytes = bytes > this.bytes ? bytes - this.bytes : 0;
@@ -142,6 +194,13 @@ class SlotReader {
       this.bytes += addBytes;
       this.millis += addMillis;
       this.series.addPending(addCount, addBytes, addMillis);
+    }
+    if (addBytes + addMillis > 0 || ahead === 2) {
+      // What the worker may take off at its next rebase: what this reader has taken, in the base it has taken up.
+      numbers[this.rebaseCellsAt + TAKEN_BYTES] = this.bytes;
+      numbers[this.rebaseCellsAt + TAKEN_MILLIS] = this.millis;
+      // Release: the worker that reads this number reads the amounts above.
+      Atomics.store(int32, this.rebaseAt + REBASE_TAKEN_UP, this.round);
     }
     return undefined;
   }

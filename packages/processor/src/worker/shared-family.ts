@@ -120,6 +120,8 @@ export class SharedFamily implements SharedOwner {
       layout.seqAt(this.family, slot),
       this.buckets,
       layout.explicitAt,
+      layout.rebaseAt(this.family, slot),
+      layout.rebaseCellsAt(this.family, slot),
     );
   }
 
