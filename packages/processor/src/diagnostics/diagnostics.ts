@@ -64,7 +64,7 @@ export class Diagnostics {
   labelTooLong(name: string, length: number, limit: number): void {
     if (!this.first('labelLength')) return;
     this.misuse(
-      `backupstats: scope() was given a ${name} label of ${length} characters, longer than the ${limit} a label value may have; its records go to the overflow series (otel.metric.overflow=true), as do those of any later ones`,
+      `backupstats: scope() was given a value of ${length} characters for the ${name} label, longer than the ${limit} a label value may have; its records go to the overflow series (otel.metric.overflow=true), as do those of any later ones`,
     );
   }
 
