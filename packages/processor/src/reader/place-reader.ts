@@ -42,7 +42,7 @@ const READ_ATTEMPTS = 4;
  * may write anything into it. A value no worker writes (a slot count out of range, a cell that is not a number
  * the record path can reach) stops the reading of this place for good, said once: what was read of it before stays,
  * and the other places and the main thread's own records are untouched. A slot's numbers are all checked before any
- * of them is folded, so a slot is folded whole or not at all.
+ * of them is folded, so a slot holding a bad value folds nothing of that read.
  */
 export class PlaceReader {
   private readonly slots: [SlotReader[], SlotReader[]] = [[], []];
