@@ -135,11 +135,11 @@ export interface Region {
 export function readLabels(region: Region, family: number, slot: number): ResolvedLabels | undefined {
   const { layout, int32, bytes } = region;
   const labelAt = layout.labelAt(family, slot);
-  const offset = int32[labelAt] as number;
   const length = int32[labelAt + 1] as number;
-  // The words are a worker's to write: labels said to lie outside the heap are read as none.
-  if (!(offset >= 0 && length > 0 && length <= layout.labelBytes - offset)) return undefined;
-  const start = layout.labelStart + offset;
+  if (length === 0) return undefined;
+  // The words are a worker's to write: text they point at outside the heap (or a negative length) does not parse
+  // as three labels, and is read as none like any other text that does not.
+  const start = layout.labelStart + (int32[labelAt] as number);
   let parsed: unknown;
   try {
     parsed = JSON.parse(decodeUtf8(bytes, start, start + length));
