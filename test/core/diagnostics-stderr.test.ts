@@ -10,7 +10,8 @@ import { captureDiag } from '../support/diag-capture.js';
 
 const INVALID =
   'backupstats: dropped an invalid backup measurement (bytes and durations must be numbers from 0 to ' +
-  'Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush); ' +
+  'Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush; a weight, a whole number from 0 ' +
+  'to 65,536); ' +
   'further ones are counted in backupstats.invalid_measurements without a message';
 const WORKER_RUN =
   'backupstats: startRun() in a worker thread records nothing: a run is the whole job, recorded on the main thread ' +

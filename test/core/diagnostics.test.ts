@@ -15,7 +15,8 @@ describe('diagnostic messages', () => {
     stats.backup.timedIncrement(Number.NaN);
     expect(diagnostics.messages).toEqual([
       'backupstats: dropped an invalid restore measurement (bytes and durations must be numbers from 0 to ' +
-        'Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush); ' +
+        'Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush; a weight, a whole number ' +
+        'from 0 to 65,536); ' +
         'further ones are counted in backupstats.invalid_measurements without a message',
     ]);
     await stats.shutdown();

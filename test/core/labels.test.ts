@@ -1,5 +1,6 @@
 // Label values from plain JavaScript callers (numbers, booleans, bigints, null) and the Vitess label values.
 import { Component, createBackupStats, Implementation, Operation, type ScopeLabels } from 'backupstats';
+import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { points } from '../support/harness.js';
@@ -69,5 +70,42 @@ describe('label values Vitess uses', () => {
       Restore: 'Restore',
     });
     expect(Object.isFrozen(Operation)).toBe(true);
+  });
+});
+
+describe('label values longer than 256 characters', () => {
+  it('record into the overflow series on the main thread and on a worker link, said once by each; 256 are kept', async ({
+    harness,
+    diagnostics,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    const worker = connectBackupStats(stats.workerLink({ workers: 1 }));
+    const longest = 'k'.repeat(256);
+    for (const [side, family] of [
+      ['main', stats.backup],
+      ['worker', worker.backup],
+    ] as const) {
+      family.scope({ operation: `${side}:${'x'.repeat(1 << 20)}` }).timedIncrementBytes(3, 1);
+      family
+        .scope({ component: 'y'.repeat(257) })
+        .scope({ operation: side })
+        .timedIncrementBytes(4, 1);
+      family.scope({ implementation: longest, operation: side }).timedIncrementBytes(5, 1);
+    }
+    const exported = points(await harness.collect()).filter((p) => p.name === 'backup.bytes');
+    const overflow = exported.filter((p) => p.attributes['otel.metric.overflow'] === true);
+    expect(overflow.map((p) => p.value)).toEqual([14]);
+    expect(exported.filter((p) => p !== overflow[0]).map((p) => [p.attributes, p.value])).toEqual([
+      [{ component: '-', implementation: longest, operation: 'main' }, 5],
+      [{ component: '-', implementation: longest, operation: 'worker' }, 5],
+    ]);
+    // Once by each side: the worker says it in its own thread, here the same one.
+    const said = 'backupstats: scope() was given a value of 1048581 characters for the operation label, longer than';
+    expect(diagnostics.messages.filter((m) => m.includes('longer than'))).toEqual([
+      expect.stringContaining(said),
+      expect.stringContaining(said.replace('1048581', '1048583')),
+    ]);
+    worker.close();
+    await stats.shutdown();
   });
 });

@@ -4,6 +4,7 @@ import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { valuesByKey } from '../support/harness.js';
+import { statsWithHistograms } from '../support/histogram-stats.js';
 
 const BAD_VALUES: readonly unknown[] = [
   -1,
@@ -155,5 +156,32 @@ describe('a weight that is not a whole number of operations, such as 1.5', () =>
     recording.timedIncrement(5, 2);
     expect(recording.dropped.map((call) => call.weight)).toEqual([1.5]);
     expect(recording.calls.map((call) => call.weight)).toEqual([2]);
+  });
+});
+
+describe('a weight above 65,536, the largest block timing by budget or timeOneIn samples', () => {
+  it('is dropped and counted on the main thread and on a worker link, and 65,536 is kept', async ({ diagnostics }) => {
+    const { stats, collect } = statsWithHistograms();
+    const worker = connectBackupStats(stats.workerLink());
+    const main = stats.backup.scope({ operation: 'main' });
+    const shared = worker.backup.scope({ operation: 'shared' });
+    for (const handle of [main, shared]) {
+      handle.timedIncrement(0, 1e300);
+      handle.timedIncrement(0.001, 2 ** 60);
+      handle.timedIncrementBytes(5, 0.001, 65_537);
+      handle.timedIncrement(1);
+      handle.timedIncrementBytes(7, 0.5, 65_536);
+    }
+    const exported = await collect();
+    for (const operation of ['main', 'shared']) {
+      expect(exported.values.get(`backup.operations{-,-,${operation}}`)).toBe(2);
+      expect(exported.values.get(`backup.bytes{-,-,${operation}}`)).toBe(7);
+      expect(exported.values.get(`backup.time{-,-,${operation}}`)).toBeCloseTo(0.001 + 0.5 * 65.536, 9);
+      expect(exported.histogram({ operation })?.count).toBe(65_537);
+    }
+    expect(exported.values.get('backupstats.invalid_measurements{backup}')).toBe(6);
+    // Once by each side: the worker says it in its own thread, here the same one.
+    expect(diagnostics.messages.filter((m) => m.includes('invalid'))).toHaveLength(2);
+    worker.close();
   });
 });

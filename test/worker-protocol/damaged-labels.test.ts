@@ -52,3 +52,34 @@ describe('labels the worker did not write', () => {
     expect(series.sort()).toEqual(['backup.operations{-,-,intact}', 'backup.operations{overflow}']);
   });
 });
+
+describe('label words the worker did not write', () => {
+  // A slot's labels are found through two Int32 words, their offset in the heap and their length; the test finds a
+  // slot's pair by its length, 212 bytes (`["-","-","xx…x"]` with 200 x), which nothing else in the place is.
+  const damaged: [string, (words: Int32Array, at: number) => void][] = [
+    ['an offset past the heap', (words, at) => words.set([2 ** 30], at - 1)],
+    ['a negative offset', (words, at) => words.set([-8], at - 1)],
+    ['a length past the heap', (words, at) => words.set([2 ** 30], at)],
+    ['a negative length', (words, at) => words.set([-212], at)],
+  ];
+
+  for (const [what, damage] of damaged) {
+    it(`${what}: the slot's numbers go to the overflow series, and the read does not throw`, async ({ harness }) => {
+      const stats = createBackupStats({ meterProvider: harness.provider });
+      onTestFinished(() => stats.shutdown());
+      const link = stats.workerLink({ workers: 1 });
+      const worker = connectBackupStats(link);
+      onTestFinished(() => worker.close());
+      worker.backup.scope({ operation: 'x'.repeat(200) }).timedIncrementBytes(10, 1);
+      worker.backup.scope({ operation: 'intact' }).timedIncrementBytes(3, 1);
+      const words = new Int32Array((link as unknown as { memory: SharedArrayBuffer }).memory);
+      const found = [...words.keys()].filter((i) => words[i] === 212);
+      expect(found).toHaveLength(1);
+      damage(words, found[0] as number);
+      expect(() => stats.flush()).not.toThrow();
+      const values = valuesByKey(await harness.collect());
+      expect(values.get('backup.bytes{overflow}')).toBe(10);
+      expect(values.get('backup.bytes{-,-,intact}')).toBe(3);
+    });
+  }
+});

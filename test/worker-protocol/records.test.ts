@@ -100,7 +100,7 @@ describe('a worker records as the main thread does', () => {
     });
   }
 
-  it("refuses a record that would carry a series' sum since the worker connected past 2^53 - 1", async () => {
+  it("refuses a record that would carry a series' sum since the last read past 2^53 - 1", async () => {
     const { linked, worker } = pair('explicit');
     const big = worker.backup.scope({ operation: 'Big' });
     big.timedIncrementBytes(Number.MAX_SAFE_INTEGER - 1, 1);
@@ -117,6 +117,41 @@ describe('a worker records as the main thread does', () => {
     expect(values.get('restore.operations{-,-,Long}')).toBe(2);
     expect(values.get('backupstats.invalid_measurements{backup}')).toBe(1);
     expect(values.get('backupstats.invalid_measurements{restore}')).toBe(2);
+  });
+
+  it('bounds sums per read as the main thread bounds them per flush: the same records and reads give the same export', async () => {
+    const { main, linked, worker } = pair('explicit');
+    const half = 2 ** 52;
+    const bothSides = (record: (stats: Stats) => void): void => {
+      record(main.stats.backup);
+      record(worker.backup);
+    };
+    const flushBoth = (): void => {
+      main.stats.flush();
+      linked.stats.flush();
+    };
+    // Halves of 2^53 with a flush (a read) after each: each within the bound of its interval, and later records
+    // still taken, after a sum of 2^54 + 100 over the series' life (a worker's slot rebases three times).
+    for (let round = 0; round < 4; round++) {
+      bothSides((s) => s.scope({ operation: 'Big' }).timedIncrementBytes(half, 1));
+      bothSides((s) => s.scope({ operation: 'Long' }).timedIncrement(half));
+      bothSides((s) => s.scope({ operation: 'Unread' }).timedIncrementBytes(0, 0));
+      flushBoth();
+    }
+    for (let i = 0; i < 100; i++) bothSides((s) => s.scope({ operation: 'Big' }).timedIncrementBytes(1, 1));
+    bothSides((s) => s.scope({ operation: 'Long' }).timedIncrement(2));
+    // Two halves without a read between: the second passes the bound on both sides. (The series is opened first:
+    // a new series' first record goes to the instruments at once.)
+    bothSides((s) => s.scope({ operation: 'Unread' }).timedIncrementBytes(half, 1));
+    bothSides((s) => s.scope({ operation: 'Unread' }).timedIncrementBytes(half, 1));
+    bothSides((s) => s.scope({ operation: 'Unread' }).timedIncrementBytes(half - 1, 1));
+    const expected = await main.collect();
+    expect(expected.values.get('backup.operations{-,-,Big}')).toBe(104);
+    expect(expected.values.get('backup.bytes{-,-,Big}')).toBe(2 ** 54 + 100);
+    expect(expected.values.get('backup.operations{-,-,Long}')).toBe(5);
+    expect(expected.values.get('backup.operations{-,-,Unread}')).toBe(6);
+    expect(expected.values.get('backupstats.invalid_measurements{backup}')).toBe(1);
+    await expectSame(linked, main);
   });
 
   it("counts each family's invalid measurements once, whichever collection reads them", async () => {

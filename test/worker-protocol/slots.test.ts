@@ -97,16 +97,27 @@ describe('the label heap', () => {
   it('labels that no longer fit go to the overflow series even with slots left; shorter ones still fit', async ({
     harness,
   }) => {
+    // maxScopes 4: 2048 bytes of labels; the roots' ["-","-","-"] take 13 each, 2022 are left. Every value is within
+    // the 256 characters a label value may have: it takes several to fill the heap.
     const worker = connect(statsOn(harness).workerLink({ maxScopes: 4 }));
-    const [x, y, z] = ['x'.repeat(1000), 'y'.repeat(1000), 'z'.repeat(998)];
-    worker.backup.scope({ operation: x }).timedIncrement(1); // 1012 bytes: 1010 left
-    worker.backup.scope({ operation: y }).timedIncrement(1); // 1012: overflow
-    worker.backup.scope({ operation: z }).timedIncrement(1); // 1010: fits exactly
-    worker.restore.scope({ operation: 'w' }).timedIncrement(1); // 13: overflow
+    const full = (c: string): { component: string; implementation: string; operation: string } => ({
+      component: c.repeat(256),
+      implementation: c.repeat(256),
+      operation: c.repeat(256),
+    });
+    const rest = { component: 'z'.repeat(256), operation: 'z'.repeat(199) };
+    worker.backup.scope(full('x')).timedIncrement(1); // 778 bytes: 1244 left
+    worker.restore.scope(full('v')).timedIncrement(1); // 778: 466 left
+    worker.backup.scope(full('y')).timedIncrement(1); // 778: overflow, with a backup slot left
+    worker.backup.scope(rest).timedIncrement(1); // 466: fits exactly
+    worker.restore.scope({ operation: 'w' }).timedIncrement(1); // 13: overflow, with a restore slot left
     const values = valuesByKey(await harness.collect());
-    expect(values.get(`backup.operations{-,-,${x}}`)).toBe(1);
-    expect(values.get(`backup.operations{-,-,${y}}`)).toBeUndefined();
-    expect(values.get(`backup.operations{-,-,${z}}`)).toBe(1);
+    const key = (family: string, l: { component: string; implementation?: string; operation: string }): string =>
+      `${family}.operations{${l.component},${l.implementation ?? '-'},${l.operation}}`;
+    expect(values.get(key('backup', full('x')))).toBe(1);
+    expect(values.get(key('restore', full('v')))).toBe(1);
+    expect(values.get(key('backup', full('y')))).toBeUndefined();
+    expect(values.get(key('backup', rest))).toBe(1);
     expect(values.get('backup.operations{overflow}')).toBe(1);
     expect(values.get('restore.operations{-,-,w}')).toBeUndefined();
     expect(values.get('restore.operations{overflow}')).toBe(1);
@@ -116,16 +127,17 @@ describe('the label heap', () => {
     harness,
   }) => {
     const worker = connect(statsOn(harness).workerLink({ maxScopes: 4 }));
-    const wide = 'é'.repeat(990); // with ß: 13 + 1980 bytes, 29 left
-    const cut = 'ü'.repeat(15); // 27 characters, 42 bytes: does not fit, and takes nothing
-    worker.backup.scope({ component: 'ß', operation: wide }).timedIncrement(1);
+    const wide = 'é'.repeat(256); // three of them: 10 + 1536 bytes of the 2022 left, 476 left
+    const cut = 'ü'.repeat(240); // 252 characters, 492 bytes: does not fit, and takes nothing
+    const last = { component: 'a'.repeat(256), operation: 'a'.repeat(209) }; // 476 bytes: fits in what is left
+    worker.backup.scope({ component: wide, implementation: wide, operation: wide }).timedIncrement(1);
     worker.backup.scope({ operation: cut }).timedIncrement(1);
-    worker.restore.scope({ operation: 'a'.repeat(16) }).timedIncrement(1); // 28 bytes: fits in what is left
+    worker.restore.scope(last).timedIncrement(1);
     const values = valuesByKey(await harness.collect());
-    expect(values.get(`backup.operations{ß,-,${wide}}`)).toBe(1);
+    expect(values.get(`backup.operations{${wide},${wide},${wide}}`)).toBe(1);
     expect(values.get(`backup.operations{-,-,${cut}}`)).toBeUndefined();
     expect(values.get('backup.operations{overflow}')).toBe(1);
-    expect(values.get(`restore.operations{-,-,${'a'.repeat(16)}}`)).toBe(1);
+    expect(values.get(`restore.operations{${last.component},-,${last.operation}}`)).toBe(1);
   });
 });
 

@@ -125,4 +125,30 @@ describe('records racing reads', SLOW, () => {
     expect(exported.histogram(labels)?.count).toBe(600_000);
     expect(exported.histogram(labels)?.sum).toBeCloseTo(900, 6);
   });
+
+  it('records of 2^52 bytes each, read while they are made: every one within the bound of its read is kept, exactly', async () => {
+    const { stats, collect } = statsWithHistograms();
+    const thread = await startRecordingWorker(stats.workerLink());
+    // Each record fills half the bound: the worker keeps one only if the main thread has read the one before, and
+    // the slot's cells rebase every other record kept.
+    const count = 2_000_000;
+    let finished = false;
+    const done = thread.run({ kind: 'loop', count, ms: 1, bytes: 2 ** 52, labels }).then(() => {
+      finished = true;
+    });
+    let reads = 0;
+    while (!finished) {
+      stats.flush();
+      reads += 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await done;
+    const { values } = await collect();
+    const kept = values.get(`backup.operations${key}`) as number;
+    expect(kept).toBeGreaterThan(2);
+    expect(kept + (values.get('backupstats.invalid_measurements{backup}') as number)).toBe(count);
+    expect(values.get(`backup.bytes${key}`)).toBe(kept * 2 ** 52);
+    expect(values.get(`backup.time${key}`)).toBeCloseTo(kept / 1000, 9);
+    expect(reads).toBeGreaterThan(0);
+  });
 });

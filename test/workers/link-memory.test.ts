@@ -33,9 +33,9 @@ describe('the memory of a worker link', () => {
       name: 'TypeError',
       code: 'BACKUPSTATS_INVALID_OPTION',
       message:
-        'backupstats: workerLink options is { workers: 1024, maxScopes: 4096 } (21441314816 bytes of shared memory, ' +
+        'backupstats: workerLink options is { workers: 1024, maxScopes: 4096 } (21776859136 bytes of shared memory, ' +
         'which the system refused: Array buffer allocation failed); accepted: fewer workers or a smaller maxScopes: a ' +
-        'place holds maxScopes slots per family, of 24 bytes without histograms or (264 + explicit boundaries) × 8 ' +
+        'place holds maxScopes slots per family, of 56 bytes without histograms or (268 + explicit boundaries) × 8 ' +
         'bytes with them, and 256 bytes of labels per slot',
     });
   });

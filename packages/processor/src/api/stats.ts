@@ -18,7 +18,8 @@ export interface Stats {
    * Records one operation that took `durationMillis` milliseconds. `weight` (default 1) is for sampled timing:
    * the duration was measured on this operation as the sample of `weight` operations, so the summed time adds
    * `durationMillis × weight`; `0` for an operation that was not timed (counted, no time). The count always adds 1.
-   * A weight that is not a whole number from 0 up drops the record as invalid.
+   * A weight that is not a whole number from 0 to 65,536 (the largest block the stream meters sample) drops the
+   * record as invalid.
    */
   timedIncrement(durationMillis: number, weight?: number): void;
   /** Records one operation that moved `bytes` bytes in `durationMillis` milliseconds; `weight` as in {@link timedIncrement}. */

@@ -17,9 +17,16 @@ export function isAmount(value: unknown): value is number {
 }
 
 /**
- * True for a whole number of operations, zero or more: the weight of a sampled duration. A fractional weight would
- * make histogram counts fractional (OTLP carries them as integers).
+ * The largest weight of a sampled duration: the largest block that timing by budget or `timeOneIn` samples (the
+ * stream meters' N is at most this). A larger weight is no sample a timing budget produces; taken, one record could
+ * add 1e300 to a histogram's count or centuries to the summed time.
+ */
+export const MAX_WEIGHT = 65_536;
+
+/**
+ * True for a whole number of operations from 0 to {@link MAX_WEIGHT}: the weight of a sampled duration. A fractional
+ * weight would make histogram counts fractional (OTLP carries them as integers).
  */
 export function isWeight(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) >= 0;
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_WEIGHT;
 }

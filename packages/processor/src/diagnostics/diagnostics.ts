@@ -9,7 +9,9 @@ type Kind =
   | 'unknownReason'
   | 'unknownLabel'
   | 'labelType'
+  | 'labelLength'
   | 'workerRun'
+  | 'damagedPlace'
   | 'flushFailing';
 
 /**
@@ -42,7 +44,7 @@ export class Diagnostics {
     // Stryker disable next-line StringLiteral: a kind is only a set key; the empty string is a key no other kind uses
     if (!this.first('invalid')) return;
     this.misuse(
-      `backupstats: dropped an invalid ${family} measurement (bytes and durations must be numbers from 0 to Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush); ` +
+      `backupstats: dropped an invalid ${family} measurement (bytes and durations must be numbers from 0 to Number.MAX_SAFE_INTEGER, and so must their sum pending until the next flush; a weight, a whole number from 0 to 65,536); ` +
         'further ones are counted in backupstats.invalid_measurements without a message',
     );
   }
@@ -83,6 +85,13 @@ export class Diagnostics {
     );
   }
 
+  labelTooLong(name: string, length: number, limit: number): void {
+    if (!this.first('labelLength')) return;
+    this.misuse(
+      `backupstats: scope() was given a value of ${length} characters for the ${name} label, longer than the ${limit} a label value may have; its records go to the overflow series (otel.metric.overflow=true), as do those of any later ones`,
+    );
+  }
+
   unknownRunFailure(reason: unknown): void {
     // Stryker disable next-line StringLiteral: a kind is only a set key; the empty string is a key no other kind uses
     if (!this.first('unknownReason')) return;
@@ -97,6 +106,13 @@ export class Diagnostics {
     if (!this.first('workerRun')) return;
     this.misuse(
       'backupstats: startRun() in a worker thread records nothing: a run is the whole job, recorded on the main thread (start it on the stats that made the link); records of operations work in the worker',
+    );
+  }
+
+  damagedPlace(what: string): void {
+    if (!this.first('damagedPlace')) return;
+    this.misuse(
+      `backupstats: the shared memory of a worker link holds ${what}, which no worker writes; that worker's place is no longer read (what was read of it before is kept), and the other workers' and this thread's records still export`,
     );
   }
 

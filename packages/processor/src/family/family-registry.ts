@@ -15,7 +15,7 @@ import { OverflowHandle } from '../series/overflow-handle.js';
 import type { ExpectedProgress } from '../series/run-options.js';
 import { createInstruments, type Instruments, SeriesHandle, type SeriesOwner } from '../series/series-handle.js';
 import { FamilyTimeline } from '../timeline/family-timeline.js';
-import { labelKey, mergeLabels, ROOT_LABELS } from './scope-labels.js';
+import { labelKey, longLabel, MAX_LABEL_LENGTH, mergeLabels, ROOT_LABELS } from './scope-labels.js';
 import { addNow, openInterval, opensInterval } from './series-interval.js';
 
 /** The attributes of the overflow series, as the OpenTelemetry SDK marks its own. */
@@ -143,19 +143,28 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     return count;
   }
 
-  /** Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound. */
+  /**
+   * Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound or for a label
+   * value longer than MAX_LABEL_LENGTH.
+   */
   scope(parent: ResolvedLabels, given: ScopeLabels | undefined): Stats {
     // Stryker disable next-line ConditionalExpression: lookForProvider returns at once once the instruments are set
     if (this.instruments === undefined) this.host.lookForProvider();
     const labels = mergeLabels(parent, given, this.diagnostics);
+    const long = longLabel(labels);
+    if (long !== undefined) this.diagnostics.labelTooLong(long, labels[long].length, MAX_LABEL_LENGTH);
     const series = this.seriesFor(labels);
     // Never handed out, the overflow series stands for no label combination: each scope past the bound gets a
     // handle of its own labels on it, so that scoping from it still works.
     return series === this.overflow ? new OverflowHandle(this, labels, series) : series;
   }
 
-  /** The memoized series of `labels`, created if there is room, else the overflow series. */
+  /**
+   * The memoized series of `labels`, created if there is room and every value is short enough, else the overflow
+   * series (checked before the key is built: a long value would make a key as long).
+   */
   seriesFor(labels: ResolvedLabels): SeriesHandle {
+    if (longLabel(labels) !== undefined) return this.overflowSeries();
     const key = labelKey(labels);
     const existing = this.handles.get(key);
     if (existing !== undefined) return existing;

@@ -11,13 +11,13 @@ export const ROOT_LABELS: ResolvedLabels = Object.freeze({
 /** The names {@link ScopeLabels} accepts. */
 const LABEL_NAMES: readonly string[] = ['component', 'implementation', 'operation'];
 
-/** Who hears of labels that cannot be right; each is said once per stats instance. */
+/** Who hears of labels that cannot be right; each is reported once per stats instance. */
 export interface LabelProblems {
   unknownLabel(name: string): void;
   labelNotAString(name: string, value: unknown): void;
 }
 
-/** What no one is told: labels merged where nobody listens (the test doubles). */
+/** What no one hears: labels merged where nobody listens (the test doubles). */
 const UNHEARD: LabelProblems = { unknownLabel() {}, labelNotAString() {} };
 
 function pick(name: string, current: string, given: unknown, problems: LabelProblems): string {
@@ -62,4 +62,20 @@ export function mergeLabels(
 export function labelKey(labels: ResolvedLabels): string {
   const { component, implementation, operation } = labels;
   return `${component.length}:${implementation.length}:${component}${implementation}${operation}`;
+}
+
+/**
+ * The longest label value a series takes, in UTF-16 code units (JavaScript's `length`: characters, for most text).
+ * A label value is a name (`Source:Read`, `S3`), not data: a longer one is a mistake that would be written into every
+ * export (a 1 MiB value made a 28 MiB textfile). A scope with a longer value records into the overflow series, on the
+ * main thread and in a worker alike.
+ */
+export const MAX_LABEL_LENGTH = 256;
+
+/** The name of the first label whose value is longer than {@link MAX_LABEL_LENGTH}, or undefined when none is. */
+export function longLabel(labels: ResolvedLabels): keyof ResolvedLabels | undefined {
+  if (labels.component.length > MAX_LABEL_LENGTH) return 'component';
+  if (labels.implementation.length > MAX_LABEL_LENGTH) return 'implementation';
+  if (labels.operation.length > MAX_LABEL_LENGTH) return 'operation';
+  return undefined;
 }

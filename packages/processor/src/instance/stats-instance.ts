@@ -67,7 +67,7 @@ export class StatsInstance implements FamilyHost {
         ),
     ) as [FamilyRegistry, FamilyRegistry];
     this.families = [backup, restore];
-    this.workers = new WorkerLinks(this.families, keep ? resolved.histogramBoundaries : undefined);
+    this.workers = new WorkerLinks(this.families, keep ? resolved.histogramBoundaries : undefined, this.diagnostics);
     for (const producer of resolved.histogramProducers) attachHistograms(producer, this.families);
     const readWorkers = (): void => this.workers.read();
     this.timelines = [backup.attachTimeline(readWorkers), restore.attachTimeline(readWorkers)];

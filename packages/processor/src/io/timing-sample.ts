@@ -1,3 +1,4 @@
+import { MAX_WEIGHT } from '../base/amount.js';
 import { ERROR_CODES, notAccepted, showValue } from '../base/errors.js';
 import { type IntegerRule, integerText, isIntegerIn } from '../base/integer-rule.js';
 import { type Clock, type ClockCost, clockCostOf, refineClockCost } from './clock-cost.js';
@@ -19,7 +20,8 @@ export interface MeterOptions {
   readonly timeOneIn?: number | undefined;
 }
 
-const TIME_ONE_IN: IntegerRule = { min: 1, max: 65_536, note: 'operations per timed operation' };
+// A timed operation stands for its block: the largest block is the largest weight a record accepts.
+const TIME_ONE_IN: IntegerRule = { min: 1, max: MAX_WEIGHT, note: 'operations per timed operation' };
 
 /** The example options of a stream meter's error messages. */
 export const OPTIONS_EXAMPLE = '{ timeOneIn: 16 }';
@@ -96,7 +98,7 @@ export class TimingSample {
     // A timed operation's reads over the clock's share: a mean this long or longer is always timed; one in N of
     // shorter ones keeps the reads at the share of the mean.
     const alwaysTimed = (READS_PER_TIMED * cost.perRead) / CLOCK_SHARE;
-    const size = this.mean >= alwaysTimed ? 1 : Math.min(65_536, Math.ceil(alwaysTimed / this.mean));
+    const size = this.mean >= alwaysTimed ? 1 : Math.min(MAX_WEIGHT, Math.ceil(alwaysTimed / this.mean));
     this.startBlock(size);
   }
 

@@ -7,10 +7,12 @@ import { BUCKETS } from '../histogram/bucket-layout.js';
  * thread): the same function of the same link gives the worker and the main thread the same layout.
  *
  * - Int32 header: the published slot count of each family, the label heap's end, then per slot its histogram
- *   sequence number and where its labels are (byte offset, length).
+ *   sequence number, where its labels are (byte offset, length), and its rebase words (the worker's rebase number,
+ *   the rebase number the main thread has taken up).
  * - Float64 numbers: the invalid measurements of each family, then per slot its cumulative numbers (count, bytes,
  *   milliseconds) and, with histograms, its histogram (count, sum, min, max, zero count, the exponential buckets,
- *   the explicit buckets).
+ *   the explicit buckets); then per slot its rebase cells: the bytes and milliseconds the main thread has taken
+ *   (in the slot's current base), and what the worker's last rebase took off the slot's bytes and milliseconds.
  * - The label heap: each slot's labels as UTF-8 JSON, `[component, implementation, operation]`.
  *
  * Slot 0 of each family is its overflow series (labels of length 0); the others are label combinations in the order
@@ -28,6 +30,19 @@ export const H_MIN = 5;
 export const H_MAX = 6;
 export const H_ZERO = 7;
 export const H_EXPONENTIAL = 8;
+
+/**
+ * A slot's rebase cells, in Float64 cells from {@link RegionLayout.rebaseCellsAt}: what the main thread has taken of
+ * the bytes and milliseconds (written by the main thread after each read), and what the last rebase took off them
+ * (written by the worker). Its Int32 words, from {@link RegionLayout.rebaseAt}: the worker's rebase number (odd while
+ * a rebase is being written), then the one the main thread has taken up.
+ */
+export const TAKEN_BYTES = 0;
+export const TAKEN_MILLIS = 1;
+export const REBASED_BYTES = 2;
+export const REBASED_MILLIS = 3;
+const REBASE_CELLS = 4;
+export const REBASE_TAKEN_UP = 1;
 
 /** The slot that stands for every label combination past the bound. */
 export const OVERFLOW_SLOT = 0;
@@ -60,6 +75,10 @@ export interface RegionLayout {
   seqAt(family: number, slot: number): number;
   /** Int32 index of a slot's label offset; its length is in the next word. */
   labelAt(family: number, slot: number): number;
+  /** Int32 index of a slot's rebase number; the number the main thread took up is {@link REBASE_TAKEN_UP} on. */
+  rebaseAt(family: number, slot: number): number;
+  /** Float64 index of a slot's rebase cells ({@link TAKEN_BYTES} and on). */
+  rebaseCellsAt(family: number, slot: number): number;
   /** Float64 index of a family's invalid measurements. */
   invalidAt(family: number): number;
   /** Float64 index of a slot's first cell. */
@@ -76,11 +95,13 @@ export function regionLayout(scopes: number, explicitCount: number | undefined):
   const slotCells = histograms ? explicitAt + explicitCount : H_COUNT;
   const seqStart = HEADER_WORDS;
   const labelWordsStart = seqStart + 2 * scopes;
-  const int32Words = labelWordsStart + 4 * scopes;
+  const rebaseWordsStart = labelWordsStart + 4 * scopes;
+  const int32Words = rebaseWordsStart + 4 * scopes;
   // Float64 cells start on an 8-byte boundary.
   const floatStart = Math.ceil(int32Words / 2);
   const slotsStart = floatStart + 2;
-  const floatEnd = slotsStart + 2 * scopes * slotCells;
+  const rebaseCellsStart = slotsStart + 2 * scopes * slotCells;
+  const floatEnd = rebaseCellsStart + 2 * scopes * REBASE_CELLS;
   const labelStart = floatEnd * 8;
   const labelBytes = 2 * scopes * LABEL_BYTES_PER_SLOT;
   return {
@@ -93,6 +114,8 @@ export function regionLayout(scopes: number, explicitCount: number | undefined):
     labelEndAt: LABEL_END,
     seqAt: (family, slot) => seqStart + family * scopes + slot,
     labelAt: (family, slot) => labelWordsStart + 2 * (family * scopes + slot),
+    rebaseAt: (family, slot) => rebaseWordsStart + 2 * (family * scopes + slot),
+    rebaseCellsAt: (family, slot) => rebaseCellsStart + REBASE_CELLS * (family * scopes + slot),
     invalidAt: (family) => floatStart + family,
     slotAt: (family, slot) => slotsStart + (family * scopes + slot) * slotCells,
     labelStart,
@@ -115,6 +138,8 @@ export function readLabels(region: Region, family: number, slot: number): Resolv
   const length = int32[labelAt + 1] as number;
   // Stryker disable next-line ConditionalExpression: the overflow slot's empty label reads into overflow anyway
   if (length === 0) return undefined;
+  // The words are a worker's to write: text they point at outside the heap (or a negative length) does not parse
+  // as three labels, and is read as none like any other text that does not.
   const start = layout.labelStart + (int32[labelAt] as number);
   let parsed: unknown;
   try {

@@ -71,8 +71,8 @@ export function createLink(workers: number, maxScopes: number, boundaries: reado
       ERROR_CODES.INVALID_OPTION,
       'workerLink options',
       `{ workers: ${workers}, maxScopes: ${maxScopes} }`,
-      'fewer workers or a smaller maxScopes: a place holds maxScopes slots per family, of 24 bytes without ' +
-        'histograms or (264 + explicit boundaries) × 8 bytes with them, and 256 bytes of labels per slot',
+      'fewer workers or a smaller maxScopes: a place holds maxScopes slots per family, of 56 bytes without ' +
+        'histograms or (268 + explicit boundaries) × 8 bytes with them, and 256 bytes of labels per slot',
       `${byteLength} bytes of shared memory, which the system refused: ${(error as Error).message}`,
     );
   }

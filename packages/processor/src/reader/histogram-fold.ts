@@ -10,6 +10,36 @@ const MAX = H_MAX - H_COUNT;
 const ZERO = H_ZERO - H_COUNT;
 const EXPONENTIAL = H_EXPONENTIAL - H_COUNT;
 
+/** The largest whole count a cell holds exactly. */
+const MAX_COUNT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * What a consistent copy of a slot's histogram (`read`, from its H_COUNT cell on) holds that no worker writes, or
+ * undefined when nothing: counts (the weighted count, the zero count, every bucket) are whole numbers from what was
+ * taken (`taken`, the last copy folded; cumulative, they never shrink) to 2^53 - 1; the sum is from 0 up and finite;
+ * the minimum and maximum are durations, or the infinities a slot starts with before its first.
+ */
+export function histogramProblem(read: Float64Array, taken: Float64Array): string | undefined {
+  const sum = read[SUM] as number;
+  if (!(sum >= 0 && sum < Number.POSITIVE_INFINITY)) return `a histogram sum of ${sum}`;
+  const min = read[MIN] as number;
+  if (!((min >= 0 && min < Number.POSITIVE_INFINITY) || min === Number.POSITIVE_INFINITY)) {
+    return `a histogram minimum of ${min}`;
+  }
+  const max = read[MAX] as number;
+  if (!((max >= 0 && max < Number.POSITIVE_INFINITY) || max === Number.NEGATIVE_INFINITY)) {
+    return `a histogram maximum of ${max}`;
+  }
+  for (let i = 0; i < read.length; i++) {
+    if (i === SUM || i === MIN || i === MAX) continue;
+    const value = read[i] as number;
+    if (!(Number.isInteger(value) && value >= (taken[i] as number) && value <= MAX_COUNT)) {
+      return `a histogram count of ${value}`;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Adds to `histogram` what a worker's slot gained between two consistent reads of it, `taken` then `read` (both
  * copied from the slot's H_COUNT cell on, `explicit` the first explicit bucket among them): count, sum and every

@@ -2,7 +2,7 @@ import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import { markClosed, placeEverTaken } from '../link/place-claim.js';
 import { createLink, disabledLink, type LinkData, placeRegion, workerLinkOptions } from '../link/worker-link.js';
-import { PlaceReader } from './place-reader.js';
+import { type PlaceProblems, PlaceReader } from './place-reader.js';
 
 /**
  * One link's places and their readers. A reader is made when a worker first takes its place: a link has room for
@@ -28,6 +28,8 @@ export class WorkerLinks {
     private readonly families: readonly [FamilyRegistry, FamilyRegistry],
     /** The explicit boundaries of the stats' histograms, or none when they keep no histogram. */
     private readonly boundaries: readonly number[] | undefined,
+    /** Who hears of a place whose memory holds what no worker writes. */
+    private readonly problems: PlaceProblems,
   ) {}
 
   /**
@@ -49,7 +51,7 @@ export class WorkerLinks {
       // Stryker disable next-line EqualityOperator: the word past the last place is the closed mark, never taken
       for (let place = 0; place < link.places; place++) {
         if (readers[place] === undefined && placeEverTaken(control, place)) {
-          readers[place] = new PlaceReader(placeRegion(link, place), this.families);
+          readers[place] = new PlaceReader(placeRegion(link, place), this.families, this.problems);
         }
       }
       // Stryker disable next-line OptionalChaining: workers take the lowest free place, so readers has no hole

@@ -14,13 +14,16 @@ export interface RecordingOwner extends ScopeLookup {
  */
 export abstract class RecordingHandle<Owner extends RecordingOwner = RecordingOwner> extends ScopeHandle<Owner> {
   timedIncrement(durationMillis: number, weight = 1): void {
-    if (isAmount(durationMillis) && isWeight(weight) && this.add(0, durationMillis, weight)) return;
+    if (isAmount(durationMillis) && isWeight(weight)) {
+      if (this.add(0, durationMillis, weight) || this.addPastBound(0, durationMillis, weight)) return;
+    }
     this.owner.countInvalid();
   }
 
   timedIncrementBytes(bytes: number, durationMillis: number, weight = 1): void {
-    if (isAmount(bytes) && isAmount(durationMillis) && isWeight(weight) && this.add(bytes, durationMillis, weight))
-      return;
+    if (isAmount(bytes) && isAmount(durationMillis) && isWeight(weight)) {
+      if (this.add(bytes, durationMillis, weight) || this.addPastBound(bytes, durationMillis, weight)) return;
+    }
     this.owner.countInvalid();
   }
 
@@ -29,4 +32,10 @@ export abstract class RecordingHandle<Owner extends RecordingOwner = RecordingOw
    * pass MAX_PENDING.
    */
   protected abstract add(bytes: number, durationMillis: number, weight: number): boolean;
+
+  /**
+   * Adds a record of valid amounts that {@link add} refused because a sum would pass MAX_PENDING, if room can be
+   * made for it; false, adding nothing, when none can. Called only past the bound, so it costs a record nothing.
+   */
+  protected abstract addPastBound(bytes: number, durationMillis: number, weight: number): boolean;
 }

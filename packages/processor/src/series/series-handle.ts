@@ -72,6 +72,11 @@ export class SeriesHandle extends RecordingHandle<SeriesOwner> {
     return true;
   }
 
+  /** A pending sum is bounded until the next flush, which only a flush makes room in: refused. */
+  protected addPastBound(): boolean {
+    return false;
+  }
+
   startRun(options?: RunOptions): Run {
     return this.owner.startRun(this.attributes, expectedProgressOf('startRun', options));
   }

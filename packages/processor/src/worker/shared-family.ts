@@ -3,7 +3,7 @@ import type { Run } from '../api/run.js';
 import type { Stats } from '../api/stats.js';
 import { noopRun } from '../base/noop.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import { labelKey, mergeLabels, ROOT_LABELS } from '../family/scope-labels.js';
+import { labelKey, longLabel, MAX_LABEL_LENGTH, mergeLabels, ROOT_LABELS } from '../family/scope-labels.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import { H_MAX, H_MIN, OVERFLOW_SLOT, type Region, readLabels } from '../link/region-layout.js';
 import type { Family } from '../naming/naming-types.js';
@@ -51,9 +51,18 @@ export class SharedFamily implements SharedOwner {
     this.root = this.scope(ROOT_LABELS, undefined);
   }
 
-  /** Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound. */
+  /**
+   * Returns the memoized handle for `given` on top of `parent`, or an overflow handle past the bound or for a label
+   * value longer than MAX_LABEL_LENGTH.
+   */
   scope(parent: ResolvedLabels, given: ScopeLabels | undefined): Stats {
     const labels = mergeLabels(parent, given, this.diagnostics);
+    // As on the main thread (FamilyRegistry.scope): a value past the bound records into the overflow series.
+    const long = longLabel(labels);
+    if (long !== undefined) {
+      this.diagnostics.labelTooLong(long, labels[long].length, MAX_LABEL_LENGTH);
+      return new OverflowHandle(this, labels, this.overflow);
+    }
     const key = labelKey(labels);
     const existing = this.handles.get(key);
     if (existing !== undefined) return existing;
@@ -105,6 +114,8 @@ export class SharedFamily implements SharedOwner {
       layout.seqAt(this.family, slot),
       this.buckets,
       layout.explicitAt,
+      layout.rebaseAt(this.family, slot),
+      layout.rebaseCellsAt(this.family, slot),
     );
   }
 

@@ -3,7 +3,22 @@ import type { Run, RunOptions } from '../api/run.js';
 import { MAX_PENDING } from '../base/amount.js';
 import { BucketIndex } from '../histogram/bucket-layout.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
-import { BYTES, COUNT, H_COUNT, H_EXPONENTIAL, H_MAX, H_MIN, H_SUM, H_ZERO, MILLIS } from '../link/region-layout.js';
+import {
+  BYTES,
+  COUNT,
+  H_COUNT,
+  H_EXPONENTIAL,
+  H_MAX,
+  H_MIN,
+  H_SUM,
+  H_ZERO,
+  MILLIS,
+  REBASE_TAKEN_UP,
+  REBASED_BYTES,
+  REBASED_MILLIS,
+  TAKEN_BYTES,
+  TAKEN_MILLIS,
+} from '../link/region-layout.js';
 import { RecordingHandle, type RecordingOwner } from '../series/recording-handle.js';
 import { expectedProgressOf } from '../series/run-options.js';
 
@@ -36,6 +51,10 @@ export interface SharedOwner extends RecordingOwner {
  * out of order (arm64), a read may take part of the record in progress: every cell is cumulative and each read
  * folds only what it gained, so the rest comes with the next read and each record still counts exactly once; only
  * that one collection may show a count one record away from its buckets.
+ *
+ * The bytes and milliseconds are bounded as the main thread bounds its pending sums: what the main thread has not
+ * yet read stays within MAX_PENDING, however much the slot held over its life. A cumulative cell stays exact only up
+ * to MAX_PENDING, so a record that would carry one past it first rebases the slot ({@link rebase}).
  */
 export class SharedSeriesHandle extends RecordingHandle<SharedOwner> {
   constructor(
@@ -52,6 +71,9 @@ export class SharedSeriesHandle extends RecordingHandle<SharedOwner> {
     readonly buckets: ExplicitBuckets | undefined,
     /** The first explicit bucket's cell, from `at`. */
     readonly explicitAt: number,
+    /** The series' rebase words in `seqs` and rebase cells in `numbers` (link/region-layout.ts). */
+    readonly rebaseAt: number,
+    readonly rebaseCellsAt: number,
   ) {
     super(owner, labels);
   }
@@ -65,7 +87,7 @@ export class SharedSeriesHandle extends RecordingHandle<SharedOwner> {
     return this.owner.startRun();
   }
 
-  /** Adds one record of valid amounts; false when a cumulative sum would pass {@link MAX_PENDING}. */
+  /** Adds one record of valid amounts; false when a cumulative sum would pass {@link MAX_PENDING} ({@link addPastBound}). */
   protected add(bytes: number, durationMillis: number, weight: number): boolean {
     const numbers = this.numbers;
     const at = this.at;
@@ -109,6 +131,51 @@ export class SharedSeriesHandle extends RecordingHandle<SharedOwner> {
       if (explicitCell >= 0) numbers[explicitCell] = (numbers[explicitCell] as number) + weight;
       seqs[seqAt] = (seq + 2) | 0;
     }
+    return true;
+  }
+
+  /**
+   * A record {@link add} refused for the bound: added after a {@link rebase}, which leaves room for it when what the
+   * main thread has not read leaves room, or refused. Apart from `add`, so that `add` stays small enough for V8 to
+   * inline into the record call (with the rebase in it, a worker's record took twice as long).
+   */
+  protected addPastBound(bytes: number, durationMillis: number, weight: number): boolean {
+    return this.rebase(bytes, durationMillis * weight) && this.add(bytes, durationMillis, weight);
+  }
+
+  /**
+   * Takes off the slot's bytes and milliseconds what the main thread has already taken of them (it publishes that in
+   * the rebase cells after each read), so that they hold only what it has not read, and says so in the rebase cells
+   * and words for the main thread to take the same amounts off what it keeps (reader/place-reader.ts). False,
+   * changing nothing, when a record of `bytes` and `millis` would not fit even then (its sums since the main
+   * thread's last read would pass MAX_PENDING: refused, as on the main thread past it since the last flush), or when
+   * the main thread has not yet taken up the previous rebase. Rare: a slot rebases once its cumulative bytes or
+   * milliseconds near 2^53 (8 PiB, or 285,000 years).
+   *
+   * Written as a record is: everything that calls first, then plain stores only, so a terminated thread writes it
+   * whole or not at all. The rebase number is odd while the cells change, and the main thread leaves the counters
+   * of a read that saw it change to its next read. As with the histograms' sequence number, that is exact where
+   * stores become visible in program order (x64); elsewhere (arm64) a read that meets a rebase in progress may fold
+   * that slot's bytes or milliseconds wrong once, about once per 8 PiB or 285,000 years a slot holds.
+   */
+  private rebase(bytes: number, millis: number): boolean {
+    const { numbers, seqs, at, rebaseAt, rebaseCellsAt: cells } = this;
+    const round = seqs[rebaseAt] as number;
+    if (Atomics.load(seqs, rebaseAt + REBASE_TAKEN_UP) !== round) return false;
+    const takenBytes = numbers[cells + TAKEN_BYTES] as number;
+    const takenMillis = numbers[cells + TAKEN_MILLIS] as number;
+    const restBytes = (numbers[at + BYTES] as number) - takenBytes;
+    const restMillis = (numbers[at + MILLIS] as number) - takenMillis;
+    // Compared so that NaN fails: what the main thread published lies within what the slot holds.
+    if (!(takenBytes >= 0 && takenMillis >= 0 && restBytes >= 0 && restMillis >= 0)) return false;
+    if ((restBytes + bytes <= MAX_PENDING && restMillis + millis <= MAX_PENDING) === false) return false;
+    // Plain stores only from here: no call and no loop.
+    seqs[rebaseAt] = (round + 1) | 0;
+    numbers[cells + REBASED_BYTES] = takenBytes;
+    numbers[cells + REBASED_MILLIS] = takenMillis;
+    numbers[at + BYTES] = restBytes;
+    numbers[at + MILLIS] = restMillis;
+    seqs[rebaseAt] = (round + 2) | 0;
     return true;
   }
 }

@@ -1,0 +1,89 @@
+// Numbers in a place's shared memory that its worker cannot have written (damaged memory, or code of the worker's
+// writing into the buffer), in process: the main thread reads every value as untrusted. A place with a value out of
+// its range is no longer read: what was read of it before stays, its later numbers are dropped, said once; the other
+// places and the main thread's own records still export, and neither flush() nor shutdown() throws. Two workers are
+// connected on this thread: the first takes place 0, whose cells the test finds by the values recorded into them.
+import type { WorkerLink } from 'backupstats';
+import { connectBackupStats } from 'backupstats/worker';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { statsWithHistograms } from '../support/histogram-stats.js';
+
+/** The views of place 0 of a two-place link (link/worker-link.ts's LinkData.memory holds the places in a row). */
+function placeZero(link: WorkerLink): { int32: Int32Array; numbers: Float64Array } {
+  const memory = (link as unknown as { memory: SharedArrayBuffer }).memory;
+  const half = memory.byteLength / 2;
+  return { int32: new Int32Array(memory, 0, half / 4), numbers: new Float64Array(memory, 0, half / 8) };
+}
+
+/** The one cell of `numbers` that holds `value`. */
+function cellOf(numbers: Float64Array, value: number): number {
+  const found = [...numbers.keys()].filter((i) => numbers[i] === value);
+  expect(found).toHaveLength(1);
+  return found[0] as number;
+}
+
+// The slot recorded into holds count 2, bytes 24,690, milliseconds 3.5, then its histogram: count 14, sum 3.5, min
+// and max 0.25 (region-layout.ts: COUNT, BYTES, MILLIS, H_COUNT, H_SUM, H_MIN, H_MAX from the slot's first cell).
+// Its family's invalid measurements are 3.
+const BYTES = 24_690;
+/** What is damaged: a word of the place's Int32 header or a cell of its numbers, found from the numbers. */
+type Damage = [what: string, view: 'int32' | 'numbers', at: (numbers: Float64Array) => number, value: number];
+const bytesCell = (numbers: Float64Array): number => cellOf(numbers, BYTES);
+const damages: Damage[] = [
+  // The backup family's published slot count is the header's first word.
+  ['a published slot count of 1e6', 'int32', () => 0, 1e6],
+  ['a published slot count of -1', 'int32', () => 0, -1],
+  ['bytes of Infinity', 'numbers', bytesCell, Number.POSITIVE_INFINITY],
+  ['bytes of 2^60', 'numbers', bytesCell, 2 ** 60],
+  ['a count of NaN', 'numbers', (n) => bytesCell(n) - 1, Number.NaN],
+  ['a count that is not whole', 'numbers', (n) => bytesCell(n) - 1, 2.5],
+  ['milliseconds below zero', 'numbers', (n) => bytesCell(n) + 1, -4],
+  ['invalid measurements of Infinity', 'numbers', (n) => cellOf(n, 3), Number.POSITIVE_INFINITY],
+  ['a histogram count of 2^60', 'numbers', (n) => bytesCell(n) + 2, 2 ** 60],
+  ['a histogram sum of NaN', 'numbers', (n) => bytesCell(n) + 3, Number.NaN],
+  ['a histogram maximum of Infinity', 'numbers', (n) => bytesCell(n) + 5, Number.POSITIVE_INFINITY],
+];
+
+describe('a place whose memory holds a value its worker cannot have written', () => {
+  for (const [what, view, at, value] of damages) {
+    it(`${what}: that worker's later numbers are dropped, said once; the others export; flush() and shutdown() do not throw`, async ({
+      diagnostics,
+    }) => {
+      const { stats, collect } = statsWithHistograms();
+      const link = stats.workerLink({ workers: 2 });
+      const damaged = connectBackupStats(link);
+      const intact = connectBackupStats(link);
+      const records = (): void => {
+        damaged.backup.scope({ operation: 'shared' }).timedIncrementBytes(12_345, 0.25, 7);
+        intact.backup.scope({ operation: 'intact' }).timedIncrementBytes(777, 2);
+        stats.backup.scope({ operation: 'shared' }).timedIncrementBytes(5, 1);
+      };
+      records();
+      await collect();
+      records();
+      for (let i = 0; i < 3; i++) damaged.backup.timedIncrement(-1);
+      const place = placeZero(link);
+      place[view][at(place.numbers)] = value;
+      records();
+      expect(() => stats.flush()).not.toThrow();
+      const { values, histogram } = await collect();
+      // The damaged place's first record, read before the damage, and the main thread's three.
+      expect(values.get('backup.operations{-,-,shared}')).toBe(4);
+      expect(values.get('backup.bytes{-,-,shared}')).toBe(12_345 + 3 * 5);
+      expect(values.get('backup.time{-,-,shared}')).toBeCloseTo(0.00175 + 0.003, 12);
+      expect(histogram({ operation: 'shared' })).toMatchObject({ count: 7 + 3, min: 0.000_25, max: 0.001 });
+      expect(values.get('backup.operations{-,-,intact}')).toBe(3);
+      expect(values.get('backup.bytes{-,-,intact}')).toBe(3 * 777);
+      expect(values.get('backupstats.invalid_measurements{backup}')).toBe(0);
+      expect(diagnostics.messages.filter((m) => m.includes('worker link'))).toHaveLength(1);
+      let shutdown: Promise<void> | undefined;
+      expect(() => {
+        shutdown = stats.shutdown();
+      }).not.toThrow();
+      await expect(shutdown).resolves.toBeUndefined();
+      damaged.close();
+      intact.close();
+    });
+  }
+});
