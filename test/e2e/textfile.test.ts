@@ -57,12 +57,13 @@ describe.skipIf(skip)('jobs writing files for node_exporter, scraped by a real P
         OTEL_METRICS_EXPORTER: 'textfile',
         BACKUPSTATS_TEXTFILE_PATH: join(node.dir, `${service}.prom`),
         OTEL_SERVICE_NAME: service,
-        // Both write every 100 ms while the other one writes too.
-        OTEL_METRIC_EXPORT_INTERVAL: '100',
-        OTEL_METRIC_EXPORT_TIMEOUT: '100',
+        // Both write every 300 ms while the other one writes too; the same 300 ms bound the final export, with room
+        // for a machine busy with the other test files.
+        OTEL_METRIC_EXPORT_INTERVAL: '300',
+        OTEL_METRIC_EXPORT_TIMEOUT: '300',
         BACKUPSTATS_HISTOGRAMS: 'true',
         FIXTURE_BATCHES: batches,
-        FIXTURE_PAUSE_MS: '10',
+        FIXTURE_PAUSE_MS: '20',
       });
     const [a, b] = [job('db-a', '40'), job('db-b', '60')];
     const [recordedA, recordedB] = await Promise.all([a.waitForEvent('totals'), b.waitForEvent('totals')]);

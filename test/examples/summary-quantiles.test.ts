@@ -29,8 +29,10 @@ describe("the demo's summary quantiles", () => {
     expect(single.map((row) => row.operation)).toEqual(expect.arrayContaining(['Backup', 'Restore']));
     for (const row of rows) {
       const what = `${row.family} ${row.operation}: ${JSON.stringify(row)}`;
-      expect(row.p50Seconds, what).toBeLessThanOrEqual(row.seconds * (1 + 1e-9));
-      expect(row.p99Seconds, what).toBeLessThanOrEqual(row.seconds * (1 + 1e-9));
+      // The report's figures, which the summary shows, keep six significant digits: a quantile at the measured time
+      // may round up by half a unit of the sixth.
+      expect(row.p50Seconds, what).toBeLessThanOrEqual(row.seconds * (1 + 5e-6));
+      expect(row.p99Seconds, what).toBeLessThanOrEqual(row.seconds * (1 + 5e-6));
       if (row.operations === 1) expect(row.p50Seconds, what).toBeCloseTo(row.seconds, 6);
     }
 
