@@ -6,12 +6,49 @@
 // Integration and e2e files mostly wait (on child processes, servers and scrapes), not compute, so they run more
 // files at once than this machine has cores.
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const integration = ['package', 'docs', 'exit', 'workers', 'processes', 'checks'];
 const e2e = ['e2e', 'compat', 's3', 'examples'];
 
+/**
+ * The files that take longest, slowest first: they start first, so that none of them is the run's tail. vitest
+ * orders by the last run's durations when it has them, and a fresh clone has none.
+ */
+const SLOW_FIRST = [
+  'test/checks/bench.test.ts',
+  'test/checks/typecheck.test.ts',
+  'test/checks/lint-and-api.test.ts',
+  'test/package/build-if-stale.test.ts',
+  'test/checks/install.test.ts',
+  'test/examples/errors.test.ts',
+  'test/package/install-warnings.test.ts',
+  'test/examples/alerts.test.ts',
+  'test/docs/doc-programs.test.ts',
+  'test/package/prepack.test.ts',
+  'test/e2e/prometheus.test.ts',
+];
+
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const at = SLOW_FIRST.findIndex((path) => file.moduleId.endsWith(path));
+      return at === -1 ? SLOW_FIRST.length : at;
+    };
+    const order = new Map(sorted.map((file, index) => [file, index]));
+    return sorted.sort(
+      (a, b) =>
+        a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
+        rank(a) - rank(b) ||
+        (order.get(a) ?? 0) - (order.get(b) ?? 0),
+    );
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: SlowFirst },
     projects: [
       './vitest.unit.config.ts',
       {

@@ -1,0 +1,16 @@
+// The linter, and the API reference's validation: every public symbol documented, every {@link} resolved.
+import { expect, it } from 'vitest';
+import { PNPM, runCommand } from '../support/command.js';
+
+it('pnpm lint passes', async () => {
+  const { code, output } = await runCommand([...PNPM, 'run', 'lint']);
+  expect(code, output).toBe(0);
+});
+
+// TypeDoc reads every entry point with the TypeScript compiler: tens of seconds.
+it('pnpm docs:api:check passes: every public symbol documented, every link resolved', {
+  timeout: 120_000,
+}, async () => {
+  const { code, output } = await runCommand([...PNPM, 'run', 'docs:api:check']);
+  expect(code, output).toBe(0);
+});
