@@ -8,7 +8,7 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-const integration = ['package', 'docs', 'exit', 'workers', 'checks'];
+const integration = ['package', 'docs', 'exit', 'workers', 'processes', 'checks'];
 const e2e = ['e2e', 'compat', 's3', 'examples'];
 
 /**
@@ -57,18 +57,6 @@ export default defineConfig({
           include: integration.map((folder) => `test/${folder}/**/*.test.ts`),
           maxWorkers: 4,
           sequence: { groupOrder: 1 },
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
-        },
-      },
-      {
-        // Child processes of the textfile exporter. Run after every other file: beside them, one of these children
-        // once failed to resolve an SDK dependency that is installed, on two full runs, which alone it never does.
-        test: {
-          name: 'integration-processes',
-          include: ['test/processes/**/*.test.ts'],
-          maxWorkers: 2,
-          sequence: { groupOrder: 2 },
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

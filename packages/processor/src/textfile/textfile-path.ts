@@ -40,7 +40,8 @@ export function checkTextfilePath(code: ErrorCode, subject: string, value: unkno
 /** `directory`, or why `path` is not one (`does not exist`, `is not a directory`, …). */
 function statOf(path: string): string {
   try {
-    const stats = statSync(path);
+    // BigInt stats: see readRegularFile.
+    const stats = statSync(path, { bigint: true });
     return stats.isDirectory() ? 'directory' : 'is not a directory';
   } catch (error) {
     const code = (error as { code?: unknown }).code;
@@ -66,7 +67,10 @@ export function readRegularFile(path: string): string | undefined {
     return undefined;
   }
   try {
-    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined;
+    // BigInt stats, because Node's fs.realpathSync reads the shared result of the last number-valued stat and
+    // stops resolving links when that was a FIFO: every package imported afterwards would load from its link's path,
+    // and its own dependencies would not resolve (Node 20, 22).
+    return fstatSync(fd, { bigint: true }).isFile() ? readFileSync(fd, 'utf8') : undefined;
   } catch {
     return undefined;
   } finally {

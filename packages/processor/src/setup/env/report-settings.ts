@@ -14,11 +14,11 @@ export function readReportPath(env: Env): string | undefined {
   const text = readString(env, NAME);
   if (text === undefined) return undefined;
   const path = resolve(text);
-  const folder = statSync(dirname(path), { throwIfNoEntry: false });
+  const folder = statSync(dirname(path), { throwIfNoEntry: false, bigint: true });
   if (folder === undefined || !folder.isDirectory()) {
     throw notAccepted(ERROR_CODES.INVALID_ENV, NAME, shown(env, NAME), ACCEPTED, `${dirname(path)} is not a folder`);
   }
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory() === true) {
+  if (statSync(path, { throwIfNoEntry: false, bigint: true })?.isDirectory() === true) {
     throw notAccepted(ERROR_CODES.INVALID_ENV, NAME, shown(env, NAME), ACCEPTED, 'it is a folder');
   }
   return path;
