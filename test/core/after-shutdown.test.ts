@@ -6,7 +6,7 @@ import { it } from '../support/fixtures.js';
 
 describe('records after shutdown()', () => {
   it.for([1000, 0])(
-    'are dropped, not summed on the handle, and said once (interval %i)',
+    'are dropped, not summed on the handle, and reported once (interval %i)',
     async (flushIntervalMillis, { harness, diagnostics }) => {
       const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis });
       const handle = stats.backup.scope({ operation: 'Late' });

@@ -54,7 +54,7 @@ async function refusingServer(body: string): Promise<{ url: string; requests: st
 }
 
 describe('the Pushgateway exporter', () => {
-  it('a push answered 400 is said once, with where, the status and the answer quoted; the export fails', async ({
+  it('a push answered 400 is reported once, with where, the status and the answer quoted; the export fails', async ({
     diagnostics,
   }) => {
     const answer = 'pushed metrics are invalid or inconsistent with existing metrics: "x" is a counter\n';
@@ -76,7 +76,7 @@ describe('the Pushgateway exporter', () => {
 });
 
 describe('the textfile exporter', () => {
-  it('a file it cannot write (a directory in its place) is said once, with the path and the reason', async ({
+  it('a file it cannot write (a directory in its place) is reported once, with the path and the reason', async ({
     diagnostics,
   }) => {
     const path = join(scratch(), 'backup.prom');

@@ -74,7 +74,7 @@ describe('label values Vitess uses', () => {
 });
 
 describe('label values longer than 256 characters', () => {
-  it('record into the overflow series on the main thread and on a worker link, said once by each; 256 are kept', async ({
+  it('record into the overflow series on the main thread and on a worker link, reported once by each; 256 are kept', async ({
     harness,
     diagnostics,
   }) => {

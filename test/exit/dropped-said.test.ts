@@ -12,11 +12,11 @@ const HANG_MS = 20_000;
 
 describe.concurrent('two measurements dropped, with no diag logger set', () => {
   const cases = [
-    ['set-up, nothing set: said once on stderr', {}, 1],
+    ['set-up, nothing set: reported once on stderr', {}, 1],
     ['set-up, BACKUPSTATS_QUIET=true: not said', { BACKUPSTATS_QUIET: 'true' }, 0],
-    ['set-up, OTEL_LOG_LEVEL=warn: said once, through the console logger', { OTEL_LOG_LEVEL: 'warn' }, 1],
+    ['set-up, OTEL_LOG_LEVEL=warn: reported once, through the console logger', { OTEL_LOG_LEVEL: 'warn' }, 1],
     ['set-up, OTEL_LOG_LEVEL=error: not said (below the level the user chose)', { OTEL_LOG_LEVEL: 'error' }, 0],
-    ['the core alone: said once on stderr', { BACKUPSTATS_CORE: '1' }, 1],
+    ['the core alone: reported once on stderr', { BACKUPSTATS_CORE: '1' }, 1],
     ['the core alone, quiet: true: not said', { BACKUPSTATS_CORE: '1', BACKUPSTATS_QUIET: 'true' }, 0],
   ] as const;
   for (const [name, extra, times] of cases) {

@@ -13,9 +13,9 @@ const HANG_MS = 20_000;
 
 describe.concurrent('the final export failed, with no diag logger set', () => {
   const cases = [
-    ['nothing set: said once on stderr', {}, 1],
+    ['nothing set: reported once on stderr', {}, 1],
     ['BACKUPSTATS_QUIET=true: not said', { BACKUPSTATS_QUIET: 'true' }, 0],
-    ['OTEL_LOG_LEVEL=error: said once, through the console logger it installs', { OTEL_LOG_LEVEL: 'error' }, 1],
+    ['OTEL_LOG_LEVEL=error: reported once, through the console logger it installs', { OTEL_LOG_LEVEL: 'error' }, 1],
     ['OTEL_LOG_LEVEL=none: not said (the level the user chose)', { OTEL_LOG_LEVEL: 'none' }, 0],
   ] as const;
   for (const [name, extra, times] of cases) {

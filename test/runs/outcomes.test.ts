@@ -157,7 +157,7 @@ describe('runs through a real MeterProvider', () => {
     await stats.shutdown();
   });
 
-  it('a reason outside RunFailure, or none, is _OTHER (said once through diag); so is a throwing classifier', async ({
+  it('a reason outside RunFailure, or none, is _OTHER (reported once through diag); so is a throwing classifier', async ({
     harness,
     diagnostics,
   }) => {

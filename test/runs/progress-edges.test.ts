@@ -32,7 +32,7 @@ describe('phase names', () => {
     await stats.shutdown();
   });
 
-  it('a name that is too long is said once as such, with its length, not as a bad byte count or duration', async ({
+  it('a name that is too long is reported once as such, with its length, not as a bad byte count or duration', async ({
     harness,
     diagnostics,
   }) => {

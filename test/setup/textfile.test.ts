@@ -72,7 +72,7 @@ describe('createTextfileExporter', () => {
     for (const sample of parseExposition(text)) expect(sample.labels.service_name).toBe('nightly');
   });
 
-  it('a write that fails is said once, with the path and the reason; the next export tries again, and a new failure after a success is said again', async ({
+  it('a write that fails is reported once, with the path and the reason; the next export tries again, and a new failure after a success is said again', async ({
     diagnostics,
   }) => {
     const dir = scratch();
@@ -186,7 +186,7 @@ describe('createTextfileExporter', () => {
     expect(bytesIn(path)).toBe(5096);
   });
 
-  it('another file of the directory with the same service name: nothing is written, said once naming both files; another service name is written', async ({
+  it('another file of the directory with the same service name: nothing is written, reported once naming both files; another service name is written', async ({
     diagnostics,
   }) => {
     const dir = scratch();

@@ -63,7 +63,7 @@ describe.each(factories)('%s without exporter-prometheus', (fn, make) => {
     ['2.12.0', '22.15.0', 2],
     ['3.1.0', '20.19.0', 3],
   ] as const)(
-    'SDK %s (on Node.js %s): every export fails with BACKUPSTATS_MISSING_PEER and the install line of the 0.%sxx exporters, said once',
+    'SDK %s (on Node.js %s): every export fails with BACKUPSTATS_MISSING_PEER and the install line of the 0.%sxx exporters, reported once',
     async ([sdkVersion, node, line], { diagnostics }) => {
       reportNodeVersion(node);
       const importer = importerOutsideWorkspace();

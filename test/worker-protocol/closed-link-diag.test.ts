@@ -3,13 +3,13 @@
 import { expect, it, onTestFinished, vi } from 'vitest';
 import { captureDiag } from '../support/diag-capture.js';
 
-// The warning is said once per thread, in module state: a fresh copy of the library for this file, whatever else
+// The warning is reported once per thread, in module state: a fresh copy of the library for this file, whatever else
 // ran before it in this worker.
 vi.resetModules();
 const { createBackupStats } = await import('backupstats');
 const { connectBackupStats } = await import('backupstats/worker');
 
-it('a late connection is said once through the diag logger, not on stderr', async () => {
+it('a late connection is reported once through the diag logger, not on stderr', async () => {
   const stats = createBackupStats();
   const link = stats.workerLink();
   await stats.shutdown();

@@ -4,7 +4,7 @@
 import { describe, expect, onTestFinished, vi } from 'vitest';
 import { it } from '../support/fixtures.js';
 
-// The warning is said once per thread, in module state: a fresh copy of the library for this file, whatever else
+// The warning is reported once per thread, in module state: a fresh copy of the library for this file, whatever else
 // ran before it in this worker.
 vi.resetModules();
 const { createBackupStats } = await import('backupstats');

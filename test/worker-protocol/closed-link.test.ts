@@ -6,7 +6,7 @@ import { describe, expect, onTestFinished, vi } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { valuesByKey } from '../support/harness.js';
 
-// The warning is said once per thread, in module state: a fresh copy of the library for this file, whatever else
+// The warning is reported once per thread, in module state: a fresh copy of the library for this file, whatever else
 // ran before it in this worker.
 vi.resetModules();
 const { createBackupStats } = await import('backupstats');
@@ -16,7 +16,7 @@ const SAID =
   'backupstats: connectBackupStats got the link of stats that were shut down; what this worker records is ignored\n';
 
 describe('a worker connecting after the stats shut down', () => {
-  it('takes no place, not even a taken one, records nothing, and is told once on stderr', async ({ harness }) => {
+  it('takes no place, not even a taken one, records nothing, and is reported once on stderr', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     const link = stats.workerLink({ workers: 1 });
     // The only place, taken before the shutdown and never given back.

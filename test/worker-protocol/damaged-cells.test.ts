@@ -1,6 +1,6 @@
 // Numbers in a place's shared memory that its worker cannot have written (damaged memory, or code of the worker's
 // writing into the buffer), in process: the main thread reads every value as untrusted. A place with a value out of
-// its range is no longer read: what was read of it before stays, its later numbers are dropped, said once; the other
+// its range is no longer read: what was read of it before stays, its later numbers are dropped, reported once; the other
 // places and the main thread's own records still export, and neither flush() nor shutdown() throws. Two workers are
 // connected on this thread: the first takes place 0, whose cells the test finds by the values recorded into them.
 import type { WorkerLink } from 'backupstats';
@@ -47,7 +47,7 @@ const damages: Damage[] = [
 
 describe('a place whose memory holds a value its worker cannot have written', () => {
   for (const [what, view, at, value] of damages) {
-    it(`${what}: that worker's later numbers are dropped, said once; the others export; flush() and shutdown() do not throw`, async ({
+    it(`${what}: that worker's later numbers are dropped, reported once; the others export; flush() and shutdown() do not throw`, async ({
       diagnostics,
     }) => {
       const { stats, collect } = statsWithHistograms();

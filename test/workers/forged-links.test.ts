@@ -97,7 +97,7 @@ describe('forged worker links', () => {
     expect((await collect()).values.get('backup.operations{-,-,forged}')).toBe(1);
   });
 
-  it('a worker that connects after the stats shut down is told once on its stderr, and records nothing', async () => {
+  it('a worker that connects after the stats shut down is reported once on its stderr, and records nothing', async () => {
     const { stats, collect } = statsWithHistograms();
     const link = stats.workerLink({ workers: 1 });
     stats.backup.timedIncrement(1);

@@ -7,7 +7,7 @@ import { it } from '../support/fixtures.js';
 const fixture = fileURLToPath(new URL('../fixtures/worker-run-job.mjs', import.meta.url));
 
 describe('startRun() in a worker thread, no diag logger set', () => {
-  it('is said once on stderr', async ({ expect, startFixture }) => {
+  it('is reported once on stderr', async ({ expect, startFixture }) => {
     const child = startFixture(fixture, {});
     expect(await child.exited(20_000), child.stderr()).toEqual({ code: 0, signal: null });
     expect(child.stdout()).toContain('"done"');

@@ -20,7 +20,7 @@ export function temporaryPattern(path: string): RegExp {
   return new RegExp(`^\\.${escaped}\\.(\\d+)[-.][^/]*\\.tmp$`);
 }
 
-/** What {@link writeAtomically} may be told. */
+/** The options of {@link writeAtomically}. */
 export interface AtomicWriteOptions {
   /** The file's mode whatever the umask (node_exporter, a user of its own, must read a textfile); else the umask's. */
   readonly mode?: number;

@@ -239,7 +239,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
     this.invalid += count;
   }
 
-  /** Counts an invalid measurement, said once through diag unless `say` is false (the caller said what it was). */
+  /** Counts an invalid measurement, reported once through diag unless `say` is false (the caller said what it was). */
   countInvalid(say = true): void {
     this.invalid += 1;
     if (say) this.diagnostics.invalidMeasurement(this.family);

@@ -29,7 +29,7 @@ function pick(name: string, current: string, given: unknown, problems: LabelProb
 
 /**
  * Applies `given` on top of `parent`, keeping every label the parent already set. A label name other than the
- * three, or a value that is not a string (recorded as its text), is told to `problems`.
+ * three, or a value that is not a string (recorded as its text), is reported to `problems`.
  *
  * @throws TypeError when `given` is not an object of labels (null, a number, a string, an array).
  */

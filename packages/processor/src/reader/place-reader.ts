@@ -40,7 +40,7 @@ const READ_ATTEMPTS = 4;
  *
  * Every value is read as untrusted: the buffer is the worker's to write, and code of the worker's (or damaged memory)
  * may write anything into it. A value no worker writes (a slot count out of range, a cell that is not a number
- * the record path can reach) stops the reading of this place for good, said once: what was read of it before stays,
+ * the record path can reach) stops the reading of this place for good, reported once: what was read of it before stays,
  * and the other places and the main thread's own records are untouched. A slot's numbers are all checked before any
  * of them is folded, so a slot holding a bad value folds nothing of that read.
  */
