@@ -3,8 +3,8 @@
 // - integration: the built or packed library, child processes, worker threads that load the build;
 // - e2e: real servers (Prometheus, Pushgateway, node_exporter, S3), Chromium, the Node 22 / SDK 3.x copies.
 // `pnpm test` runs all three; `pnpm test:unit` / `test:integration` / `test:e2e` run one (`--project`).
-// Integration and e2e files mostly wait (on child processes, servers and scrapes), not compute, so they run more
-// files at once than this machine has cores.
+// Integration and e2e files spend much of their time waiting (on child processes, servers and scrapes), so they run
+// more files at once than this machine has cores; on two cores the whole suite is then bound by its CPU work.
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
