@@ -1,6 +1,7 @@
-import { readdirSync, unlinkSync } from 'node:fs';
+import { close, fchmod, fsync, openSync, readdirSync, unlinkSync, writeFile } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 
 /**
  * The name of a temporary file next to `path`: in the same directory (so that the rename is atomic), starting with
@@ -74,6 +75,11 @@ export function writeAtomically(path: string, text: string, options: AtomicWrite
   return writing;
 }
 
+const writeFd = promisify(writeFile);
+const fsyncFd = promisify(fsync);
+const closeFd = promisify(close);
+const chmodFd = promisify(fchmod);
+
 async function replace(path: string, text: string, mode: number | undefined): Promise<void> {
   written++;
   const temporary = temporaryName(path, `${process.pid}-${written}`);
@@ -81,17 +87,22 @@ async function replace(path: string, text: string, mode: number | undefined): Pr
     exitListened = true;
     process.once('exit', removeWritesInProgress);
   }
+  // Created on this thread, not in the thread pool: a removal of the writes in progress (at exit, or before the
+  // process ends itself by a signal) then always finds the file it knows of. An asynchronous open could create it
+  // just after the removal had found nothing, and leave it behind the dead process.
+  const fd = openSync(temporary, 'wx', mode ?? 0o666);
   temporaries.add(temporary);
   try {
-    const file = await open(temporary, 'wx', mode ?? 0o666);
+    let isOpen = true;
     try {
-      if (mode !== undefined) await file.chmod(mode);
-      await file.writeFile(text, 'utf8');
-      await file.sync();
-      await file.close();
+      if (mode !== undefined) await chmodFd(fd, mode);
+      await writeFd(fd, text, 'utf8');
+      await fsyncFd(fd);
+      isOpen = false;
+      await closeFd(fd);
       await rename(temporary, path);
     } catch (error) {
-      await file.close().catch(() => {});
+      if (isOpen) await closeFd(fd).catch(() => {});
       await unlink(temporary).catch(() => {});
       throw error;
     }
