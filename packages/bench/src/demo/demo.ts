@@ -119,9 +119,12 @@ export async function runDemo(
       await rm(folder, { recursive: true, force: true });
       return run;
     };
-    // One unmeasured pass each: the page cache then holds the source for every timed run.
-    await backupOnce(true);
-    await backupOnce(false);
+    // One unmeasured pass each: the page cache then holds the source for every timed run. A quick run's figures
+    // mean nothing anyway, and it only shows that every step runs.
+    if (!config.quick) {
+      await backupOnce(true);
+      await backupOnce(false);
+    }
     for (let round = 0; round < rounds; round++) {
       // Alternate which goes first, so neither always follows the other.
       const order = round % 2 === 0 ? [true, false] : [false, true];
