@@ -31,6 +31,7 @@ const LAYERS = [
   'report',
   's3',
   'http',
+  'azure',
   'setup',
   '(root)',
 ];
@@ -107,8 +108,8 @@ describe('packages/processor/src', () => {
     expect(crossings.filter(({ to }) => to === 'testing').map(({ text }) => text)).toEqual([]);
   });
 
-  it('has backupstats/pushgateway, /textfile, /s3 and /http import only the core and the floor, never set-up nor each other', () => {
-    const entries = ['pushgateway', 'textfile', 's3', 'http'];
+  it('has backupstats/pushgateway, /textfile, /s3, /http and /azure import only the core and the floor, never set-up nor each other', () => {
+    const entries = ['pushgateway', 'textfile', 's3', 'http', 'azure'];
     const leaning = crossings.filter(
       ({ from, to }) => entries.includes(from) && (to === 'setup' || entries.includes(to)),
     );
