@@ -2,7 +2,7 @@
 // (undici), http.request and https.request. Every attempt the server received is one HTTP:Request:Send with the bytes
 // it counted; failures and throttling come from what the server answered or did to the connection.
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from 'backupstats';
 import { HttpOperation, meterHttpRequests } from 'backupstats/http';
@@ -161,6 +161,38 @@ describe('meterHttpRequests', () => {
     await expect.poll(() => totals(stats, HttpOperation.RequestSend)).toMatchObject({ count: 8, bytes: 8000 });
     expect(plain.counts.requests).toBe(8);
     expect(totals(stats, HttpOperation.RequestFailed).count).toBe(0);
+  });
+
+  it('counts a chunked node:http body as it went over the wire, chunk framing included, on new and reused sockets', async () => {
+    const chunks = [Buffer.alloc(1000, 1), Buffer.alloc(70_000, 2), Buffer.alloc(5, 3)];
+    // Each chunk goes out as "<size in hex>\r\n<chunk>\r\n", and the body ends with "0\r\n\r\n".
+    const wire = chunks.reduce((sum, chunk) => sum + chunk.length.toString(16).length + 4 + chunk.length, 5);
+    const decoded = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    for (const [server, tlsOptions] of [
+      [plain, {}],
+      [tls, { ca: certificate.cert }],
+    ] as const) {
+      const stats = metered(server.origin);
+      const agent = new (server === tls ? HttpsAgent : Agent)({ keepAlive: true, maxSockets: 1 });
+      onTestFinished(() => agent.destroy());
+      const send = server === tls ? httpsRequest : httpRequest;
+      for (let i = 0; i < 3; i++) {
+        await new Promise<void>((resolve, reject) => {
+          const req = send(`${server.origin}/echo`, { method: 'PUT', agent, ...tlsOptions }, (res) => {
+            res.resume();
+            res.on('end', resolve);
+          });
+          req.on('error', reject);
+          for (const chunk of chunks) req.write(chunk);
+          req.end();
+        });
+      }
+      expect(server.counts.connections).toBe(1);
+      expect(server.counts.requestBodyBytes).toBe(3 * decoded);
+      await expect.poll(() => totals(stats, HttpOperation.RequestSend).count).toBe(3);
+      // Sent: the body on the wire; received: the echoed body.
+      expect(totals(stats, HttpOperation.RequestSend).bytes).toBe(3 * (wire + decoded));
+    }
   });
 
   it('records a response aborted mid-body as a failed attempt with the bytes that came, for fetch and http.request', async () => {

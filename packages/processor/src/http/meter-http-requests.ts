@@ -70,6 +70,9 @@ class Attempt {
 /** The parts of an `http.ClientRequest` read here. */
 interface NodeRequest {
   readonly host?: unknown;
+  readonly socket?: { readonly bytesWritten?: unknown; readonly remotePort?: unknown } | null;
+  readonly reusedSocket?: unknown;
+  readonly _header?: unknown;
   readonly protocol?: unknown;
   readonly method?: unknown;
   getHeader(name: string): unknown;
@@ -155,9 +158,15 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
   const hosts = new Set(targets.map((target) => target.host));
   const origins = new Set(targets.map((target) => target.origin));
   const attempts = new WeakMap<object, Attempt>();
+  // Per socket, its bytes written when the last metered request on it started: a keep-alive socket carries one
+  // request after another, and the difference is the next request's.
+  const written = new WeakMap<object, number>();
 
-  const isTargetRequest = (request: NodeRequest): boolean => {
-    const port = portOfRequest(request.getHeader('host'), String(request.protocol));
+  // The port: the socket's peer once connected; before (a new socket at the start), the one the Host header
+  // names, which the response confirms (a proxy forwarding with the client's Host header is to another port).
+  const isTargetRequest = (request: NodeRequest, remotePort?: unknown): boolean => {
+    const port =
+      typeof remotePort === 'number' ? remotePort : portOfRequest(request.getHeader('host'), String(request.protocol));
     return targets.some(
       (target) => target.host === request.host && target.protocol === request.protocol && target.port === port,
     );
@@ -166,10 +175,8 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
   const onHttpStart = (message: unknown): void => {
     const request = (message as { request: NodeRequest }).request;
     if (single !== undefined ? request.host !== single.host : !hosts.has(request.host as string)) return;
-    if (!isTargetRequest(request)) return;
-    // Node publishes the start once `end()` was called and the request is on its socket: the whole body is
-    // known, and a storage client declares its length.
-    const attempt = new Attempt(performance.now(), declaredLength(request.getHeader('content-length')));
+    if (!isTargetRequest(request, request.socket?.remotePort)) return;
+    const attempt = new Attempt(performance.now(), sentBodyBytes(request, written));
     attempts.set(request, attempt);
     // An attempt that ends without a response and without an error (destroyed quietly) ends here.
     request.once('close', () => {
@@ -178,9 +185,15 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
   };
 
   const onHttpResponse = (message: unknown): void => {
-    const { request, response } = message as { request: object; response: NodeResponse };
+    const { request, response } = message as { request: NodeRequest; response: NodeResponse };
     const attempt = attempts.get(request);
     if (attempt === undefined) return;
+    if (!isTargetRequest(request, request.socket?.remotePort)) {
+      // Sent to another port than its Host header said: not a request to the origin after all.
+      attempt.done = true;
+      attempts.delete(request);
+      return;
+    }
     attempt.status = response.statusCode ?? 0;
     // The body flows after this message: count what the parser pushes, as it came over the wire.
     const push = response.push;
@@ -265,4 +278,25 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
     removed = true;
     for (const [name, listener] of subscriptions) diagnostics.unsubscribe(name, listener);
   };
+}
+
+/**
+ * The bytes of a node:http request's body. Node publishes the start once `end()` was called and the request is on
+ * its socket, so the whole body has been handed to the socket by then. A body of declared length (what storage
+ * clients send) is that length. A chunked body (gaxios streams its uploads) is what the socket took for this
+ * request after its header: the body as it goes over the wire, its chunk framing included (a few bytes per chunk).
+ * That difference is known when this request is the socket's first, or when the request before it on the socket
+ * was metered; otherwise the body counts 0.
+ */
+function sentBodyBytes(request: NodeRequest, written: WeakMap<object, number>): number {
+  const socket = request.socket;
+  const total = typeof socket?.bytesWritten === 'number' ? socket.bytesWritten : undefined;
+  const before = socket === null || socket === undefined ? undefined : written.get(socket);
+  if (socket !== null && socket !== undefined && total !== undefined) written.set(socket, total);
+  const declared = request.getHeader('content-length');
+  if (declared !== undefined) return declaredLength(declared);
+  const header = request._header;
+  const since = before ?? (request.reusedSocket === true ? undefined : 0);
+  if (total === undefined || since === undefined || typeof header !== 'string') return 0;
+  return Math.max(0, total - since - Buffer.byteLength(header, 'latin1'));
 }
