@@ -28,6 +28,8 @@ export function renderJson(results: RunResults): unknown {
     demoWorkers: withStamp(results.demoWorkers === undefined ? undefined : [results.demoWorkers]),
     demoS3: withStamp(results.demoS3 === undefined ? undefined : [results.demoS3]),
     s3Request: withStamp(results.s3Request === undefined ? undefined : [results.s3Request]),
+    httpRequest: withStamp(results.httpRequest?.rows),
+    azureUpload: withStamp(results.azureUpload?.rows),
     pushgateway: withStamp(results.pushgateway?.rows),
     textfile: withStamp(results.textfile?.rows),
     timelineFlush: withStamp(results.timeline?.flush),
