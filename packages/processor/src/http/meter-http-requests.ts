@@ -167,6 +167,7 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
   const isTargetRequest = (request: NodeRequest, remotePort?: unknown): boolean => {
     const port =
       typeof remotePort === 'number' ? remotePort : portOfRequest(request.getHeader('host'), String(request.protocol));
+    if (single !== undefined) return port === single.port && request.protocol === single.protocol;
     return targets.some(
       (target) => target.host === request.host && target.protocol === request.protocol && target.port === port,
     );
