@@ -29,6 +29,7 @@ export function renderJson(results: RunResults): unknown {
     demoS3: withStamp(results.demoS3 === undefined ? undefined : [results.demoS3]),
     s3Request: withStamp(results.s3Request === undefined ? undefined : [results.s3Request]),
     httpRequest: withStamp(results.httpRequest?.rows),
+    httpListeners: withStamp(results.httpRequest?.listeners),
     azureUpload: withStamp(results.azureUpload?.rows),
     pushgateway: withStamp(results.pushgateway?.rows),
     textfile: withStamp(results.textfile?.rows),

@@ -14,6 +14,8 @@ export interface AzureUploadRow {
   readonly msPerUpload: number;
   readonly minMs: number;
   readonly maxMs: number;
+  /** Median CPU time (user + system) of this process per upload, ms: the client's side, not Azurite's. */
+  readonly cpuMsPerUpload: number;
   readonly rounds: number;
 }
 
@@ -42,13 +44,18 @@ export async function runAzureUpload(config: BenchConfig): Promise<AzureUploadRe
   const metered = client();
   meterBlobClient(metered, stats.backup);
   const times = { unmetered: [] as number[], metered: [] as number[] };
+  const cpu = { unmetered: [] as number[], metered: [] as number[] };
   try {
     await plain.create();
-    const upload = async (which: 'unmetered' | 'metered', name: string): Promise<number> => {
+    const upload = async (which: 'unmetered' | 'metered', name: string): Promise<[number, number]> => {
       const container = which === 'metered' ? metered.getContainerClient('bench') : plain;
+      const cpuStart = process.cpuUsage();
       const start = performance.now();
-      await container.getBlockBlobClient(name).uploadData(data, { blockSize: 4 * 1024 * 1024, maxSingleShotSize: 4 * 1024 * 1024, concurrency: 4 });
-      return performance.now() - start;
+      await container
+        .getBlockBlobClient(name)
+        .uploadData(data, { blockSize: 4 * 1024 * 1024, maxSingleShotSize: 4 * 1024 * 1024, concurrency: 4 });
+      const used = process.cpuUsage(cpuStart);
+      return [performance.now() - start, (used.user + used.system) / 1000];
     };
     // Warm-up of both clients.
     await upload('unmetered', 'warm-plain');
@@ -56,7 +63,11 @@ export async function runAzureUpload(config: BenchConfig): Promise<AzureUploadRe
     for (let round = 0; round < rounds; round++) {
       // Alternate which goes first, so that neither always follows the other's leftovers (Azurite's disk writes).
       const order = round % 2 === 0 ? (['unmetered', 'metered'] as const) : (['metered', 'unmetered'] as const);
-      for (const which of order) times[which].push(await upload(which, `${which}-${round}`));
+      for (const which of order) {
+        const [wall, cpuMs] = await upload(which, `${which}-${round}`);
+        times[which].push(wall);
+        cpu[which].push(cpuMs);
+      }
     }
     stats.flush();
   } finally {
@@ -74,7 +85,15 @@ export async function runAzureUpload(config: BenchConfig): Promise<AzureUploadRe
   return {
     rows: (['unmetered', 'metered'] as const).map((which) => {
       const summary = summarize(times[which]);
-      return { case: which, bytes, msPerUpload: summary.median, minMs: summary.min, maxMs: summary.max, rounds };
+      return {
+        case: which,
+        bytes,
+        msPerUpload: summary.median,
+        minMs: summary.min,
+        maxMs: summary.max,
+        cpuMsPerUpload: summarize(cpu[which]).median,
+        rounds,
+      };
     }),
     requestsPerUpload: blocks + 1,
   };

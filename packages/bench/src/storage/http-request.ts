@@ -5,19 +5,27 @@ import { meterHttpRequests } from 'backupstats/http';
 import type { BenchConfig } from '../config.js';
 import { createOtelSetup } from '../harness/otel.js';
 import { summarize } from '../harness/sample.js';
+import { type HttpListenerRow, runHttpListeners } from './http-listeners.js';
 
 /** One client and metering case: the median time of one request over interleaved rounds. */
 export interface HttpRequestRow {
   readonly client: 'http.request' | 'fetch';
   readonly metering: 'none' | 'this origin' | 'another origin';
-  /** Median over rounds of the mean time of one request, µs. */
+  /** Median over rounds of the mean wall time of one request, µs. */
   readonly usPerRequest: number;
+  /**
+   * Median over rounds of the mean CPU time (user + system) this process spent per request, client and server
+   * together, µs: less moved by other processes on the machine than the wall time.
+   */
+  readonly cpuUsPerRequest: number;
   readonly rounds: number;
   readonly requestsPerRound: number;
 }
 
 /** What the HTTP request benchmark measured. */
 export interface HttpRequestResult {
+  /** The meter's own work per request, from synthetic channel messages. */
+  readonly listeners: readonly HttpListenerRow[];
   readonly rows: readonly HttpRequestRow[];
 }
 
@@ -30,6 +38,7 @@ const METERINGS = ['none', 'this origin', 'another origin'] as const;
  * rounds, so that the machine's drift touches them alike; every metered request must reach OpenTelemetry.
  */
 export async function runHttpRequest(config: BenchConfig): Promise<HttpRequestResult> {
+  const listeners = await runHttpListeners(config);
   const body = Buffer.alloc(1024, 1);
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -70,7 +79,7 @@ export async function runHttpRequest(config: BenchConfig): Promise<HttpRequestRe
 
   const rounds = config.quick ? 2 : 15;
   const perRound = config.quick ? 50 : 400;
-  const times = new Map<string, number[]>();
+  const times = new Map<string, { wall: number[]; cpu: number[] }>();
   let metered = 0;
   try {
     // Warm-up: both clients, every case, so that no case pays the first compilation.
@@ -81,11 +90,15 @@ export async function runHttpRequest(config: BenchConfig): Promise<HttpRequestRe
         ['http.request', viaHttp],
         ['fetch', viaFetch],
       ] as const) {
-        for (const metering of METERINGS) {
+        // Each round starts with another case, so that no case always follows the same one (GC debt, caches).
+        for (let k = 0; k < METERINGS.length; k++) {
+          const metering = METERINGS[(round + k) % METERINGS.length] as (typeof METERINGS)[number];
           const key = `${client}|${metering}`;
-          const list = times.get(key) ?? [];
-          list.push(await roundOf(metering, send, perRound));
-          times.set(key, list);
+          const lists = times.get(key) ?? { wall: [], cpu: [] };
+          const { wall, cpu } = await roundOf(metering, send, perRound);
+          lists.wall.push(wall);
+          lists.cpu.push(cpu);
+          times.set(key, lists);
           if (metering === 'this origin') metered += perRound;
         }
       }
@@ -102,22 +115,37 @@ export async function runHttpRequest(config: BenchConfig): Promise<HttpRequestRe
     await otel.shutdown();
   }
   return {
-    rows: [...times].map(([key, list]) => {
+    listeners,
+    rows: [...times].map(([key, lists]) => {
       const [client, metering] = key.split('|') as [HttpRequestRow['client'], HttpRequestRow['metering']];
-      return { client, metering, usPerRequest: summarize(list).median, rounds, requestsPerRound: perRound };
+      return {
+        client,
+        metering,
+        usPerRequest: summarize(lists.wall).median,
+        cpuUsPerRequest: summarize(lists.cpu).median,
+        rounds,
+        requestsPerRound: perRound,
+      };
     }),
   };
 
-  /** `n` requests one after the other under `metering`; the mean time of one, µs. */
-  async function roundOf(metering: (typeof METERINGS)[number], send: () => Promise<void>, n: number): Promise<number> {
+  /** `n` requests one after the other under `metering`; the mean wall and CPU time of one, µs. */
+  async function roundOf(
+    metering: (typeof METERINGS)[number],
+    send: () => Promise<void>,
+    n: number,
+  ): Promise<{ wall: number; cpu: number }> {
     const unmeter =
       metering === 'none'
         ? undefined
         : meterHttpRequests(stats.backup, { origin: metering === 'this origin' ? origin : 'http://127.0.0.1:9' });
     try {
+      const cpuStart = process.cpuUsage();
       const start = performance.now();
       for (let i = 0; i < n; i++) await send();
-      return ((performance.now() - start) / n) * 1000;
+      const wall = ((performance.now() - start) / n) * 1000;
+      const cpu = process.cpuUsage(cpuStart);
+      return { wall, cpu: (cpu.user + cpu.system) / n };
     } finally {
       unmeter?.();
     }
