@@ -218,6 +218,24 @@ describe('meterHttpRequests', () => {
     expect(totals(stats, HttpOperation.RequestSend)).toMatchObject({ count: 2, bytes: 3000 });
   });
 
+  it('records requests that timed out as failed attempts, for fetch and http.request', async () => {
+    const stats = metered(plain.origin);
+    // The server sends part of the body, then nothing: the clients give up.
+    const response = await fetch(`${plain.origin}/drip/100`, { signal: AbortSignal.timeout(200) });
+    await expect(response.arrayBuffer()).rejects.toThrow();
+    await new Promise<void>((resolve) => {
+      const req = httpRequest(`${plain.origin}/drip/100`, { timeout: 200 }, (res) => {
+        res.resume();
+        res.once('close', () => resolve());
+      });
+      req.once('timeout', () => req.destroy(new Error('timed out')));
+      req.once('error', () => {});
+      req.end();
+    });
+    await expect.poll(() => totals(stats, HttpOperation.RequestFailed)).toMatchObject({ count: 2, bytes: 200 });
+    expect(totals(stats, HttpOperation.RequestSend).count).toBe(2);
+  });
+
   it('records a request aborted while its body is being written as a failed attempt of no known duration', async () => {
     const stats = metered(plain.origin);
     const controller = new AbortController();
