@@ -43,7 +43,7 @@ export default defineProject({
     alias: [
       { find: /^backupstats$/, replacement: source('index.ts') },
       {
-        find: /^backupstats\/(setup|s3|worker|testing|pushgateway|textfile|report)$/,
+        find: /^backupstats\/(setup|s3|http|azure|worker|testing|pushgateway|textfile|report)$/,
         replacement: source('$1/index.ts'),
       },
     ],

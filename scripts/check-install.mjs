@@ -11,7 +11,9 @@
 //    to ESM (.mjs) and to CommonJS (.cjs, the code after the imports inside an async function), runs there with
 //    the default exporter (OTLP over HTTP/protobuf) pointed at a receiver of this script; it must exit 0 and
 //    export exactly the bytes it read from `ibdata1` (and, when it wrote `ibdata1.gz`, exactly those).
-// 5. OTEL_METRICS_EXPORTER=prometheus without its package: the error's `npm install` hint, run as printed, must
+// 5. backupstats/http and backupstats/azure load without any storage SDK, and meterHttpRequests counts a fetch and a
+//    node:http request of that Node.js to a server of this script.
+// 6. OTEL_METRICS_EXPORTER=prometheus without its package: the error's `npm install` hint, run as printed, must
 //    install an exporter of the line, after which the same start succeeds.
 //
 // Needs the build (`pnpm build`) and the npm registry. Exits 1 on the first failure. `--keep` keeps the apps.
@@ -190,6 +192,39 @@ try {
         console.log(`  ran ${what}: exit 0, ${receiver.count()} OTLP export(s), Source:Read ${read} bytes${wrote}`);
       }
     }
+
+    // backupstats/http and backupstats/azure load with no storage SDK installed, and on this line's Node.js the HTTP
+    // meter sees what fetch and node:http send (the diagnostics channels it subscribes to are Node's own).
+    const storage = `import { meterBlobClient } from 'backupstats/azure';
+import { meterHttpRequests } from 'backupstats/http';
+import { createRecordingStats } from 'backupstats/testing';
+import { request } from 'node:http';
+if (typeof meterBlobClient !== 'function') throw new Error('backupstats/azure did not load');
+const origin = process.argv[2];
+const stats = createRecordingStats();
+const unmeter = meterHttpRequests(stats, { origin });
+await fetch(origin + '/fetch', { method: 'PUT', body: 'twelve bytes' }).then((response) => response.arrayBuffer());
+await new Promise((resolve, reject) =>
+  request(origin + '/http', (response) => response.resume().on('end', resolve)).on('error', reject).end(),
+);
+await new Promise((resolve) => setImmediate(resolve));
+unmeter();
+console.log(JSON.stringify(stats.totals({ operation: 'HTTP:Request:Send' })));
+`;
+    writeFileSync(join(app, 'storage.mjs'), storage);
+    const server = createServer((request, response) => request.resume().on('end', () => response.end('hello')));
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const metered = await runExample(line.node, 'storage.mjs', { cwd: app, env: userEnv(line.node) }, [
+      `http://127.0.0.1:${server.address().port}`,
+    ]);
+    server.close();
+    const totals = metered.status === 0 ? JSON.parse(metered.stdout.trim().split('\n').at(-1)) : undefined;
+    // Two attempts: a 12-byte upload answered with 5 bytes, a download of 5 bytes.
+    if (totals?.count !== 2 || totals?.bytes !== 22)
+      fail(
+        `${line.name}: meterHttpRequests recorded ${metered.stdout.trim()}, expected 2 attempts and 22 bytes:\n${metered.stderr}`,
+      );
+    console.log(`  backupstats/http metered fetch and node:http: ${totals.count} attempts, ${totals.bytes} bytes`);
 
     // The hint for an exporter that is not installed must install one of this line when run as printed.
     const prometheus = `import { startBackupStats } from 'backupstats/setup';

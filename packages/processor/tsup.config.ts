@@ -11,7 +11,7 @@ const uplot = (file: string): string =>
   readFileSync(createRequire(import.meta.url).resolve(`uplot/dist/${file}`), 'utf8');
 
 export default defineConfig({
-  // `setup`, `s3`, `pushgateway`, `textfile`, `worker` and `testing` are entries of their own so that the core
+  // `setup`, `s3`, `http`, `azure`, `pushgateway`, `textfile`, `worker` and `testing` are entries of their own so that the core
   // (`index`) keeps importing only @opentelemetry/api (`pushgateway` and `textfile` import
   // @opentelemetry/exporter-prometheus, an optional peer),
   // the worker side of the shared memory loads only in workers, and the test doubles stay out of the core.
@@ -19,6 +19,8 @@ export default defineConfig({
     index: 'src/index.ts',
     'setup/index': 'src/setup/index.ts',
     's3/index': 'src/s3/index.ts',
+    'http/index': 'src/http/index.ts',
+    'azure/index': 'src/azure/index.ts',
     'pushgateway/index': 'src/pushgateway/index.ts',
     'textfile/index': 'src/textfile/index.ts',
     'worker/index': 'src/worker/index.ts',

@@ -197,7 +197,14 @@ const PROGRAMS: readonly Program[] = [
     env: { OTEL_METRIC_EXPORT_INTERVAL: 'soon' },
     exitCode: 2,
   },
-  { file: 'docs/s3.md', marker: 'meterS3Client(', elsewhere: 'test/docs/s3-example.test.ts' },
+  { file: 'docs/storage.md', marker: 'meterS3Client(uploads', elsewhere: 'test/docs/s3-example.test.ts' },
+  { file: 'docs/storage.md', marker: 'meterBlobClient(uploads', elsewhere: 'test/docs/storage-examples.test.ts' },
+  { file: 'docs/storage.md', marker: 'file.createWriteStream()', elsewhere: 'test/docs/storage-examples.test.ts' },
+  {
+    file: 'docs/storage.md',
+    marker: "endpoint: 'https://storage.googleapis.com'",
+    elsewhere: 'test/docs/storage-examples.test.ts',
+  },
   {
     file: 'docs/streams.md',
     marker: 'closeThrough(reading)',

@@ -1,4 +1,4 @@
-// docs/s3.md's example, run as written against a real S3 server (s3rver) and a real OTLP receiver: the job backs a
+// docs/storage.md's S3 example, run as written against a real S3 server (s3rver) and a real OTLP receiver: the job backs a
 // file up, restores it, and at its end exports what it metered, without a line of its own for that (stats that
 // never export would fail here). Only the environment points it at the servers, as a user's job would be pointed.
 import { randomBytes } from 'node:crypto';
@@ -16,10 +16,10 @@ import { seriesKey } from '../support/series-key.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-describe("docs/s3.md's example", () => {
+describe("docs/storage.md's S3 example", () => {
   it('backs up and restores through s3rver, and its final export carries every S3 operation', async () => {
-    const [example] = (blocksOf(root, 'docs/s3.md') as Array<{ language: string; code: string }>).filter(
-      (block) => block.language === 'ts',
+    const [example] = (blocksOf(root, 'docs/storage.md') as Array<{ language: string; code: string }>).filter(
+      (block) => block.language === 'ts' && block.code.includes('meterS3Client(uploads'),
     );
     expect(example?.code).toContain('shutdownOnExit(stats)');
 

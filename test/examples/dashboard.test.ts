@@ -131,9 +131,9 @@ describe.skipIf(!prometheusBinary && !requireE2E)(
             .concat('Destination:Write S3'),
         ),
       );
-      // The S3 row: failed and throttled attempts of both families are on the graph.
+      // The storage row: failed and throttled S3 attempts of both families are on the graph.
       const seen = new Set<string>();
-      for (const target of dashboard.panels.find((p) => p.title === 'S3 failed and throttled attempts')?.targets ??
+      for (const target of dashboard.panels.find((p) => p.title === 'Storage failed and throttled attempts')?.targets ??
         []) {
         for (const sample of await server.query(substitute(target.expr))) {
           expect(sample.value).toBeGreaterThan(0);
@@ -143,13 +143,15 @@ describe.skipIf(!prometheusBinary && !requireE2E)(
       }
       expect(seen).toEqual(new Set(['AWS:Request:Failed', 'AWS:Request:Throttled']));
 
-      // The latency row: the S3 heatmap has attempts in more than one bucket, and the p99 panel shows the throttled
+      // The latency row: the storage heatmap has attempts in more than one bucket, and the p99 panel shows the throttled
       // attempts' own tail next to all attempts'.
-      const heatmap = dashboard.panels.find((p) => p.title === 'S3 request latency heatmap')?.targets?.[0]?.expr ?? '';
+      const heatmap =
+        dashboard.panels.find((p) => p.title === 'Storage request latency heatmap')?.targets?.[0]?.expr ?? '';
       const buckets = await server.query(substitute(heatmap));
       expect(buckets.filter((s) => s.value > 0).length).toBeGreaterThan(1);
       const tails = new Set<string>();
-      for (const target of dashboard.panels.find((p) => p.title.startsWith('S3 request latency p99'))?.targets ?? []) {
+      for (const target of dashboard.panels.find((p) => p.title.startsWith('Storage request latency p99'))?.targets ??
+        []) {
         for (const sample of await server.query(substitute(target.expr))) tails.add(sample.metric.operation ?? '');
       }
       expect(tails).toEqual(new Set(['AWS:Request:Send', 'AWS:Request:Failed', 'AWS:Request:Throttled']));

@@ -52,6 +52,8 @@ describe('the packed tarball', () => {
       'index',
       'setup/index',
       's3/index',
+      'http/index',
+      'azure/index',
       'pushgateway/index',
       'textfile/index',
       'worker/index',

@@ -116,6 +116,25 @@ describe('package layout', () => {
     },
   );
 
+  it.each(['dist/http/index.js', 'dist/http/index.cjs', 'dist/azure/index.js', 'dist/azure/index.cjs'])(
+    'the HTTP and Azure entries (%s) load no package: the Azure SDK is only in the types',
+    (file) => {
+      const { eager, lazy } = imports(file);
+      expect(external(eager)).toEqual([]);
+      expect(external(lazy)).toEqual([]);
+    },
+  );
+
+  it.each(['dist/azure/index.d.ts', 'dist/azure/index.d.cts'])(
+    "the Azure entry's types (%s) name @azure/storage-blob, an optional peer",
+    (file) => {
+      const { eager } = imports(file);
+      expect(external(eager).filter((name) => !name.startsWith('.'))).toEqual(['@azure/storage-blob']);
+      expect(pkg.peerDependencies['@azure/storage-blob']).toBeDefined();
+      expect(pkg.peerDependenciesMeta['@azure/storage-blob']?.optional).toBe(true);
+    },
+  );
+
   it.each(['dist/worker/index.js', 'dist/worker/index.cjs'])(
     'the worker entry (%s) and the chunks it loads import no package but @opentelemetry/api',
     (file) => {
@@ -233,6 +252,25 @@ describe('package layout', () => {
     const esm = await import('backupstats/s3');
     const cjs = require('backupstats/s3') as typeof esm;
     for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(['S3Operation', 'meterS3Client']);
+  });
+
+  it.each([
+    ['http', ['HttpOperation', 'meterHttpRequests']],
+    ['azure', ['HttpOperation', 'meterBlobClient']],
+  ])('"backupstats/%s" resolves for import and require, with types', async (entry, names) => {
+    expect(pkg.exports[`./${entry}`]).toEqual({
+      import: { types: `./dist/${entry}/index.d.ts`, default: `./dist/${entry}/index.js` },
+      require: { types: `./dist/${entry}/index.d.cts`, default: `./dist/${entry}/index.cjs` },
+    });
+    // Spelt out: vite warns of an import() whose specifier it cannot read.
+    const esm = (entry === 'http' ? await import('backupstats/http') : await import('backupstats/azure')) as Record<
+      string,
+      unknown
+    >;
+    const cjs = require(`backupstats/${entry}`) as Record<string, unknown>;
+    for (const api of [esm, cjs]) expect(Object.keys(api).sort()).toEqual(names);
+    // One HttpOperation object for both entries, as for the core's label constants.
+    expect(esm.HttpOperation).toBe(((await import('backupstats/http')) as Record<string, unknown>).HttpOperation);
   });
 
   it.each(['dist/pushgateway/index.js', 'dist/pushgateway/index.cjs'])(

@@ -30,6 +30,8 @@ const LAYERS = [
   'textfile',
   'report',
   's3',
+  'http',
+  'azure',
   'setup',
   '(root)',
 ];
@@ -106,8 +108,8 @@ describe('packages/processor/src', () => {
     expect(crossings.filter(({ to }) => to === 'testing').map(({ text }) => text)).toEqual([]);
   });
 
-  it('has backupstats/pushgateway, backupstats/textfile and backupstats/s3 import only the core and the floor, never set-up nor each other', () => {
-    const entries = ['pushgateway', 'textfile', 's3'];
+  it('has backupstats/pushgateway, /textfile, /s3, /http and /azure import only the core and the floor, never set-up nor each other', () => {
+    const entries = ['pushgateway', 'textfile', 's3', 'http', 'azure'];
     const leaning = crossings.filter(
       ({ from, to }) => entries.includes(from) && (to === 'setup' || entries.includes(to)),
     );

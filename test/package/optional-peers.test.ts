@@ -58,6 +58,12 @@ import { startBackupStats } from 'backupstats/setup';
 // Loads without any AWS package: the S3 entry only calls the middleware stack of the client it is given.
 import { meterS3Client } from 'backupstats/s3';
 if (typeof meterS3Client !== 'function') throw new Error('backupstats/s3 did not load');
+// Nor without the Azure SDK (the Azure entry calls the pipeline of the client it is given), and the HTTP entry
+// needs nothing but Node.js.
+import { meterBlobClient } from 'backupstats/azure';
+import { meterHttpRequests } from 'backupstats/http';
+if (typeof meterBlobClient !== 'function') throw new Error('backupstats/azure did not load');
+if (typeof meterHttpRequests !== 'function') throw new Error('backupstats/http did not load');
 createBackupStats().shutdown();
 for (const env of JSON.parse(process.argv[2])) {
   try {

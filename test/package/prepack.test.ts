@@ -29,7 +29,16 @@ describe('npm pack of a checkout that was never built', () => {
     // The build's own output comes first, with colour codes that hold '[' under CI: the JSON is the line '[' on.
     const [packed] = JSON.parse(out.slice(out.search(/^\[$/m))) as Array<{ files: Array<{ path: string }> }>;
     const files = (packed?.files ?? []).map((file) => file.path);
-    for (const entry of ['index', 'setup/index', 's3/index', 'pushgateway/index', 'textfile/index', 'worker/index']) {
+    for (const entry of [
+      'index',
+      'setup/index',
+      's3/index',
+      'http/index',
+      'azure/index',
+      'pushgateway/index',
+      'textfile/index',
+      'worker/index',
+    ]) {
       for (const ext of ['js', 'cjs', 'd.ts']) expect(files).toContain(`dist/${entry}.${ext}`);
     }
   }, 120_000);

@@ -235,7 +235,7 @@ describe('meterS3Client set-up', () => {
     );
   });
 
-  it('rejects stats whose operation is set, which docs/s3.md says to leave unset', async () => {
+  it('rejects stats whose operation is set, which docs/storage.md says to leave unset', async () => {
     const client = s3Client({ url: 'http://127.0.0.1:9', port: 9, stop: async () => {} });
     onTestFinished(() => client.destroy());
     const real = createBackupStats();

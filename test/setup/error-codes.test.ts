@@ -2,12 +2,15 @@
 // docs/errors.md (the validation tests check the code of each of their cases through test/support/error-codes.ts);
 // here each documented code is met once, through the public API, and the table holds no code that nothing makes.
 
+import * as diagnosticsChannel from 'node:diagnostics_channel';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createBackupStats, meterReadable, meterTransform } from 'backupstats';
+import { meterHttpRequests } from 'backupstats/http';
 import { createPushgatewayExporter } from 'backupstats/pushgateway';
 import { startBackupStats } from 'backupstats/setup';
 import { createRecordingStats } from 'backupstats/testing';
@@ -149,6 +152,24 @@ describe('the stable codes of docs/errors.md', () => {
       await rejection(startBackupStats({ env: { ...env, OTEL_SERVICE_NAME: 'codes' } })),
       'BACKUPSTATS_TEXTFILE_TAKEN',
     );
+  });
+
+  it('a runtime without diagnostics_channel.subscribe, which meterHttpRequests needs', () => {
+    // Node's own module, without subscribe for the length of the call (as a runtime that lacks it would be).
+    const builtin = createRequire(import.meta.url)('node:diagnostics_channel') as { subscribe?: unknown };
+    const subscribe = builtin.subscribe;
+    builtin.subscribe = undefined;
+    syncBuiltinESMExports();
+    try {
+      expect(diagnosticsChannel.subscribe).toBeUndefined();
+      const error = thrownBy(() => meterHttpRequests(createRecordingStats(), { origin: 'http://127.0.0.1:9' }));
+      expectCode(error, 'BACKUPSTATS_UNSUPPORTED_RUNTIME');
+      expect((error as Error).message).toMatch(/meterHttpRequests.*diagnostics_channel\.subscribe.*Node\.js 20\.6/);
+    } finally {
+      builtin.subscribe = subscribe;
+      syncBuiltinESMExports();
+    }
+    expect(diagnosticsChannel.subscribe).toBe(subscribe);
   });
 
   it('a missing optional peer: test/package/optional-peers.test.ts, where the peers are left out of a real install', () => {

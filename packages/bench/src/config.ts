@@ -21,6 +21,8 @@ export const BENCHMARKS = [
   'demo-workers',
   'demo-s3',
   's3-request',
+  'http-request',
+  'azure-upload',
   'pushgateway',
   'textfile',
   'timeline',

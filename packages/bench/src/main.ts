@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,pushgateway,textfile,timeline,scrape] [--pipeline-mib=N] [--rounds=N]`
+// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,http-request,azure-upload,pushgateway,textfile,timeline,scrape] [--pipeline-mib=N] [--rounds=N]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr), and
 // writes them with the whole run as JSON to bench-results/<date>.md and .json (git-ignored): the JSON is the
 // record of a run; docs/performance.md is written by hand from it.
@@ -18,6 +18,8 @@ import { renderMarkdown } from './report/markdown.js';
 import type { RunResults } from './report/results.js';
 import { runS3Request } from './s3/s3-request.js';
 import { runScrape } from './scrape/scrape.js';
+import { runAzureUpload } from './storage/azure-upload.js';
+import { runHttpRequest } from './storage/http-request.js';
 import { runTextfileWrite } from './textfile/textfile-write.js';
 import { runTimelineCost } from './timeline/timeline-cost.js';
 import { runWorkers } from './workers/workers.js';
@@ -56,6 +58,8 @@ async function main(config: BenchConfig): Promise<RunResults> {
   const demoWorkers = await run('demo-workers', () => runDemo(config, log, 'folder', ['--workers', '2']));
   const demoS3 = await run('demo-s3', () => runDemo(config, log, 's3'));
   const s3Request = await run('s3-request', () => runS3Request(config));
+  const httpRequest = await run('http-request', () => runHttpRequest(config));
+  const azureUpload = await run('azure-upload', () => runAzureUpload(config));
   const pushgateway = await run('pushgateway', () => runPushgatewayPush(config));
   const textfile = await run('textfile', () => runTextfileWrite(config));
   const timeline = await run('timeline', () => runTimelineCost(config));
@@ -73,6 +77,8 @@ async function main(config: BenchConfig): Promise<RunResults> {
     demoWorkers,
     demoS3,
     s3Request,
+    httpRequest,
+    azureUpload,
     pushgateway,
     textfile,
     timeline,

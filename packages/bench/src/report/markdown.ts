@@ -9,6 +9,7 @@ import { pushgatewaySection } from './sections/pushgateway.js';
 import { recordSection } from './sections/record.js';
 import { s3RequestSection } from './sections/s3-request.js';
 import { scrapeSection } from './sections/scrape.js';
+import { storageSection } from './sections/storage.js';
 import { textfileSection } from './sections/textfile.js';
 import { timelineSection } from './sections/timeline.js';
 import { workersSection } from './sections/workers.js';
@@ -48,6 +49,8 @@ export function renderMarkdown(results: RunResults): string {
   if (results.demoWorkers !== undefined) out.push(...demoWorkersSection(results.demoWorkers));
   if (results.demoS3 !== undefined) out.push(...demoS3Section(results.demoS3));
   if (results.s3Request !== undefined) out.push(...s3RequestSection(results.s3Request));
+  if (results.httpRequest !== undefined || results.azureUpload !== undefined)
+    out.push(...storageSection(results.httpRequest, results.azureUpload));
   if (results.pushgateway !== undefined) out.push(...pushgatewaySection(results.pushgateway));
   if (results.textfile !== undefined) out.push(...textfileSection(results.textfile));
   if (results.timeline !== undefined) out.push(...timelineSection(results.timeline));

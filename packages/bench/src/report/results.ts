@@ -6,6 +6,8 @@ import type { PushgatewayResult } from '../pushgateway/pushgateway-push.js';
 import type { RecordCostResult } from '../record/record-cost.js';
 import type { S3RequestResult } from '../s3/s3-request.js';
 import type { ScrapeResult } from '../scrape/scrape.js';
+import type { AzureUploadResult } from '../storage/azure-upload.js';
+import type { HttpRequestResult } from '../storage/http-request.js';
 import type { TextfileResult } from '../textfile/textfile-write.js';
 import type { TimelineResult } from '../timeline/timeline-cost.js';
 import type { WorkersResult } from '../workers/workers.js';
@@ -28,6 +30,10 @@ export interface RunResults {
   /** The same demo backup into S3 (s3rver on 127.0.0.1). */
   readonly demoS3?: DemoResult | undefined;
   readonly s3Request?: S3RequestResult | undefined;
+  /** Requests metered by meterHttpRequests next to unmetered ones, to a local server. */
+  readonly httpRequest?: HttpRequestResult | undefined;
+  /** A 200 MiB upload to Azurite through a client metered by meterBlobClient and one that is not. */
+  readonly azureUpload?: AzureUploadResult | undefined;
   /** Pushes of one job to the Pushgateway (or a sink), by number of scopes. */
   readonly pushgateway?: PushgatewayResult | undefined;
   /** One write of a job's textfile, next to the Pushgateway push of the same, by number of scopes. */

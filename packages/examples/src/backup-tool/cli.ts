@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { shutdownOnExit } from 'backupstats/setup';
-import { parseToolArgs, type ToolArgs, USAGE } from './cli/args.js';
+import { type EmbeddedStorage, parseToolArgs, type ToolArgs, USAGE } from './cli/args.js';
 import { failed as fail } from './cli/failed.js';
 import { formatBytes } from './cli/format.js';
 import { createProgress, type Progress, silentProgress } from './cli/progress.js';
@@ -180,17 +180,12 @@ async function run(context: Context): Promise<void> {
     const sample = await generateSampleData(source, args.sizeBytes, args.files);
     say(`generated ${sample.files} files, ${formatBytes(sample.bytes)}`);
   }
-  // Without --storage, the round trip goes to a bucket on an S3 server started here, its objects under `work`.
-  const embedded =
-    args.storage === undefined
-      ? await (await import('./storage/s3-server.js')).startEmbeddedS3(join(work, 's3'))
-      : undefined;
+  // Without a location in --storage, the round trip goes to storage started here (s3rver, Azurite or a folder),
+  // its data under `work`.
+  const embedded = args.storage === undefined ? await startStorage(args.embedded, work, say) : undefined;
   try {
     const storage: StorageLocation =
-      embedded === undefined
-        ? storageLocation(args.storage as string, '--storage', process.env)
-        : { kind: 's3', location: { bucket: embedded.bucket, prefix: 'backup/' }, connection: embedded.connection };
-    if (embedded !== undefined) say(`S3 server (s3rver) on ${embedded.connection.endpoint}, bucket ${embedded.bucket}`);
+      embedded === undefined ? storageLocation(args.storage as string, '--storage', process.env) : embedded.where;
     if (!args.loop) {
       await roundTrip(context, source, storage, resolve(args.restoreTo ?? join(work, 'restored')));
       if (args.keep) say(`kept: ${work}`);
@@ -209,6 +204,26 @@ async function run(context: Context): Promise<void> {
   } finally {
     await embedded?.close();
   }
+}
+
+/** Starts the storage `--storage s3|azure|file` names, and says where it is. */
+async function startStorage(
+  kind: EmbeddedStorage,
+  work: string,
+  say: (line: string) => void,
+): Promise<{ readonly where: StorageLocation; close(): Promise<void> }> {
+  if (kind === 'file') return { where: { kind: 'folder', folder: join(work, 'storage') }, close: async () => {} };
+  if (kind === 'azure') {
+    const azure = await (await import('./storage/azure-server.js')).startEmbeddedAzurite(join(work, 'azurite'));
+    say(`Azure Blob Storage server (Azurite) on ${azure.endpoint}, container ${azure.location.container}`);
+    return { where: { kind: 'azure', location: azure.location }, close: () => azure.close() };
+  }
+  const s3 = await (await import('./storage/s3-server.js')).startEmbeddedS3(join(work, 's3'));
+  say(`S3 server (s3rver) on ${s3.connection.endpoint}, bucket ${s3.bucket}`);
+  return {
+    where: { kind: 's3', location: { bucket: s3.bucket, prefix: 'backup/' }, connection: s3.connection },
+    close: () => s3.close(),
+  };
 }
 
 /** Backs `source` up into `storage`, restores it into `target`, and verifies the restored tree. */

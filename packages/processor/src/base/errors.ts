@@ -26,6 +26,8 @@ export const ERROR_CODES = Object.freeze({
   TEXTFILE_TAKEN: 'BACKUPSTATS_TEXTFILE_TAKEN',
   /** An export result's error: the textfile exporter could not write its file. */
   WRITE_FAILED: 'BACKUPSTATS_WRITE_FAILED',
+  /** The runtime lacks what a function needs (`meterHttpRequests`: Node.js's `diagnostics_channel`). */
+  UNSUPPORTED_RUNTIME: 'BACKUPSTATS_UNSUPPORTED_RUNTIME',
 } as const);
 
 /** One of the {@link ERROR_CODES}. */

@@ -2,9 +2,17 @@ import type { ReportBottleneck, ReportStage } from './report-schema.js';
 
 /**
  * Operations left out of a run's stages: the whole run (its own time is the run's), and the failed and throttled
- * S3 attempts, which are subsets of `AWS:Request:Send` (counting them would count that time twice).
+ * storage attempts, which are subsets of `AWS:Request:Send` / `HTTP:Request:Send` (counting them would count that
+ * time twice).
  */
-const NOT_STAGES: ReadonlySet<string> = new Set(['Backup', 'Restore', 'AWS:Request:Failed', 'AWS:Request:Throttled']);
+const NOT_STAGES: ReadonlySet<string> = new Set([
+  'Backup',
+  'Restore',
+  'AWS:Request:Failed',
+  'AWS:Request:Throttled',
+  'HTTP:Request:Failed',
+  'HTTP:Request:Throttled',
+]);
 
 /** Whether a series is a stage of a run. */
 export function isStage(operation: string): boolean {
@@ -20,6 +28,7 @@ const BOUND_BY: ReadonlyArray<readonly [RegExp, string]> = [
   [/^File:Read$/, 'file reads'],
   [/^File:Write$/, 'file writes'],
   [/^AWS:Request:/, 'S3 requests'],
+  [/^HTTP:Request:/, 'storage requests'],
 ];
 
 /**

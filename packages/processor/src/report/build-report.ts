@@ -17,6 +17,7 @@ import {
   type ReportS3,
   type ReportSeries,
   type ReportStage,
+  type ReportStorage,
   RUN_STAGES,
 } from './report-schema.js';
 
@@ -73,6 +74,7 @@ export function buildReport(timeline: StatsTimeline): BackupStatsReport {
       topOperations(series, (s) => s.count),
     ),
     s3: s3Of(series),
+    storage: storageOf(series),
   };
 }
 
@@ -183,6 +185,43 @@ function latencyByOperation(
       counts,
     };
   });
+}
+
+/** The operations of request attempts: `AWS:Request:*` of backupstats/s3, `HTTP:Request:*` of /azure and /http. */
+const ATTEMPT = /^(?:AWS|HTTP):Request:(Send|Failed|Throttled)$/;
+
+/** The attempts per storage implementation, both families summed, most attempts first. */
+function storageOf(series: readonly ReportSeries[]): ReportStorage[] {
+  const rows = new Map<
+    string,
+    { attempts: number; failed: number; throttled: number; bytes: number; seconds: number }
+  >();
+  for (const s of series) {
+    const kind = ATTEMPT.exec(s.operation)?.[1];
+    if (kind === undefined) continue;
+    let row = rows.get(s.implementation);
+    if (row === undefined) {
+      row = { attempts: 0, failed: 0, throttled: 0, bytes: 0, seconds: 0 };
+      rows.set(s.implementation, row);
+    }
+    if (kind === 'Send') {
+      row.attempts += s.count;
+      row.bytes += s.bytes;
+      row.seconds += s.seconds;
+    } else if (kind === 'Failed') row.failed += s.count;
+    else row.throttled += s.count;
+  }
+  return [...rows]
+    .filter(([, row]) => row.attempts > 0)
+    .map(([implementation, row]) => ({
+      implementation,
+      attempts: round(row.attempts),
+      failed: round(row.failed),
+      throttled: round(row.throttled),
+      bytes: round(row.bytes),
+      seconds: round(row.seconds),
+    }))
+    .sort((a, b) => b.attempts - a.attempts);
 }
 
 /** The S3 attempts of every family, or null when there were none. */

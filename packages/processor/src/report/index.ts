@@ -22,6 +22,7 @@ export type {
   ReportS3,
   ReportSeries,
   ReportStage,
+  ReportStorage,
 } from './report-schema.js';
 export { REPORT_VERSION } from './report-schema.js';
 export { renderReport };

@@ -225,11 +225,13 @@ export const PAGE_SCRIPT = `
   }
 
   // S3 attempts, and every series' totals as exported.
-  var s3 = section('s3');
-  if (data.s3 === null) s3.appendChild(el('p', {}, 'No S3 request was metered.'));
-  else table(s3, ['attempts', 'failed', 'throttled', 'bytes', 'time'], [[num('s3.attempts', data.s3.attempts, 'count'),
-    num('s3.failed', data.s3.failed, 'count'), num('s3.throttled', data.s3.throttled, 'count'),
-    num('s3.bytes', data.s3.bytes, 'bytes'), num('s3.seconds', data.s3.seconds, 'seconds')]]);
+  var storage = section('storage');
+  if (data.storage.length === 0) storage.appendChild(el('p', {}, 'No storage request was metered.'));
+  else table(storage, ['implementation', 'attempts', 'failed', 'throttled', 'bytes', 'time'], data.storage.map(function (s, i) {
+    var key = 'storage.' + i + '.';
+    return [s.implementation, num(key + 'attempts', s.attempts, 'count'), num(key + 'failed', s.failed, 'count'),
+      num(key + 'throttled', s.throttled, 'count'), num(key + 'bytes', s.bytes, 'bytes'), num(key + 'seconds', s.seconds, 'seconds')];
+  }));
   table(section('series'), ['series', 'operations', 'bytes', 'time', 'p50', 'p99'], data.series.map(function (s, i) {
     return [el('td', {}, where(s)), num('series.' + i + '.count', s.count, 'count'), num('series.' + i + '.bytes', s.bytes, 'bytes'),
       num('series.' + i + '.seconds', s.seconds, 'seconds'), num('series.' + i + '.p50', s.p50, 'ms'), num('series.' + i + '.p99', s.p99, 'ms')];

@@ -50,8 +50,8 @@ export function renderReport(data: BackupStatsReport): string {
 <section id="throughput"></section>
 <h2>Latency per operation</h2>
 <section id="latency"></section>
-<h2>S3 requests</h2>
-<section id="s3"></section>
+<h2>Storage requests</h2>
+<section id="storage"></section>
 <h2>Every series, as exported</h2>
 <section id="series"></section>
 <script type="application/json" id="backupstats-report">${json}</script>

@@ -126,6 +126,22 @@ export interface ReportS3 {
   readonly seconds: number;
 }
 
+/** The request attempts to one storage implementation (`AWS:Request:*` or `HTTP:Request:*`, both families summed). */
+export interface ReportStorage {
+  /** The `implementation` label: `S3`, `Azure`, `GCS`, `HTTP`, … */
+  readonly implementation: string;
+  /** Request attempts (`AWS:Request:Send`, `HTTP:Request:Send`). */
+  readonly attempts: number;
+  /** Attempts that failed (`*:Request:Failed`). */
+  readonly failed: number;
+  /** Attempts the service throttled (`*:Request:Throttled`). */
+  readonly throttled: number;
+  /** Bytes of the attempts' bodies. */
+  readonly bytes: number;
+  /** Time of the attempts. */
+  readonly seconds: number;
+}
+
 /** The JSON a report page carries in `<script type="application/json" id="backupstats-report">`. */
 export interface BackupStatsReport {
   /** Always `backupstats-report`. */
@@ -159,4 +175,6 @@ export interface BackupStatsReport {
   readonly latency: readonly ReportLatency[];
   /** S3 request attempts, or null when there were none. */
   readonly s3: ReportS3 | null;
+  /** Request attempts per storage implementation (S3, Azure, GCS, …), most attempts first; empty when none. */
+  readonly storage: readonly ReportStorage[];
 }

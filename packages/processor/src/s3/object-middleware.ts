@@ -1,6 +1,5 @@
-import type { Readable } from 'node:stream';
 import type { Stats } from '../api/stats.js';
-import { meterReadable } from '../io/meter-readable.js';
+import { isNodeReadable, meterObjectBody } from '../io/meter-object-body.js';
 import { timeAsync } from '../io/timed.js';
 import { type Handler, type Middleware, PAYLOAD_BYTES } from './attempt-middleware.js';
 
@@ -54,39 +53,4 @@ export function objectMiddleware(scopes: ObjectScopes): Middleware {
 function timed(next: Handler, stats: Stats, bytes: (() => number) | undefined): Handler {
   const options = bytes === undefined ? undefined : { bytes };
   return (args) => timeAsync(stats, () => next(args), options);
-}
-
-/** A Node.js Readable built on `_read` / `push` (the SDK's Node.js HTTP handler gives one). */
-export function isNodeReadable(body: unknown): body is Readable {
-  return (
-    typeof body === 'object' &&
-    body !== null &&
-    typeof (body as Readable)._read === 'function' &&
-    typeof (body as Readable).push === 'function' &&
-    typeof (body as Readable)._destroy === 'function'
-  );
-}
-
-/**
- * Meters a GetObject body in place: each chunk is a `Source:Read`, and the stream's release (`_destroy`,
- * which runs when the body ends or is destroyed) is a `Source:Close`. Bytes that arrived with the response
- * headers, before the body reached the caller, are one read the reader did not wait for.
- */
-export function meterObjectBody(body: Readable, read: Stats, close: Stats): void {
-  const buffered = body.readableLength;
-  // Weight 0: an operation not timed, which adds nothing to the latency histogram.
-  if (buffered > 0) read.timedIncrementBytes(buffered, 0, 0);
-  meterReadable(body, read);
-  const destroy = body._destroy;
-  body._destroy = function meteredDestroy(
-    this: Readable,
-    error: Error | null,
-    callback: (error?: Error | null) => void,
-  ): void {
-    const start = performance.now();
-    destroy.call(this, error, (failure?: Error | null) => {
-      close.timedIncrement(performance.now() - start);
-      callback(failure);
-    });
-  };
 }

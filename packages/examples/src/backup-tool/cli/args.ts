@@ -12,6 +12,10 @@ export type Command =
   | { readonly kind: 'backup'; readonly source: string; readonly storage: string }
   | { readonly kind: 'restore'; readonly storage: string; readonly target: string };
 
+/** What `--storage s3|azure|file` starts for the round trip: an S3 server, Azurite, or a temporary folder. */
+export type EmbeddedStorage = 's3' | 'azure' | 'file';
+const EMBEDDED: readonly EmbeddedStorage[] = ['s3', 'azure', 'file'];
+
 /** The parsed command line. */
 export interface ToolArgs {
   readonly command: Command;
@@ -22,7 +26,10 @@ export interface ToolArgs {
   readonly concurrency: number;
   /** Worker threads for the backup's compression and checksums; 0: none, all on the main thread. */
   readonly workers: number;
+  /** A folder or s3:// location given with --storage; undefined for storage the demo starts itself. */
   readonly storage: string | undefined;
+  /** The storage the demo's round trip starts itself when --storage names no location. */
+  readonly embedded: EmbeddedStorage;
   readonly restoreTo: string | undefined;
   readonly keep: boolean;
   readonly serve: boolean;
@@ -53,8 +60,10 @@ Options:
   --concurrency <n>       files processed at once, 1-64 (default 2)
   --workers <n>           compress and hash the backup's files in n worker threads, 0-64 (default 0: none);
                           each worker meters its stages into the same metrics
-  --storage <storage>     storage for the round trip: a folder or s3://bucket/prefix (default: a bucket on an
-                          S3 server started on 127.0.0.1 for the run, its data in a temporary folder)
+  --storage <storage>     storage for the round trip: s3 (default: a bucket on an S3 server, s3rver, started on
+                          127.0.0.1 for the run), azure (a container on Azurite, Microsoft's Azure Storage
+                          server, started the same way), file (a temporary folder), or a folder or
+                          s3://bucket/prefix of your own (write ./s3 for a folder named s3)
   --restore-to <folder>   restore folder for the round trip (default: a new temporary folder)
   --keep                  keep the temporary folders
   --serve                 serve the Prometheus endpoint (OTEL_METRICS_EXPORTER=prometheus unless set) and stay
@@ -135,10 +144,12 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const sizeText = values.size ?? env.BACKUPSTATS_DEMO_SIZE?.trim();
   const sizeName = values.size !== undefined ? '--size' : 'BACKUPSTATS_DEMO_SIZE';
   const parsedCommand = resolveCommand(command(positionals), local, storagePath);
+  const embedded = EMBEDDED.find((name) => name === values.storage);
+  const location = embedded === undefined ? values.storage : undefined;
   if (
     values.loop &&
     (parsedCommand.kind !== 'demo' ||
-      (values.storage !== undefined && !isS3Url(values.storage)) ||
+      (location !== undefined && !isS3Url(location)) ||
       values['restore-to'] !== undefined)
   ) {
     throw usage(
@@ -146,7 +157,7 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     );
   }
   // A malformed s3:// location is a usage error now, not a failure half-way.
-  if (values.storage !== undefined && isS3Url(values.storage)) parseS3Location(values.storage, '--storage');
+  if (location !== undefined && isS3Url(location)) parseS3Location(location, '--storage');
   if (parsedCommand.kind !== 'demo' && isS3Url(parsedCommand.storage))
     parseS3Location(parsedCommand.storage, `${parsedCommand.kind} <storage>`);
   return {
@@ -157,7 +168,8 @@ export function parseToolArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     level: parseInteger(values.level, `--level (${compression})`, low, high),
     concurrency: parseInteger(values.concurrency, '--concurrency', 1, 64) ?? 2,
     workers: parseInteger(values.workers, '--workers', 0, 64) ?? 0,
-    storage: values.storage === undefined ? undefined : storagePath(values.storage),
+    storage: location === undefined ? undefined : storagePath(location),
+    embedded: embedded ?? 's3',
     restoreTo: local(values['restore-to']),
     keep: values.keep ?? false,
     serve: values.serve ?? false,

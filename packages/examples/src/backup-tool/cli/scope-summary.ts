@@ -100,6 +100,9 @@ const ORDER = [
   'AWS:Request:Send',
   'AWS:Request:Failed',
   'AWS:Request:Throttled',
+  'HTTP:Request:Send',
+  'HTTP:Request:Failed',
+  'HTTP:Request:Throttled',
   'Backup',
   'Restore',
 ];

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Stats } from 'backupstats';
+import type { AzureLocation } from './azure-storage.js';
 import { fileBackupTarget, fileRestoreSource, removeFolder } from './file-storage.js';
 import { type S3Connection, s3ConnectionFromEnv } from './s3-connection.js';
 import { below, isS3Url, parseS3Location, type S3Location, s3Url } from './s3-location.js';
@@ -8,7 +9,8 @@ import type { BackupTarget, RestoreSource } from './storage.js';
 /** Where a backup is kept: a folder, or a bucket and prefix with the connection to reach it. */
 export type StorageLocation =
   | { readonly kind: 'folder'; readonly folder: string }
-  | { readonly kind: 's3'; readonly location: S3Location; readonly connection: S3Connection };
+  | { readonly kind: 's3'; readonly location: S3Location; readonly connection: S3Connection }
+  | { readonly kind: 'azure'; readonly location: AzureLocation };
 
 /** Resolves `--storage` (or a command's storage argument): `s3://bucket/prefix` with AWS's variables, or a folder. */
 export function storageLocation(text: string, name: string, env: NodeJS.ProcessEnv): StorageLocation {
@@ -18,17 +20,19 @@ export function storageLocation(text: string, name: string, env: NodeJS.ProcessE
 
 /** The location one level down (`--loop` cycles). */
 export function storageBelow(where: StorageLocation, name: string): StorageLocation {
-  return where.kind === 'folder'
-    ? { kind: 'folder', folder: resolve(where.folder, name) }
-    : { ...where, location: below(where.location, name) };
+  if (where.kind === 'folder') return { kind: 'folder', folder: resolve(where.folder, name) };
+  if (where.kind === 'azure')
+    return { kind: 'azure', location: { ...where.location, prefix: `${where.location.prefix}${name}/` } };
+  return { ...where, location: below(where.location, name) };
 }
 
 /** The location as the user would write it. */
 export function describeStorage(where: StorageLocation): string {
+  if (where.kind === 'azure') return `azure://${where.location.container}/${where.location.prefix}`;
   return where.kind === 'folder' ? where.folder : s3Url(where.location);
 }
 
-// The S3 modules load the AWS SDK: they are imported only when S3 is used, so a folder run starts as before.
+// The S3 and Azure modules load their SDKs: they are imported only when used, so a folder run starts as before.
 
 /** Runs `work` with the backup target for the location, metered on `backup`, and closes the target after. */
 export async function withBackupTarget<T>(
@@ -38,6 +42,8 @@ export async function withBackupTarget<T>(
 ): Promise<T> {
   let target: BackupTarget;
   if (where.kind === 'folder') target = fileBackupTarget(where.folder, backup);
+  else if (where.kind === 'azure')
+    target = (await import('./azure-storage.js')).azureBackupTarget(where.location, backup);
   else target = (await import('./s3-storage.js')).s3BackupTarget(where.location, where.connection, backup);
   try {
     return await work(target);
@@ -54,6 +60,8 @@ export async function withRestoreSource<T>(
 ): Promise<T> {
   let source: RestoreSource;
   if (where.kind === 'folder') source = fileRestoreSource(where.folder, restore);
+  else if (where.kind === 'azure')
+    source = (await import('./azure-storage.js')).azureRestoreSource(where.location, restore);
   else source = (await import('./s3-storage.js')).s3RestoreSource(where.location, where.connection, restore);
   try {
     return await work(source);
@@ -65,6 +73,7 @@ export async function withRestoreSource<T>(
 /** Deletes the backup at the location. */
 export async function removeStorage(where: StorageLocation): Promise<void> {
   if (where.kind === 'folder') return removeFolder(where.folder);
+  if (where.kind === 'azure') return (await import('./azure-storage.js')).removeAzurePrefix(where.location);
   const { removeS3Prefix } = await import('./s3-storage.js');
   return removeS3Prefix(where.location, where.connection);
 }
