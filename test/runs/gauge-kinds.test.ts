@@ -31,7 +31,12 @@ const PROGRESS_GAUGES = [
   'backup.last_progress.timestamp',
   'backup.run.phase',
 ];
-const restoreOf = (names: readonly string[]) => names.map((name) => name.replace(/^backup\./, 'restore.'));
+/** `names` of the backup family, as the family `family` names them. */
+const familyOf = (family: string, names: readonly string[]) =>
+  names.map((name) => name.replace(/^backup\./, `${family}.`));
+/** `names` in every family, in the order the families create their instruments. */
+const everyFamily = (names: readonly string[]) =>
+  ['backup', 'restore', 'verify', 'prune'].flatMap((family) => familyOf(family, names));
 
 /** runKey → the start of the series' point, in Unix seconds. */
 const startTimes = (exported: ResourceMetrics): Map<string, number> =>
@@ -50,7 +55,9 @@ describe('where the Meter has createGauge', () => {
     await harness.collect();
     const gauges = [...RUN_GAUGES, ...PROGRESS_GAUGES];
     expect(recording.created.filter((c) => c.method.includes('Gauge'))).toEqual([
-      ...[...gauges, ...restoreOf(gauges)].map((name) => ({ method: 'createGauge', name })),
+      ...['backup', 'restore', 'verify', 'prune'].flatMap((family) =>
+        familyOf(family, gauges).map((name) => ({ method: 'createGauge', name })),
+      ),
       { method: 'createObservableGauge', name: 'backupstats.collection' },
     ]);
     expect(recording.addedCallbacks).toEqual([['backupstats.collection']]);
@@ -137,16 +144,16 @@ describe('on an API without createGauge (before 1.9.0)', () => {
     await harness.collect();
     const gauges = [...RUN_GAUGES, ...PROGRESS_GAUGES];
     expect(recording.created.filter((c) => c.method.includes('Gauge'))).toEqual(
-      [...gauges, ...restoreOf(gauges), 'backupstats.collection'].map((name) => ({
+      [...everyFamily(gauges), 'backupstats.collection'].map((name) => ({
         method: 'createObservableGauge',
         name,
       })),
     );
     expect(recording.addedCallbacks).toEqual([
-      RUN_GAUGES,
-      PROGRESS_GAUGES,
-      restoreOf(RUN_GAUGES),
-      restoreOf(PROGRESS_GAUGES),
+      ...['backup', 'restore', 'verify', 'prune'].flatMap((family) => [
+        familyOf(family, RUN_GAUGES),
+        familyOf(family, PROGRESS_GAUGES),
+      ]),
       ['backupstats.collection'],
     ]);
     await stats.shutdown();

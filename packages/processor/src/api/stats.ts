@@ -36,12 +36,19 @@ export interface Stats {
   startRun(options?: RunOptions): Run;
 }
 
-/** The two families of measurements and the controls of their export. */
+/** The families of measurements and the controls of their export. */
 export interface BackupStats {
   /** Measurements of backups. */
   readonly backup: Stats;
   /** Measurements of restores. */
   readonly restore: Stats;
+  /** Measurements of verifications: checks of a backup's integrity, restore drills. */
+  readonly verify: Stats;
+  /**
+   * Measurements of prunes, which delete old backups by a retention policy. Record each deletion as the operation
+   * `Prune:Delete` with the bytes it freed, so that the family's bytes of that operation are the bytes reclaimed.
+   */
+  readonly prune: Stats;
   /**
    * Adds every pending measurement to the OpenTelemetry instruments now.
    *

@@ -3,8 +3,8 @@ export const REPORT_VERSION = 1;
 
 /** The labels of one series. */
 export interface ReportLabels {
-  /** `backup` or `restore`. */
-  readonly family: 'backup' | 'restore';
+  /** `backup`, `restore`, `verify` or `prune`. */
+  readonly family: 'backup' | 'restore' | 'verify' | 'prune';
   /** The `component` label. */
   readonly component: string;
   /** The `implementation` label. */
@@ -84,8 +84,8 @@ export const CHARTED_OPERATIONS = 16;
 
 /** Throughput and busy share over time of one operation (its series of one family summed). */
 export interface ReportOperationTimeline {
-  /** `backup` or `restore`. */
-  readonly family: 'backup' | 'restore';
+  /** `backup`, `restore`, `verify` or `prune`. */
+  readonly family: 'backup' | 'restore' | 'verify' | 'prune';
   /** The `operation` label. */
   readonly operation: string;
   /** Per interval ending at `times[i]` (the first is null). */
@@ -96,8 +96,8 @@ export interface ReportOperationTimeline {
 
 /** The latency distribution of one operation (its series of one family), from the explicit buckets. */
 export interface ReportLatency {
-  /** `backup` or `restore`. */
-  readonly family: 'backup' | 'restore';
+  /** `backup`, `restore`, `verify` or `prune`. */
+  readonly family: 'backup' | 'restore' | 'verify' | 'prune';
   /** The `operation` label. */
   readonly operation: string;
   /** Operations in the distribution. */
