@@ -23,7 +23,13 @@ afterEach(() => {
   metrics.disable();
 });
 
-const RUN_GAUGES = ['backup.last_success.timestamp', 'backup.last_failure.timestamp', 'backup.last_success.bytes'];
+const RUN_GAUGES = [
+  'backup.last_success.timestamp',
+  'backup.last_failure.timestamp',
+  'backup.last_partial.timestamp',
+  'backup.last_success.bytes',
+  'backup.last_success.stored_bytes',
+];
 const PROGRESS_GAUGES = [
   'backup.active_runs',
   'backup.run.progress',

@@ -217,7 +217,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
 
   /** Creates the family's timeline, which then hears of every flush and run (timeline/family-timeline.ts). */
   attachTimeline(readWorkers: () => void): FamilyTimeline {
-    const timeline = new FamilyTimeline(this.family, (each) => this.forEachSeries(each), readWorkers);
+    const timeline = new FamilyTimeline(this.family, (each) => this.forEachSeries(each), readWorkers, !this.direct);
     this.timeline = timeline;
     this.runs.observer = timeline;
     return timeline;

@@ -36,8 +36,8 @@ export interface ReportBottleneck extends ReportLabels {
 /** One ended run. */
 export interface ReportRun extends ReportLabels {
   /** How the run ended. */
-  readonly outcome: 'success' | 'failure';
-  /** A failure's reason (one of `RunFailure`), else null. */
+  readonly outcome: 'success' | 'failure' | 'partial';
+  /** The reason of a failure or a partial end (one of `RunFailure`), else null. */
   readonly reason: string | null;
   /** Unix ms. */
   readonly startedAt: number;
@@ -45,8 +45,12 @@ export interface ReportRun extends ReportLabels {
   readonly endedAt: number;
   /** The run's duration. */
   readonly seconds: number;
-  /** The bytes a success was given, else null. */
+  /** The bytes a success or a partial end was given (what the run read), else null. */
   readonly bytes: number | null;
+  /** The bytes the run stored: given at its end, or its family's `Destination:Write` bytes while it ran alone; else null. */
+  readonly storedBytes: number | null;
+  /** `storedBytes / bytes` (below 1 when compression or deduplication saved space), else null. */
+  readonly storedRatio: number | null;
   /** `bytes / seconds`, else null. */
   readonly bytesPerSecond: number | null;
   /**
