@@ -104,7 +104,7 @@ describe('createTextfileExporter', () => {
     expect(diagnostics.messages.filter((m) => m.includes('could not write'))).toHaveLength(2);
   });
 
-  it("the previous file's last success and failure are carried until this run has its own: the same series whatever the library's version, and not another service's", async () => {
+  it("the previous file's last success, failure and partial end are carried until this run has its own: the same series whatever the library's version, and not another service's", async () => {
     const dir = scratch();
     const path = join(dir, 'nightly.prom');
     const backup = 'component="BackupEngine",implementation="Builtin",operation="Backup"';
@@ -120,6 +120,12 @@ describe('createTextfileExporter', () => {
         '# HELP backup_last_failure_timestamp When the last failed backup run ended, in seconds since the Unix epoch.',
         '# TYPE backup_last_failure_timestamp gauge',
         `backup_last_failure_timestamp{${old('nightly', '0.0.9')}} 2000`,
+        '# HELP backup_last_partial_timestamp When the last backup run that ended partial ended, in seconds since the Unix epoch.',
+        '# TYPE backup_last_partial_timestamp gauge',
+        `backup_last_partial_timestamp{${old('nightly', '0.0.9')}} 1500`,
+        '# HELP verify_last_success_timestamp When the last successful verify run ended, in seconds since the Unix epoch.',
+        '# TYPE verify_last_success_timestamp gauge',
+        `verify_last_success_timestamp{${old('nightly', '0.0.9')}} 1200`,
         '# HELP backup_bytes_total Bytes moved by backup operations.',
         '# TYPE backup_bytes_total counter',
         `backup_bytes_total{${old('nightly', '0.0.9')}} 5`,
@@ -137,6 +143,8 @@ describe('createTextfileExporter', () => {
     const labels = { ...READ, operation: 'Backup', service_name: 'nightly' };
     expect(sampleValue(carried, 'backup_last_success_timestamp', labels)).toBe(1000);
     expect(sampleValue(carried, 'backup_last_failure_timestamp', labels)).toBe(2000);
+    expect(sampleValue(carried, 'backup_last_partial_timestamp', labels)).toBe(1500);
+    expect(sampleValue(carried, 'verify_last_success_timestamp', labels)).toBe(1200);
     // Another service name's series (a job renamed since) and the counters are not carried.
     expect(carried.filter((s) => s.labels.service_name === 'renamed')).toEqual([]);
     expect(sampleValue(carried, 'backup_bytes_total', { operation: 'Backup' })).toBeUndefined();
