@@ -183,6 +183,48 @@ describe('createTextfileExporter', () => {
     expect(sampleValue(carried, 'vtbackup_backup_last_success_bytes', labels)).toBe(4096);
   });
 
+  it('the runs of every family reach the file exactly: outcomes, warnings, stored bytes and bytes reclaimed', async () => {
+    const path = join(scratch(), 'nightly.prom');
+    const { stats, provider } = job(path);
+    const engine = { component: Component.BackupEngine, implementation: Implementation.Builtin };
+    const storage = { component: Component.BackupStorage, implementation: Implementation.File };
+    stats.backup
+      .scope({ ...engine, operation: Operation.Backup })
+      .startRun()
+      .succeed(4000, { storedBytes: 1000 });
+    stats.restore.scope({ ...engine, operation: Operation.Restore }).startRun().fail('source');
+    const check = stats.verify.scope({ ...engine, operation: Operation.Verify }).startRun();
+    check.warn('corrupted');
+    check.partial('corrupted', 3000);
+    const prune = stats.prune.scope({ ...storage, operation: Operation.Prune }).startRun();
+    stats.prune.scope({ ...storage, operation: Operation.PruneDelete }).timedIncrementBytes(700, 1);
+    prune.succeed();
+    await provider.forceFlush();
+    const file = parseExposition(readFileSync(path, 'utf8'));
+    const value = (name: string, labels: Record<string, string>) =>
+      sampleValue(file, name, { service_name: 'nightly', ...labels });
+    expect({
+      backupStored: value('backup_last_success_stored_bytes', { operation: 'Backup' }),
+      backupRead: value('backup_last_success_bytes', { operation: 'Backup' }),
+      restoreFailed: value('restore_runs_total', { operation: 'Restore', outcome: 'failure', error_type: 'source' }),
+      verifyPartial: value('verify_runs_total', { operation: 'Verify', outcome: 'partial', error_type: 'corrupted' }),
+      verifySucceeded: value('verify_runs_total', { operation: 'Verify', outcome: 'success' }),
+      verifyWarnings: value('verify_run_warnings_total', { operation: 'Verify', error_type: 'corrupted' }),
+      pruneSucceeded: value('prune_runs_total', { operation: 'Prune', outcome: 'success' }),
+      reclaimed: value('prune_bytes_total', { operation: 'Prune:Delete' }),
+    }).toEqual({
+      backupStored: 1000,
+      backupRead: 4000,
+      restoreFailed: 1,
+      verifyPartial: 1,
+      verifySucceeded: 0,
+      verifyWarnings: 1,
+      pruneSucceeded: 1,
+      reclaimed: 700,
+    });
+    expect(value('verify_last_partial_timestamp', { operation: 'Verify' })).toBeGreaterThan(0);
+  });
+
   it('the shutdown writes the numbers recorded since the last export', async () => {
     const path = join(scratch(), 'nightly.prom');
     const { stats, provider, read } = job(path);
