@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Stats } from 'backupstats';
+import { listTree } from '../files/tree.js';
 import { fileBackupTarget, fileRestoreSource, removeFolder } from './file-storage.js';
 import { type S3Connection, s3ConnectionFromEnv } from './s3-connection.js';
 import { below, isS3Url, parseS3Location, type S3Location, s3Url } from './s3-location.js';
@@ -63,6 +64,13 @@ export async function withRestoreSource<T>(
 }
 
 /** Deletes the backup at the location. */
+/** The bytes a backup takes in its storage: every file of the folder, every object under the prefix. */
+export async function storageSize(where: StorageLocation): Promise<number> {
+  if (where.kind === 'folder') return (await listTree(where.folder)).bytes;
+  const { sizeOfS3Prefix } = await import('./s3-storage.js');
+  return sizeOfS3Prefix(where.location, where.connection);
+}
+
 export async function removeStorage(where: StorageLocation): Promise<void> {
   if (where.kind === 'folder') return removeFolder(where.folder);
   const { removeS3Prefix } = await import('./s3-storage.js');
