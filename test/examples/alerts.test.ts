@@ -129,7 +129,9 @@ it.skipIf(!promtoolBinary && !requireE2E)(
     const tested = await promtool(['test', 'rules', 'backupstats.rules.verify-prune.test.yml'], dir);
     expect(tested.code).toBe(1);
     // 600,000 s after the last verify at 2 h is 6 d 22 h 40 min: the alert fires at 170 h already.
-    expect(tested.stderr).toMatch(/alertname: BackupNotVerified, time: 7d2h,\s+exp:\[[^\]]+\],\s+got:\[[^\]]+job="nightly"/);
+    expect(tested.stderr).toMatch(
+      /alertname: BackupNotVerified, time: 7d2h,\s+exp:\[[^\]]+\],\s+got:\[[^\]]+job="nightly"/,
+    );
     // A move of 0.6 from the median 0.4 is within twice the median.
     expect(tested.stderr).toMatch(/alertname: BackupStoredRatioChanged, time: 7d2h,\s+exp:\[[^\]]+\],\s+got:\[\]/);
   },

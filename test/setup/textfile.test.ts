@@ -192,7 +192,10 @@ describe('createTextfileExporter', () => {
       .scope({ ...engine, operation: Operation.Backup })
       .startRun()
       .succeed(4000, { storedBytes: 1000 });
-    stats.restore.scope({ ...engine, operation: Operation.Restore }).startRun().fail('source');
+    stats.restore
+      .scope({ ...engine, operation: Operation.Restore })
+      .startRun()
+      .fail('source');
     const check = stats.verify.scope({ ...engine, operation: Operation.Verify }).startRun();
     check.warn('corrupted');
     check.partial('corrupted', 3000);
