@@ -190,9 +190,17 @@ describe('on an API without createGauge (before 1.9.0)', () => {
         lastSuccess: values.get(runKey('backup.last_success.timestamp', labels)),
         lastFailure: values.get(runKey('backup.last_failure.timestamp', labels)),
         bytes: values.get(runKey('backup.last_success.bytes', labels)),
+        stored: values.get(runKey('backup.last_success.stored_bytes', labels)),
+        lastPartial: values.get(runKey('backup.last_partial.timestamp', labels)),
       };
     };
-    const none = { lastSuccess: undefined, lastFailure: undefined, bytes: undefined };
+    const none = {
+      lastSuccess: undefined,
+      lastFailure: undefined,
+      bytes: undefined,
+      stored: undefined,
+      lastPartial: undefined,
+    };
     const nothing = { ...none, active: undefined, progress: undefined, remaining: undefined, lastProgress: undefined };
     expect(await read(RUN)).toEqual({
       ...none,
@@ -206,8 +214,9 @@ describe('on an API without createGauge (before 1.9.0)', () => {
     // 250 B in 10 s: 750 B left take 30 s.
     vi.advanceTimersByTime(10_000);
     source.timedIncrementBytes(250, 1);
-    stats.backup.scope(ok).startRun().succeed(500);
+    stats.backup.scope(ok).startRun().succeed(500, { storedBytes: 200 });
     stats.backup.scope(bad).startRun().fail(RunFailure.Timeout);
+    stats.backup.scope(bad).startRun().partial(RunFailure.Source);
     expect(await read(RUN)).toEqual({
       ...none,
       active: 1,
@@ -216,8 +225,8 @@ describe('on an API without createGauge (before 1.9.0)', () => {
       lastProgress: at(10),
       read: 1,
     });
-    expect(await read(ok)).toEqual({ ...nothing, read: undefined, lastSuccess: at(10), bytes: 500 });
-    expect(await read(bad)).toEqual({ ...nothing, read: undefined, lastFailure: at(10) });
+    expect(await read(ok)).toEqual({ ...nothing, read: undefined, lastSuccess: at(10), bytes: 500, stored: 200 });
+    expect(await read(bad)).toEqual({ ...nothing, read: undefined, lastFailure: at(10), lastPartial: at(10) });
 
     // 250 B more in 10 s: 500 B in the last 20 s, 500 B left take 20 s.
     vi.advanceTimersByTime(10_000);

@@ -5,7 +5,8 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBackupStats, meterWritable, Operation } from 'backupstats';
 import { reportData } from 'backupstats/report';
-import { describe, expect } from 'vitest';
+import { connectBackupStats } from 'backupstats/worker';
+import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { numbers } from '../support/harness.js';
 import { runKey } from '../support/series-key.js';
@@ -72,6 +73,22 @@ describe('the stored bytes of a run', () => {
       ['Other', 250, 0.125],
       ['Alone', 10, 0.00333333],
     ]);
+    await stats.shutdown();
+  });
+
+  it("count a worker thread's writes of the family, read at the run's end", async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
+    const worker = connectBackupStats(stats.workerLink({ workers: 1 }));
+    onTestFinished(() => worker.close());
+    const write = worker.backup.scope(S3_WRITE);
+    write.timedIncrementBytes(50, 1); // before the run
+    const run = stats.backup.scope(RUN).startRun();
+    write.timedIncrementBytes(700, 1);
+    write.timedIncrementBytes(70, 1);
+    worker.verify.scope(S3_WRITE).timedIncrementBytes(9, 1); // another family
+    run.succeed(2000);
+    const values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.last_success.stored_bytes', RUN))).toBe(770);
     await stats.shutdown();
   });
 
