@@ -116,7 +116,7 @@ export interface ReportLatency {
   readonly counts: readonly number[];
 }
 
-/** S3 request attempts (`AWS:Request:*` series of both families summed). */
+/** S3 request attempts (`AWS:Request:*` series of every family summed). */
 export interface ReportS3 {
   /** Request attempts (`AWS:Request:Send`). */
   readonly attempts: number;

@@ -40,7 +40,7 @@ interface Baseline {
 }
 
 /**
- * The timeline of one family (backup or restore): each series' {@link SeriesTimeline}, sampled at the family's
+ * The timeline of one family: each series' {@link SeriesTimeline}, sampled at the family's
  * flushes, and the profiles of its latest runs. Nothing here runs on the record path: the registry calls
  * {@link before} and {@link after} around the drain of its flush queue, and the run book notifies it of runs.
  */
