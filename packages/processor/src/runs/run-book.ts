@@ -144,7 +144,7 @@ export class RunBook implements RunEnd {
     reason: string | undefined,
   ): number | undefined {
     const ending = { outcome, seconds, endedAt, bytes, storedBytes, overlapped: run.overlapped, reason };
-    // Stryker disable next-line OptionalChaining: each run book gets its observer before any call reaches it
+    // Stryker disable next-line ConditionalExpression: each run book gets its observer before any call reaches it
     return this.observer === undefined ? storedBytes : this.observer.ended(run, ending);
   }
 
