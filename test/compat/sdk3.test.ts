@@ -11,7 +11,7 @@ import { nodeExporterBinary } from '../support/node-exporter.js';
 import { prometheusBinary, requireE2E } from '../support/prometheus.js';
 import { groupMismatches, sampleValue } from '../support/pushgateway/group-series.js';
 import { latestHistogram } from '../support/received-histograms.js';
-import { histogramPoint, latest } from '../support/received-runs.js';
+import { histogramPoint, latest, RUN_JOB_VERIFY_AND_PRUNE, verifyAndPruneOfRunJob } from '../support/received-runs.js';
 import { expectNode22WithSdk3, HANG_MS, runSdk3, useSdk3Install } from '../support/sdk3-install.js';
 
 describe.skipIf(!runSdk3)('with @opentelemetry/sdk-metrics 3.x on Node 22', () => {
@@ -111,6 +111,7 @@ describe.skipIf(!runSdk3)('with @opentelemetry/sdk-metrics 3.x on Node 22', () =
       count: 2,
       bounds: [...RUN_DURATION_BOUNDARIES],
     });
+    expect(verifyAndPruneOfRunJob(receiver)).toEqual(RUN_JOB_VERIFY_AND_PRUNE);
   });
 
   describe.skipIf(!prometheusBinary && !requireE2E)('scraped by a real Prometheus', () => {

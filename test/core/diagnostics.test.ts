@@ -56,8 +56,8 @@ describe('diagnostic messages', () => {
     const rest =
       'which is not one of RunFailure (interrupted, timeout, source, destination, corrupted, configuration, _OTHER); it is recorded as _OTHER, as are any later ones';
     expect(diagnostics.messages).toEqual([
-      `backupstats: a run failed with the reason "${'x'.repeat(64)}", ${rest}`,
-      `backupstats: a run failed with the reason a value of type number, ${rest}`,
+      `backupstats: a run's failure, partial end or warning gave the reason "${'x'.repeat(64)}", ${rest}`,
+      `backupstats: a run's failure, partial end or warning gave the reason a value of type number, ${rest}`,
     ]);
     await first.shutdown();
     await second.shutdown();

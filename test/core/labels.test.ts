@@ -68,6 +68,9 @@ describe('label values Vitess uses', () => {
       AWSRequestSend: 'AWS:Request:Send',
       Backup: 'Backup',
       Restore: 'Restore',
+      Verify: 'Verify',
+      Prune: 'Prune',
+      PruneDelete: 'Prune:Delete',
     });
     expect(Object.isFrozen(Operation)).toBe(true);
   });

@@ -50,9 +50,10 @@ const EXPECTED: Record<Naming, readonly (readonly [string, string, string, Value
 type Descriptor = readonly [string, string, string, ValueType];
 
 /** The run instruments of a family under each naming (the Vitess ones with the prefix vtbackup_). */
-const RUN_INSTRUMENTS: Record<Naming, (family: 'backup' | 'restore') => readonly Descriptor[]> = {
+const RUN_INSTRUMENTS: Record<Naming, (family: string) => readonly Descriptor[]> = {
   otel: (f) => [
     [`${f}.runs`, '{run}', `Number of ${f} runs ended, by outcome.`, INT],
+    [`${f}.run.warnings`, '{warning}', `Number of warnings of ${f} runs, by reason.`, INT],
     [`${f}.run.duration`, 's', `Duration of ${f} runs.`, DOUBLE],
     [
       `${f}.last_success.timestamp`,
@@ -66,14 +67,24 @@ const RUN_INSTRUMENTS: Record<Naming, (family: 'backup' | 'restore') => readonly
       `When the last failed ${f} run ended, in seconds since the Unix epoch.`,
       DOUBLE,
     ],
-    [`${f}.last_success.bytes`, 'By', `Bytes backed up or restored by the last successful ${f} run.`, INT],
+    [
+      `${f}.last_partial.timestamp`,
+      's',
+      `When the last ${f} run that ended partial ended, in seconds since the Unix epoch.`,
+      DOUBLE,
+    ],
+    [`${f}.last_success.bytes`, 'By', `Bytes read by the last successful ${f} run.`, INT],
+    [`${f}.last_success.stored_bytes`, 'By', `Bytes stored by the last successful ${f} run.`, INT],
   ],
   vitess: (f) => [
     [`vtbackup_${f}_run_count`, '1', `${f} runs by outcome`, INT],
+    [`vtbackup_${f}_run_warning_count`, '1', `warnings of ${f} runs by reason`, INT],
     [`vtbackup_${f}_run_duration_seconds`, 's', `${f} run duration in seconds`, DOUBLE],
     [`vtbackup_${f}_last_success_timestamp_seconds`, 's', `end of the last successful ${f} run, Unix seconds`, DOUBLE],
     [`vtbackup_${f}_last_failure_timestamp_seconds`, 's', `end of the last failed ${f} run, Unix seconds`, DOUBLE],
+    [`vtbackup_${f}_last_partial_timestamp_seconds`, 's', `end of the last partial ${f} run, Unix seconds`, DOUBLE],
     [`vtbackup_${f}_last_success_bytes`, 'By', `bytes of the last successful ${f} run`, INT],
+    [`vtbackup_${f}_last_success_stored_bytes`, 'By', `bytes stored by the last successful ${f} run`, INT],
   ],
 };
 
@@ -126,9 +137,10 @@ describe('instrument names, units, descriptions and value types', () => {
       naming,
       metricPrefix: naming === 'vitess' ? 'vtbackup_' : '',
     });
-    for (const family of [stats.backup, stats.restore]) {
-      family.startRun().succeed(1);
+    for (const family of [stats.backup, stats.restore, stats.verify, stats.prune]) {
+      family.startRun().succeed(1, { storedBytes: 1 });
       family.startRun().fail(RunFailure.Source);
+      family.startRun().partial(RunFailure.Source);
     }
     const exported = await harness.collect();
     const counters = new Set(EXPECTED[naming].map(([name]) => name));
@@ -136,7 +148,9 @@ describe('instrument names, units, descriptions and value types', () => {
       .flatMap((s) => s.metrics)
       .map(({ descriptor: d }) => [d.name, d.unit, d.description, d.valueType])
       .filter(([name]) => !counters.has(name as string));
-    expect(descriptors).toEqual([...RUN_INSTRUMENTS[naming]('backup'), ...RUN_INSTRUMENTS[naming]('restore')]);
+    expect(descriptors).toEqual(
+      ['backup', 'restore', 'verify', 'prune'].flatMap((family) => RUN_INSTRUMENTS[naming](family)),
+    );
     await stats.shutdown();
   });
 });

@@ -46,7 +46,7 @@ describe('where the points start', () => {
     vi.setSystemTime(T1);
     const exported = await harness.collect();
     const expected = (value: number) =>
-      ['backup', 'restore'].map((family) => ({
+      ['backup', 'restore', 'verify', 'prune'].map((family) => ({
         attributes: { family },
         startTime: hr(T0),
         endTime: hr(T1),

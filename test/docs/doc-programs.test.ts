@@ -172,6 +172,24 @@ const PROGRAMS: readonly Program[] = [
   },
   {
     file: 'docs/runs-and-alerts.md',
+    marker: 'const deletes = stats.prune.scope({ ...bucket, operation: Operation.PruneDelete });',
+    check: ({ receiver }) => {
+      const engine = { component: 'BackupEngine', implementation: 'Builtin' };
+      const bucket = { component: 'BackupStorage', implementation: 'S3' };
+      const backup = { ...engine, operation: 'Backup' };
+      expect(latest(receiver, 'backup.last_success.bytes', backup)).toBe(1_000_000);
+      expect(latest(receiver, 'backup.last_success.stored_bytes', backup)).toBe(400_000);
+      expect(latest(receiver, 'backup.run.warnings', { ...backup, 'error.type': 'destination' })).toBe(1);
+      const verify = { ...engine, operation: 'Verify' };
+      expect(latest(receiver, 'verify.runs', { ...verify, outcome: 'success' })).toBe(1);
+      const prune = { ...bucket, operation: 'Prune' };
+      expect(latest(receiver, 'prune.runs', { ...prune, outcome: 'partial', 'error.type': 'destination' })).toBe(1);
+      expect(latest(receiver, 'prune.last_success.timestamp', prune)).toBeUndefined();
+      expect(receiver.totals().get(seriesKey('prune.bytes', { ...bucket, operation: 'Prune:Delete' }))).toBe(380_000);
+    },
+  },
+  {
+    file: 'docs/runs-and-alerts.md',
     marker: 'AggregationType.EXPLICIT_BUCKET_HISTOGRAM',
     check: ({ receiver }) => {
       expect(histogramPoint(receiver, 'backup.run.duration', 'success')).toEqual({

@@ -76,7 +76,8 @@ describe.skipIf(!prometheusBinary && !requireE2E)(
         });
         // What the job exposes, before any relabelling.
         const exposed = await exposedNames(`http://127.0.0.1:${port}/metrics`);
-        const counters = vitessCounterNames(prefix);
+        // The job records backups and restores: their six counters.
+        const counters = vitessCounterNames(prefix, ['backup', 'restore']);
         for (const counter of counters) expect(exposed).toContain(`${counter}_total`);
         // The rule exactly as docs/naming.md gives it.
         const prometheus = await startPrometheus([`127.0.0.1:${port}`], {

@@ -1,7 +1,7 @@
 // A new run of a job never erases what an operator needs from the previous one. The same nightly job (same job,
-// same instance: its host name, as no service.instance.id is set) runs four times against the real Pushgateway:
-// a success, a run interrupted by SIGTERM, a failure, a success. Until a newer success replaces it, the group keeps
-// the first run's last success (time and bytes), while the second run is in progress and after it failed, because
+// same instance: its host name, as no service.instance.id is set) runs five times against the real Pushgateway:
+// a success, a run interrupted by SIGTERM, a failure, a success, a partial run. Until a newer success replaces it,
+// the group keeps the first run's last success (time and bytes), while the second run is in progress and after it failed, because
 // each process pushes with POST, which replaces only the metric names it carries, and carries no last-success gauge
 // before a success of its own.
 import { hostname } from 'node:os';
@@ -24,6 +24,7 @@ function runState(samples: readonly Sample[]) {
     lastSuccess: sampleValue(samples, 'backup_last_success_timestamp', backup),
     lastSuccessBytes: sampleValue(samples, 'backup_last_success_bytes', backup),
     lastFailure: sampleValue(samples, 'backup_last_failure_timestamp', backup),
+    lastPartial: sampleValue(samples, 'backup_last_partial_timestamp', backup),
     successes: runs({ outcome: 'success' }),
     interrupted: runs({ outcome: 'failure', error_type: 'interrupted' }),
     sourceFailures: runs({ outcome: 'failure', error_type: 'source' }),
@@ -32,7 +33,7 @@ function runState(samples: readonly Sample[]) {
 }
 
 describe.skipIf(!pushgatewayBinary && !requireE2E)('the same job run again, pushing to a real Pushgateway', () => {
-  it('the first run’s last success (time and bytes) stays while the next run is in progress, after it is interrupted and after a failure, until a newer success', async ({
+  it('the first run’s last success (time and bytes) stays while the next run is in progress, after it is interrupted and after a failure, until a newer success; a partial run never moves it', async ({
     startPushgateway,
     startFixture,
   }) => {
@@ -66,6 +67,7 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('the same job run again, push
       lastSuccess: night1.lastSuccess,
       lastSuccessBytes: 4096,
       lastFailure: undefined,
+      lastPartial: undefined,
       successes: 0,
       interrupted: 0,
       sourceFailures: 0,
@@ -99,6 +101,20 @@ describe.skipIf(!pushgatewayBinary && !requireE2E)('the same job run again, push
     const night4 = await state();
     expect(night4).toMatchObject({ run: '4', lastSuccessBytes: 8192, lastFailure: night3.lastFailure, successes: 1 });
     expect(night4.lastSuccess).toBeGreaterThan(night3.lastFailure ?? Number.POSITIVE_INFINITY);
+    // Night 5 ends partial (a file vanished): its own end time and counts, and the last success of night 4 stays.
+    const fifth = job(5, 'partial', '6000');
+    expect(await fifth.exited(), fifth.stderr()).toEqual({ code: 0, signal: null });
+    const night5 = await state();
+    expect(night5).toMatchObject({
+      run: '5',
+      lastSuccess: night4.lastSuccess,
+      lastSuccessBytes: 8192,
+      successes: 0,
+    });
+    expect(night5.lastPartial).toBeGreaterThan(night4.lastSuccess ?? Number.POSITIVE_INFINITY);
+    const samples = await gateway.samples();
+    expect(sampleValue(samples, 'backup_runs_total', { ...backup, outcome: 'partial', error_type: 'source' })).toBe(1);
+    expect(sampleValue(samples, 'backup_run_warnings_total', { ...backup, error_type: 'source' })).toBe(1);
     // One group all along: the runs replaced each other's series within it, never a group of another job.
     expect(await gateway.groups()).toEqual([group]);
   });

@@ -23,6 +23,7 @@ const FORMATS: Record<string, (v: number) => string> = {
   share: (v) => `${(v * 100).toFixed(1)} %`,
   count: (v) => Math.round(v).toLocaleString('en-US'),
   ms: (v) => `${(v * 1000).toFixed(3)} ms`,
+  ratio: (v) => v.toFixed(3),
 };
 
 function at(data: unknown, key: string): unknown {
@@ -54,8 +55,16 @@ it.skipIf(NO_BROWSER)(
     expect(data.runs.map((r) => [r.family, r.outcome])).toEqual([
       ['backup', 'success'],
       ['restore', 'success'],
+      ['verify', 'success'],
+      ['prune', 'success'],
     ]);
-    for (const run of data.runs) {
+    // The backup stored what it uploaded, less than it read: the row shows both and their ratio.
+    const [backup] = data.runs;
+    expect(backup?.storedBytes).toBeGreaterThan(0);
+    expect(backup?.storedRatio).toBeCloseTo((backup?.storedBytes ?? 0) / (backup?.bytes ?? 1), 5);
+    expect(backup?.storedRatio).toBeLessThan(1);
+    // The verify and prune runs of the demo have no stage of their own to bound them.
+    for (const run of data.runs.filter((r) => r.family === 'backup' || r.family === 'restore')) {
       expect(run.bottleneck, run.family).not.toBeNull();
       // The demo says the same sentence.
       expect(demo.stdout).toContain(`${run.family} success: ${run.bottleneck?.sentence}`);
@@ -96,7 +105,7 @@ it.skipIf(NO_BROWSER)(
     expect(shown.length).toBeGreaterThan(data.series.length * 3);
     for (const { key, format, text } of shown) expect(text, key).toBe(FORMATS[format]?.(at(data, key) as number));
     const sentences = await page.$$eval('p.sentence', (ps) => ps.map((p) => p.textContent));
-    expect(sentences).toEqual(data.runs.map((r) => r.bottleneck?.sentence));
+    expect(sentences).toEqual(data.runs.map((r) => r.bottleneck?.sentence ?? 'No stage moved during this run.'));
 
     // In a window 1200 pixels wide the page does not scroll sideways, and no number or time wraps.
     await page.setViewportSize({ width: 1200, height: 900 });

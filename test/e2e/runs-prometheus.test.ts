@@ -1,5 +1,6 @@
 // The Prometheus series of runs, as docs/runs-and-alerts.md lists them, checked on a real scrape under both
-// namings: a job with one successful run, one failed run and one in progress, set up from the environment.
+// namings: a job with one successful backup run, one failed and one in progress, a verify run that warns and ends
+// partial and a prune run that deletes two backups, set up from the environment.
 import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
@@ -8,6 +9,9 @@ import { type PromSample, prometheusBinary, requireE2E } from '../support/promet
 
 const fixture = fileURLToPath(new URL('../fixtures/run-job.mjs', import.meta.url));
 const SCOPE = '{component="BackupEngine", implementation="Builtin", operation="Backup"';
+const VERIFY = '{component="BackupEngine", implementation="Builtin", operation="Verify"';
+const PRUNE = '{component="BackupStorage", implementation="File", operation="Prune"';
+const DELETES = '{component="BackupStorage", implementation="File", operation="Prune:Delete"}';
 
 describe.skipIf(!prometheusBinary && !requireE2E)('run series scraped by a real Prometheus', () => {
   const namings = [
@@ -20,6 +24,13 @@ describe.skipIf(!prometheusBinary && !requireE2E)('run series scraped by a real 
         successTime: 'backup_last_success_timestamp',
         failureTime: 'backup_last_failure_timestamp',
         bytes: 'backup_last_success_bytes',
+        stored: 'backup_last_success_stored_bytes',
+        verifyRuns: 'verify_runs_total',
+        verifyWarnings: 'verify_run_warnings_total',
+        verifyPartialTime: 'verify_last_partial_timestamp',
+        verifySuccessTime: 'verify_last_success_timestamp',
+        pruneRuns: 'prune_runs_total',
+        pruneBytes: 'prune_bytes_total',
       },
       reason: 'error_type',
     },
@@ -32,6 +43,13 @@ describe.skipIf(!prometheusBinary && !requireE2E)('run series scraped by a real 
         successTime: 'vtbackup_backup_last_success_timestamp_seconds',
         failureTime: 'vtbackup_backup_last_failure_timestamp_seconds',
         bytes: 'vtbackup_backup_last_success_bytes',
+        stored: 'vtbackup_backup_last_success_stored_bytes',
+        verifyRuns: 'vtbackup_verify_run_count_total',
+        verifyWarnings: 'vtbackup_verify_run_warning_count_total',
+        verifyPartialTime: 'vtbackup_verify_last_partial_timestamp_seconds',
+        verifySuccessTime: 'vtbackup_verify_last_success_timestamp_seconds',
+        pruneRuns: 'vtbackup_prune_run_count_total',
+        pruneBytes: 'vtbackup_prune_bytes_total',
       },
       reason: 'reason',
     },
@@ -70,6 +88,23 @@ describe.skipIf(!prometheusBinary && !requireE2E)('run series scraped by a real 
       const [failure] = await prometheus.query(`${names.failureTime}${SCOPE}}`);
       expect(success?.value).toBeLessThanOrEqual(before);
       expect(failure?.value).toBeGreaterThanOrEqual(success?.value ?? Number.NaN);
+      // What the backup wrote to its destination while it ran alone is what it stored.
+      await prometheus.waitForSamples(`${names.stored}${SCOPE}}`, value(1024));
+
+      // The verify run: one partial end (corrupted) and one warning, and no success to move.
+      await prometheus.waitForSamples(
+        `${names.verifyRuns}${VERIFY}, outcome="partial", ${reason}="corrupted"}`,
+        value(1),
+      );
+      const verifies = await prometheus.query(`${names.verifyRuns}${VERIFY}}`);
+      expect(verifies.reduce((sum, s) => sum + s.value, 0)).toBe(1);
+      await prometheus.waitForSamples(`${names.verifyWarnings}${VERIFY}, ${reason}="corrupted"}`, value(1));
+      const [partial] = await prometheus.query(`${names.verifyPartialTime}${VERIFY}}`);
+      expect(partial?.value).toBeGreaterThanOrEqual(success?.value ?? Number.NaN);
+      expect(await prometheus.query(`${names.verifySuccessTime}${VERIFY}}`)).toEqual([]);
+      // The prune run: a success, and the bytes reclaimed as the family's bytes of Prune:Delete.
+      await prometheus.waitForSamples(`${names.pruneRuns}${PRUNE}, outcome="success"}`, value(1));
+      await prometheus.waitForSamples(`${names.pruneBytes}${DELETES}`, value(1024));
 
       child.child.kill('SIGTERM');
       const end = await child.exited();

@@ -89,7 +89,7 @@ describe.skipIf(!prometheusBinary && !requireE2E)('the names docs/runs-and-alert
     expect(named.filter((name) => !held.includes(name))).toEqual([]);
     const [failure] = await prometheus.query('vtbackup_backup_run_count_total{outcome="failure"} > 0');
     expect(failure?.metric).toMatchObject({ reason: 'source' });
-    // The rule renamed the six counters and nothing else.
+    // The rule renamed the backup counters and nothing else.
     for (const counter of vitessCounterNames('vtbackup_').filter((name) => name.startsWith('vtbackup_backup_'))) {
       expect(held).toContain(counter);
     }

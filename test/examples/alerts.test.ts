@@ -34,7 +34,7 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
   it('promtool check rules: the file is valid', async () => {
     const checked = await promtool(['check', 'rules', 'backupstats.rules.yml'], ALERTS_DIR);
     expect(checked, checked.stderr).toMatchObject({ code: 0 });
-    expect(checked.stdout).toContain('SUCCESS: 13 rules found');
+    expect(checked.stdout).toContain('SUCCESS: 26 rules found');
   });
 
   it('the alerts of the file are the ones docs/runs-and-alerts.md lists, no more, no fewer', async () => {
@@ -55,6 +55,7 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
       'backupstats.rules.stall.test.yml',
       'backupstats.rules.test.yml',
       'backupstats.rules.textfile.test.yml',
+      'backupstats.rules.verify-prune.test.yml',
     ]);
     const tested = await promtool(['test', 'rules', ...UNIT_TESTS], ALERTS_DIR);
     expect(tested, `${tested.stdout}\n${tested.stderr}`).toMatchObject({ code: 0 });
@@ -113,6 +114,28 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the alerting rules under promto
     expect(tested.stderr).toMatch(/FAILED:\s+alertname: BackupTooOld, time: 1d2h,\s+exp:\[\],\s+got:\[/);
   });
 });
+
+it.skipIf(!promtoolBinary && !requireE2E)(
+  'the verify age and the stored ratio change are read from their recording rules: changed, their unit tests fail',
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'backupstats-rules-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    await cp(ALERTS_DIR, dir, { recursive: true });
+    const rules = await readFile(RULES, 'utf8');
+    expect(rules).toContain('expr: vector(604800)');
+    expect(rules).toContain('expr: vector(0.5)');
+    const changed = rules.replace('expr: vector(604800)', 'expr: vector(600000)').replace('vector(0.5)', 'vector(2)');
+    await writeFile(join(dir, 'backupstats.rules.yml'), changed);
+    const tested = await promtool(['test', 'rules', 'backupstats.rules.verify-prune.test.yml'], dir);
+    expect(tested.code).toBe(1);
+    // 600,000 s after the last verify at 2 h is 6 d 22 h 40 min: the alert fires at 170 h already.
+    expect(tested.stderr).toMatch(
+      /alertname: BackupNotVerified, time: 7d2h,\s+exp:\[[^\]]+\],\s+got:\[[^\]]+job="nightly"/,
+    );
+    // A move of 0.6 from the median 0.4 is within twice the median.
+    expect(tested.stderr).toMatch(/alertname: BackupStoredRatioChanged, time: 7d2h,\s+exp:\[[^\]]+\],\s+got:\[\]/);
+  },
+);
 
 it.skipIf(!promtoolBinary && !requireE2E)(
   'the allowed stall is read from its recording rule: set to 30 minutes, the stall tests of 10 minutes fail',

@@ -212,6 +212,24 @@ describe.skipIf(!prometheusBinary && !requireE2E)(
       );
       await server.waitForSamples('sum(backup_run_duration_count{outcome="success"})', one(cycles));
       await server.waitForSamples('max(backup_last_success_bytes)', one(SIZE));
+
+      // The Verify and prune row: every cycle verified what it restored and pruned its backups to the newest three;
+      // the last backup stored less than it read (gzip).
+      await server.waitForSamples('sum(verify_runs_total{outcome="success"})', one(cycles));
+      await server.waitForSamples('sum(verify_bytes_total{operation="Verify"})', one(cycles * SIZE));
+      await server.waitForSamples('sum(prune_runs_total{outcome="success"})', one(cycles));
+      await server.waitForSamples(
+        'sum(prune_operations_total{operation="Prune:Delete"})',
+        one(Math.max(0, cycles - 3)),
+      );
+      const ratio = await server.query(
+        substitute(
+          dashboard.panels.find((p) => p.title === 'Stored / read of the last successful backup')?.targets?.[0]?.expr ??
+            '',
+        ),
+      );
+      expect(ratio[0]?.value).toBeGreaterThan(0);
+      expect(ratio[0]?.value).toBeLessThan(1);
       const age = await server.query(
         substitute(
           dashboard.panels.find((p) => p.title === 'Time since the last successful backup')?.targets?.[0]?.expr ?? '',

@@ -95,12 +95,17 @@ describe('the example backup tool (pnpm demo)', () => {
     expect(row(rows, 'restore', 'BackupEngine', 'Destination:Write').bytes).toBe(sizes);
     expect(row(rows, 'restore', 'BackupEngine', 'Destination:Close').operations).toBe(files);
     expect(row(rows, 'restore', 'BackupEngine', 'Restore')).toMatchObject({ operations: 1, bytes: sizes });
-    // One successful run of each family, on the whole Backup and Restore.
+    expect(row(rows, 'verify', 'BackupEngine', 'Verify')).toMatchObject({ operations: 1, bytes: sizes });
+    // One successful run of each family: the whole Backup, Restore and Verify, and a Prune of the storage that
+    // keeps the one backup this run made.
     const engine = { component: 'BackupEngine', implementation: 'Builtin', outcome: 'success', reason: '-', runs: 1 };
     expect(await readRuns(summary)).toEqual([
       { family: 'backup', operation: 'Backup', ...engine },
+      { family: 'prune', operation: 'Prune', ...engine, component: 'BackupStorage', implementation: 'File' },
       { family: 'restore', operation: 'Restore', ...engine },
+      { family: 'verify', operation: 'Verify', ...engine },
     ]);
+    expect(result.stdout).toContain('prune: 0 old backups deleted, 0 B freed, 1 kept');
     // The printed table is the same data.
     expect(result.stdout).toMatch(/backup\s+BackupEngine\/Builtin\s+Source:Open\s+25\s/);
     expect(result.stdout).toMatch(/restore\s+BackupEngine\/Builtin\s+Restore\s+success\s+-\s+1$/m);

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { RUN_DURATION_BOUNDARIES } from 'backupstats';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { histogramPoint, latest } from '../support/received-runs.js';
+import { histogramPoint, latest, RUN_JOB_VERIFY_AND_PRUNE, verifyAndPruneOfRunJob } from '../support/received-runs.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/run-job.mjs', import.meta.url));
 const LABELS = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
@@ -49,6 +49,7 @@ describe('a run in progress at the end of the job', () => {
         count: 1,
         bounds: [...RUN_DURATION_BOUNDARIES],
       });
+      expect(verifyAndPruneOfRunJob(receiver)).toEqual(RUN_JOB_VERIFY_AND_PRUNE);
     });
   }
 });

@@ -50,9 +50,10 @@ describe('run durations', () => {
     failed.fail(RunFailure.Timeout);
     failed.succeed(1);
     const root = { component: '-', implementation: '-', operation: '-' };
+    const none = { storedBytes: undefined, warnings: [] };
     expect(stats.runs).toEqual([
-      { labels: root, outcome: 'success', reason: undefined, durationMillis: 30, bytes: 5 },
-      { labels: root, outcome: 'failure', reason: 'timeout', durationMillis: 12, bytes: undefined },
+      { labels: root, outcome: 'success', reason: undefined, durationMillis: 30, bytes: 5, ...none },
+      { labels: root, outcome: 'failure', reason: 'timeout', durationMillis: 12, bytes: undefined, ...none },
     ]);
   });
 });

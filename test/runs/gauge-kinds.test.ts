@@ -23,7 +23,13 @@ afterEach(() => {
   metrics.disable();
 });
 
-const RUN_GAUGES = ['backup.last_success.timestamp', 'backup.last_failure.timestamp', 'backup.last_success.bytes'];
+const RUN_GAUGES = [
+  'backup.last_success.timestamp',
+  'backup.last_failure.timestamp',
+  'backup.last_partial.timestamp',
+  'backup.last_success.bytes',
+  'backup.last_success.stored_bytes',
+];
 const PROGRESS_GAUGES = [
   'backup.active_runs',
   'backup.run.progress',
@@ -31,7 +37,12 @@ const PROGRESS_GAUGES = [
   'backup.last_progress.timestamp',
   'backup.run.phase',
 ];
-const restoreOf = (names: readonly string[]) => names.map((name) => name.replace(/^backup\./, 'restore.'));
+/** `names` of the backup family, as the family `family` names them. */
+const familyOf = (family: string, names: readonly string[]) =>
+  names.map((name) => name.replace(/^backup\./, `${family}.`));
+/** `names` in every family, in the order the families create their instruments. */
+const everyFamily = (names: readonly string[]) =>
+  ['backup', 'restore', 'verify', 'prune'].flatMap((family) => familyOf(family, names));
 
 /** runKey → the start of the series' point, in Unix seconds. */
 const startTimes = (exported: ResourceMetrics): Map<string, number> =>
@@ -50,7 +61,9 @@ describe('where the Meter has createGauge', () => {
     await harness.collect();
     const gauges = [...RUN_GAUGES, ...PROGRESS_GAUGES];
     expect(recording.created.filter((c) => c.method.includes('Gauge'))).toEqual([
-      ...[...gauges, ...restoreOf(gauges)].map((name) => ({ method: 'createGauge', name })),
+      ...['backup', 'restore', 'verify', 'prune'].flatMap((family) =>
+        familyOf(family, gauges).map((name) => ({ method: 'createGauge', name })),
+      ),
       { method: 'createObservableGauge', name: 'backupstats.collection' },
     ]);
     expect(recording.addedCallbacks).toEqual([['backupstats.collection']]);
@@ -137,16 +150,16 @@ describe('on an API without createGauge (before 1.9.0)', () => {
     await harness.collect();
     const gauges = [...RUN_GAUGES, ...PROGRESS_GAUGES];
     expect(recording.created.filter((c) => c.method.includes('Gauge'))).toEqual(
-      [...gauges, ...restoreOf(gauges), 'backupstats.collection'].map((name) => ({
+      [...everyFamily(gauges), 'backupstats.collection'].map((name) => ({
         method: 'createObservableGauge',
         name,
       })),
     );
     expect(recording.addedCallbacks).toEqual([
-      RUN_GAUGES,
-      PROGRESS_GAUGES,
-      restoreOf(RUN_GAUGES),
-      restoreOf(PROGRESS_GAUGES),
+      ...['backup', 'restore', 'verify', 'prune'].flatMap((family) => [
+        familyOf(family, RUN_GAUGES),
+        familyOf(family, PROGRESS_GAUGES),
+      ]),
       ['backupstats.collection'],
     ]);
     await stats.shutdown();
@@ -177,9 +190,17 @@ describe('on an API without createGauge (before 1.9.0)', () => {
         lastSuccess: values.get(runKey('backup.last_success.timestamp', labels)),
         lastFailure: values.get(runKey('backup.last_failure.timestamp', labels)),
         bytes: values.get(runKey('backup.last_success.bytes', labels)),
+        stored: values.get(runKey('backup.last_success.stored_bytes', labels)),
+        lastPartial: values.get(runKey('backup.last_partial.timestamp', labels)),
       };
     };
-    const none = { lastSuccess: undefined, lastFailure: undefined, bytes: undefined };
+    const none = {
+      lastSuccess: undefined,
+      lastFailure: undefined,
+      bytes: undefined,
+      stored: undefined,
+      lastPartial: undefined,
+    };
     const nothing = { ...none, active: undefined, progress: undefined, remaining: undefined, lastProgress: undefined };
     expect(await read(RUN)).toEqual({
       ...none,
@@ -193,8 +214,9 @@ describe('on an API without createGauge (before 1.9.0)', () => {
     // 250 B in 10 s: 750 B left take 30 s.
     vi.advanceTimersByTime(10_000);
     source.timedIncrementBytes(250, 1);
-    stats.backup.scope(ok).startRun().succeed(500);
+    stats.backup.scope(ok).startRun().succeed(500, { storedBytes: 200 });
     stats.backup.scope(bad).startRun().fail(RunFailure.Timeout);
+    stats.backup.scope(bad).startRun().partial(RunFailure.Source);
     expect(await read(RUN)).toEqual({
       ...none,
       active: 1,
@@ -203,8 +225,8 @@ describe('on an API without createGauge (before 1.9.0)', () => {
       lastProgress: at(10),
       read: 1,
     });
-    expect(await read(ok)).toEqual({ ...nothing, read: undefined, lastSuccess: at(10), bytes: 500 });
-    expect(await read(bad)).toEqual({ ...nothing, read: undefined, lastFailure: at(10) });
+    expect(await read(ok)).toEqual({ ...nothing, read: undefined, lastSuccess: at(10), bytes: 500, stored: 200 });
+    expect(await read(bad)).toEqual({ ...nothing, read: undefined, lastFailure: at(10), lastPartial: at(10) });
 
     // 250 B more in 10 s: 500 B in the last 20 s, 500 B left take 20 s.
     vi.advanceTimersByTime(10_000);

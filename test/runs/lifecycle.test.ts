@@ -134,9 +134,9 @@ describe('runs on every kind of handle', () => {
     ).rejects.toThrow('x');
     const open = stats.startRun();
     stats.startRun().fail('nonsense' as RunFailureReason);
-    const ended = { durationMillis: expect.any(Number), bytes: undefined };
+    const ended = { durationMillis: expect.any(Number), bytes: undefined, storedBytes: undefined, warnings: [] };
     expect(stats.runs).toEqual([
-      { labels: LABELS, outcome: 'success', reason: undefined, durationMillis: expect.any(Number), bytes: 10 },
+      { ...ended, labels: LABELS, outcome: 'success', reason: undefined, bytes: 10 },
       { labels: { ...LABELS, operation: '-' }, outcome: 'failure', reason: 'destination', ...ended },
       { labels: ROOT, outcome: 'failure', reason: '_OTHER', ...ended },
     ]);

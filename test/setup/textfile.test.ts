@@ -104,7 +104,7 @@ describe('createTextfileExporter', () => {
     expect(diagnostics.messages.filter((m) => m.includes('could not write'))).toHaveLength(2);
   });
 
-  it("the previous file's last success and failure are carried until this run has its own: the same series whatever the library's version, and not another service's", async () => {
+  it("the previous file's last success, failure and partial end are carried until this run has its own: the same series whatever the library's version, and not another service's", async () => {
     const dir = scratch();
     const path = join(dir, 'nightly.prom');
     const backup = 'component="BackupEngine",implementation="Builtin",operation="Backup"';
@@ -120,6 +120,12 @@ describe('createTextfileExporter', () => {
         '# HELP backup_last_failure_timestamp When the last failed backup run ended, in seconds since the Unix epoch.',
         '# TYPE backup_last_failure_timestamp gauge',
         `backup_last_failure_timestamp{${old('nightly', '0.0.9')}} 2000`,
+        '# HELP backup_last_partial_timestamp When the last backup run that ended partial ended, in seconds since the Unix epoch.',
+        '# TYPE backup_last_partial_timestamp gauge',
+        `backup_last_partial_timestamp{${old('nightly', '0.0.9')}} 1500`,
+        '# HELP verify_last_success_timestamp When the last successful verify run ended, in seconds since the Unix epoch.',
+        '# TYPE verify_last_success_timestamp gauge',
+        `verify_last_success_timestamp{${old('nightly', '0.0.9')}} 1200`,
         '# HELP backup_bytes_total Bytes moved by backup operations.',
         '# TYPE backup_bytes_total counter',
         `backup_bytes_total{${old('nightly', '0.0.9')}} 5`,
@@ -137,6 +143,8 @@ describe('createTextfileExporter', () => {
     const labels = { ...READ, operation: 'Backup', service_name: 'nightly' };
     expect(sampleValue(carried, 'backup_last_success_timestamp', labels)).toBe(1000);
     expect(sampleValue(carried, 'backup_last_failure_timestamp', labels)).toBe(2000);
+    expect(sampleValue(carried, 'backup_last_partial_timestamp', labels)).toBe(1500);
+    expect(sampleValue(carried, 'verify_last_success_timestamp', labels)).toBe(1200);
     // Another service name's series (a job renamed since) and the counters are not carried.
     expect(carried.filter((s) => s.labels.service_name === 'renamed')).toEqual([]);
     expect(sampleValue(carried, 'backup_bytes_total', { operation: 'Backup' })).toBeUndefined();
@@ -173,6 +181,51 @@ describe('createTextfileExporter', () => {
     const carried = parseExposition(readFileSync(path, 'utf8'));
     expect(sampleValue(carried, 'vtbackup_backup_last_success_timestamp_seconds', labels)).toBe(success);
     expect(sampleValue(carried, 'vtbackup_backup_last_success_bytes', labels)).toBe(4096);
+  });
+
+  it('the runs of every family reach the file exactly: outcomes, warnings, stored bytes and bytes reclaimed', async () => {
+    const path = join(scratch(), 'nightly.prom');
+    const { stats, provider } = job(path);
+    const engine = { component: Component.BackupEngine, implementation: Implementation.Builtin };
+    const storage = { component: Component.BackupStorage, implementation: Implementation.File };
+    stats.backup
+      .scope({ ...engine, operation: Operation.Backup })
+      .startRun()
+      .succeed(4000, { storedBytes: 1000 });
+    stats.restore
+      .scope({ ...engine, operation: Operation.Restore })
+      .startRun()
+      .fail('source');
+    const check = stats.verify.scope({ ...engine, operation: Operation.Verify }).startRun();
+    check.warn('corrupted');
+    check.partial('corrupted', 3000);
+    const prune = stats.prune.scope({ ...storage, operation: Operation.Prune }).startRun();
+    stats.prune.scope({ ...storage, operation: Operation.PruneDelete }).timedIncrementBytes(700, 1);
+    prune.succeed();
+    await provider.forceFlush();
+    const file = parseExposition(readFileSync(path, 'utf8'));
+    const value = (name: string, labels: Record<string, string>) =>
+      sampleValue(file, name, { service_name: 'nightly', ...labels });
+    expect({
+      backupStored: value('backup_last_success_stored_bytes', { operation: 'Backup' }),
+      backupRead: value('backup_last_success_bytes', { operation: 'Backup' }),
+      restoreFailed: value('restore_runs_total', { operation: 'Restore', outcome: 'failure', error_type: 'source' }),
+      verifyPartial: value('verify_runs_total', { operation: 'Verify', outcome: 'partial', error_type: 'corrupted' }),
+      verifySucceeded: value('verify_runs_total', { operation: 'Verify', outcome: 'success' }),
+      verifyWarnings: value('verify_run_warnings_total', { operation: 'Verify', error_type: 'corrupted' }),
+      pruneSucceeded: value('prune_runs_total', { operation: 'Prune', outcome: 'success' }),
+      reclaimed: value('prune_bytes_total', { operation: 'Prune:Delete' }),
+    }).toEqual({
+      backupStored: 1000,
+      backupRead: 4000,
+      restoreFailed: 1,
+      verifyPartial: 1,
+      verifySucceeded: 0,
+      verifyWarnings: 1,
+      pruneSucceeded: 1,
+      reclaimed: 700,
+    });
+    expect(value('verify_last_partial_timestamp', { operation: 'Verify' })).toBeGreaterThan(0);
   });
 
   it('the shutdown writes the numbers recorded since the last export', async () => {

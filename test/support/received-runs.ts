@@ -56,3 +56,42 @@ export function histogramPoint(
   }
   return found;
 }
+
+/**
+ * What test/fixtures/run-job.mjs records besides its backup runs, as the receiver got it: the backup's stored bytes
+ * (its destination writes), the verify run's warning and partial end, and the prune run with its two deletions.
+ * Fails the test on any difference.
+ */
+export function verifyAndPruneOfRunJob(receiver: OtlpReceiver): Record<string, number | undefined> {
+  const backup = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
+  const verify = { ...backup, operation: 'Verify' };
+  const prune = { component: 'BackupStorage', implementation: 'File', operation: 'Prune' };
+  return {
+    backupStored: latest(receiver, 'backup.last_success.stored_bytes', backup),
+    verifyPartial: latest(receiver, 'verify.runs', { ...verify, outcome: 'partial', 'error.type': 'corrupted' }),
+    verifySuccess: latest(receiver, 'verify.runs', { ...verify, outcome: 'success' }),
+    verifyWarnings: latest(receiver, 'verify.run.warnings', { ...verify, 'error.type': 'corrupted' }),
+    verifyLastSuccess: latest(receiver, 'verify.last_success.timestamp', verify),
+    verifyPartialAfterBackup:
+      (latest(receiver, 'verify.last_partial.timestamp', verify) ?? 0) >=
+      (latest(receiver, 'backup.last_success.timestamp', backup) ?? Number.POSITIVE_INFINITY)
+        ? 1
+        : 0,
+    pruneSuccess: latest(receiver, 'prune.runs', { ...prune, outcome: 'success' }),
+    pruneDeletes: latest(receiver, 'prune.operations', { ...prune, operation: 'Prune:Delete' }),
+    pruneReclaimed: latest(receiver, 'prune.bytes', { ...prune, operation: 'Prune:Delete' }),
+  };
+}
+
+/** What {@link verifyAndPruneOfRunJob} reads when every value arrived exactly. */
+export const RUN_JOB_VERIFY_AND_PRUNE: Record<string, number | undefined> = {
+  backupStored: 1024,
+  verifyPartial: 1,
+  verifySuccess: 0,
+  verifyWarnings: 1,
+  verifyLastSuccess: undefined,
+  verifyPartialAfterBackup: 1,
+  pruneSuccess: 1,
+  pruneDeletes: 2,
+  pruneReclaimed: 1024,
+};

@@ -41,16 +41,22 @@ export async function exposedNames(url: string): Promise<string[]> {
   return [...new Set(names)];
 }
 
-/** The names of the six per-operation counters under Vitess naming with `prefix`, as the relabel rule leaves them. */
-export function vitessCounterNames(prefix: string): string[] {
-  return ['backup', 'restore'].flatMap((family) =>
+/**
+ * The names of the per-operation counters of `families` (default all four, twelve counters) under Vitess naming with
+ * `prefix`, as the relabel rule leaves them.
+ */
+export function vitessCounterNames(
+  prefix: string,
+  families: readonly string[] = ['backup', 'restore', 'verify', 'prune'],
+): string[] {
+  return families.flatMap((family) =>
     ['count', 'bytes', 'duration_nanoseconds'].map((unit) => `${prefix}${family}_${unit}`),
   );
 }
 
 /**
  * The names Prometheus should hold for a job that exposes `exposed`, after the relabel rule: the exposed ones with
- * exactly the six counters of `prefix` without `_total`, sorted.
+ * exactly the per-operation counters of `prefix` without `_total`, sorted.
  */
 export function namesAfterRelabel(exposed: readonly string[], prefix: string): string[] {
   const renamed = new Set(vitessCounterNames(prefix).map((name) => `${name}_total`));

@@ -30,12 +30,18 @@ const CASES: readonly Case[] = [
     { metricPrefix: 'p'.repeat(230) },
     ['metricPrefix', `${'p'.repeat(230)}backup.last_success.timestamp" is not`],
   ],
-  // 224 characters keep every backup and restore instrument's name within 255 (restore.last_progress.timestamp
-  // the longest), not the longest self-metric's.
+  // 224 characters keep the progress gauges' names within 255, not the stored bytes gauge's (as long as the
+  // longest self-metric's name).
   [
-    'prefix too long for the self-metric names',
+    'prefix too long for the stored bytes gauge',
     { metricPrefix: 'p'.repeat(224) },
-    ['metricPrefix', `${'p'.repeat(224)}backupstats.invalid_measurements" is not`],
+    ['metricPrefix', `${'p'.repeat(224)}backup.last_success.stored_bytes" is not`],
+  ],
+  // restore.last_success.stored_bytes is one character longer than every other family's.
+  [
+    'prefix too long for the restore names only, in otel naming',
+    { metricPrefix: 'p'.repeat(223) },
+    ['metricPrefix', `${'p'.repeat(223)}restore.last_success.stored_bytes" is not`],
   ],
   // The restore instruments' names are one character longer than the backup ones: only they are too long here.
   [

@@ -59,7 +59,7 @@ describe('an option no function knows', () => {
       'trackRun',
       'expectedbytes',
       'expectedBytes',
-      ['bytes', 'reason', 'expectedBytes', 'progressOperation'],
+      ['bytes', 'storedBytes', 'partial', 'reason', 'expectedBytes', 'progressOperation'],
       () => trackRun(stats().backup, () => 1, { expectedbytes: 10 } as never),
     ],
     ['workerLink', 'worker', 'workers', ['workers', 'maxScopes'], () => stats().workerLink({ worker: 2 } as never)],

@@ -21,11 +21,11 @@ function connect(link: WorkerLink): WorkerBackupStats {
 }
 
 describe("a place's memory", () => {
-  // Per place: a header of 32 + 40 × maxScopes bytes (the slot counts, the label heap's end, per slot a sequence
+  // Per place (four families): a header of 56 + 80 × maxScopes bytes (the slot counts, the label heap's end, per slot a sequence
   // number, where its labels are and two rebase words, each family's invalid count), then maxScopes slots per family
   // of 3 doubles, or 8 + 255 + (boundaries + 1) with histograms, then 4 rebase doubles per slot, then 256 bytes of
   // labels per slot.
-  it('is workers × the size of a place, 1,329,184 bytes with histograms at the defaults (docs/workers.md)', () => {
+  it('is workers × the size of a place, 2,658,360 bytes with histograms at the defaults (docs/workers.md)', () => {
     const plain = createBackupStats();
     onTestFinished(() => plain.shutdown());
     const kept = (histogramBoundaries?: number[]) => {
@@ -40,10 +40,10 @@ describe("a place's memory", () => {
       kept([0.001, 1]).workerLink({ workers: 2, maxScopes: 4 }),
     ].map((link) => [buffers(link).memory.byteLength, buffers(link).control.byteLength]);
     expect(sizes).toEqual([
-      [32 + 664 * 2, 20],
-      [3 * (32 + 664 * 256), 44],
-      [1_329_184, 20],
-      [2 * (32 + 40 * 4 + 2 * 4 * 8 * (8 + 255 + 3) + 2 * 4 * 32 + 2 * 4 * 256), 32],
+      [56 + 1328 * 2, 20],
+      [3 * (56 + 1328 * 256), 44],
+      [2_658_360, 20],
+      [2 * (56 + 80 * 4 + 4 * 4 * 8 * (8 + 255 + 3) + 4 * 4 * 32 + 4 * 4 * 256), 32],
     ]);
   });
 });

@@ -58,18 +58,19 @@ async function expectSame(actual: Stats2, expected: Stats2): Promise<void> {
 
 describe('a worker records as the main thread does', () => {
   for (const aggregation of ['explicit', 'exponential'] as const) {
-    it(`every kind of record gives the same counters and ${aggregation} histograms`, async () => {
+    it(`every kind of record gives the same counters and ${aggregation} histograms, in every family`, async () => {
       const { main, linked, worker } = pair(aggregation);
       for (const record of RECORDS) {
-        record(main.stats.backup);
-        record(worker.backup);
-        record(main.stats.restore);
-        record(worker.restore);
+        for (const family of ['backup', 'restore', 'verify', 'prune'] as const) {
+          record(main.stats[family]);
+          record(worker[family]);
+        }
       }
       const expected = await main.collect();
       // Every bad value is refused.
-      expect(expected.values.get('backupstats.invalid_measurements{backup}')).toBe(bad.length * 4);
-      expect(histograms(await main.harness.collect()).size).toBe(8);
+      for (const family of ['backup', 'restore', 'verify', 'prune'])
+        expect(expected.values.get(`backupstats.invalid_measurements{${family}}`)).toBe(bad.length * 4);
+      expect(histograms(await main.harness.collect()).size).toBe(16);
       await expectSame(linked, main);
     });
 

@@ -92,19 +92,26 @@ describe('the slots of a worker', () => {
 });
 
 describe('the label heap', () => {
-  // maxScopes 4: 2 × 4 × 256 = 2048 bytes of labels for both families, 13 of them taken by each root's
-  // ["-","-","-"]. An operation of n ASCII characters takes 12 + n bytes.
+  const full = (c: string): { component: string; implementation: string; operation: string } => ({
+    component: c.repeat(256),
+    implementation: c.repeat(256),
+    operation: c.repeat(256),
+  });
+  // maxScopes 4: 4 × 4 × 256 = 4096 bytes of labels for the four families, 13 of them taken by each root's
+  // ["-","-","-"]: 4044 are left. An operation of n ASCII characters takes 12 + n bytes. The verify and prune
+  // scopes below take 2022 of them, so that the heap fills with slots left in every family.
+  const fillVerifyAndPrune = (worker: WorkerBackupStats): void => {
+    worker.verify.scope(full('p')).timedIncrement(1); // 778 bytes
+    worker.prune.scope(full('q')).timedIncrement(1); // 778
+    worker.prune.scope({ component: 'q'.repeat(256), operation: 'q'.repeat(199) }).timedIncrement(1); // 466
+  };
   it('labels that no longer fit go to the overflow series even with slots left; shorter ones still fit', async ({
     harness,
   }) => {
-    // maxScopes 4: 2048 bytes of labels; the roots' ["-","-","-"] take 13 each, 2022 are left. Every value is within
-    // the 256 characters a label value may have: it takes several to fill the heap.
+    // 2022 bytes left once the verify and prune scopes took theirs. Every value is within the 256 characters a label
+    // value may have: it takes several to fill the heap.
     const worker = connect(statsOn(harness).workerLink({ maxScopes: 4 }));
-    const full = (c: string): { component: string; implementation: string; operation: string } => ({
-      component: c.repeat(256),
-      implementation: c.repeat(256),
-      operation: c.repeat(256),
-    });
+    fillVerifyAndPrune(worker);
     const rest = { component: 'z'.repeat(256), operation: 'z'.repeat(199) };
     worker.backup.scope(full('x')).timedIncrement(1); // 778 bytes: 1244 left
     worker.restore.scope(full('v')).timedIncrement(1); // 778: 466 left
@@ -121,12 +128,15 @@ describe('the label heap', () => {
     expect(values.get('backup.operations{overflow}')).toBe(1);
     expect(values.get('restore.operations{-,-,w}')).toBeUndefined();
     expect(values.get('restore.operations{overflow}')).toBe(1);
+    expect(values.get(key('verify', full('p')))).toBe(1);
+    expect(values.get(key('prune', full('q')))).toBe(1);
   });
 
   it('counts bytes, not characters: labels of many-byte characters come back whole or go to the overflow', async ({
     harness,
   }) => {
     const worker = connect(statsOn(harness).workerLink({ maxScopes: 4 }));
+    fillVerifyAndPrune(worker);
     const wide = 'é'.repeat(256); // three of them: 10 + 1536 bytes of the 2022 left, 476 left
     const cut = 'ü'.repeat(240); // 252 characters, 492 bytes: does not fit, and takes nothing
     const last = { component: 'a'.repeat(256), operation: 'a'.repeat(209) }; // 476 bytes: fits in what is left

@@ -21,19 +21,19 @@ async function measure(args: string[], limitKiB?: number): Promise<Record<string
 describe('the memory of a worker link', () => {
   it('twenty links of 128 places that no worker took, read by ten flushes: under 2 MiB of resident memory', async () => {
     const measured = await measure(['--links', '20', '128']);
-    // 2,560 places of 1.3 MB each are 3.3 GB of address space; a page each would be 10 MiB.
+    // 2,560 places of 2.7 MB each are 6.8 GB of address space; a page each would be 10 MiB.
     expect(measured.arrayBuffers).toBeGreaterThan(3e9);
     expect(measured.rss).toBeLessThan(2 * 1024 * 1024);
   });
 
   it('memory the system refuses: a TypeError naming the options, the bytes and what is accepted', async () => {
-    // 1024 places of 4096 scopes with histograms are 21 GB; the child may have 8 GB of address space.
+    // 1024 places of 4096 scopes in four families with histograms are 43 GB; the child may have 8 GB of address space.
     const { error } = await measure(['--links', '1', '--max-scopes', '4096', '1024'], 8_000_000);
     expect(error).toEqual({
       name: 'TypeError',
       code: 'BACKUPSTATS_INVALID_OPTION',
       message:
-        'backupstats: workerLink options is { workers: 1024, maxScopes: 4096 } (21776859136 bytes of shared memory, ' +
+        'backupstats: workerLink options is { workers: 1024, maxScopes: 4096 } (43553710080 bytes of shared memory, ' +
         'which the system refused: Array buffer allocation failed); accepted: fewer workers or a smaller maxScopes: a ' +
         'place holds maxScopes slots per family, of 56 bytes without histograms or (268 + explicit boundaries) × 8 ' +
         'bytes with them, and 256 bytes of labels per slot',

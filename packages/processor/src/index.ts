@@ -6,7 +6,7 @@
  */
 export { Component, Implementation, Operation, type ResolvedLabels, type ScopeLabels } from './api/labels.js';
 export type { WorkerLink, WorkerLinkOptions } from './api/link-types.js';
-export type { Run, RunOptions, RunOutcome } from './api/run.js';
+export type { Run, RunEndDetails, RunOptions, RunOutcome } from './api/run.js';
 export { RunFailure, type RunFailureReason } from './api/run-failure.js';
 export type { BackupStats, Stats } from './api/stats.js';
 export { DEFAULT_HISTOGRAM_BOUNDARIES } from './histogram/explicit-buckets.js';

@@ -61,7 +61,7 @@ export const Implementation = Object.freeze({
 } as const);
 
 /**
- * The `operation` values Vitess uses.
+ * The `operation` values Vitess uses, and those of the verify and prune families.
  *
  * @enum
  */
@@ -96,4 +96,10 @@ export const Operation = Object.freeze({
   Backup: 'Backup',
   /** A whole restore run. */
   Restore: 'Restore',
+  /** A whole verify run: a check of a backup's integrity, or a restore drill. */
+  Verify: 'Verify',
+  /** A whole prune run. */
+  Prune: 'Prune',
+  /** One deletion of a prune, with the bytes it freed: the family's bytes of it are the bytes reclaimed. */
+  PruneDelete: 'Prune:Delete',
 } as const);

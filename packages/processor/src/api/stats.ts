@@ -3,7 +3,7 @@ import type { WorkerLink, WorkerLinkOptions } from './link-types.js';
 import type { Run, RunOptions } from './run.js';
 
 /**
- * Records backup or restore measurements for one combination of labels.
+ * Records the measurements of one family (backup, restore, verify or prune) for one combination of labels.
  *
  * Hold the handle that {@link Stats.scope} returns and record on it: recording only adds to numbers the
  * handle owns, so it costs nanoseconds. Recording never throws; invalid values are dropped and counted.
@@ -25,8 +25,9 @@ export interface Stats {
   /** Records one operation that moved `bytes` bytes in `durationMillis` milliseconds; `weight` as in {@link timedIncrement}. */
   timedIncrementBytes(bytes: number, durationMillis: number, weight?: number): void;
   /**
-   * Starts one backup or restore run, recorded with this handle's labels when it ends: its outcome, its duration,
-   * and for a success its end time and bytes. Reads the clock now and when the run ends, and at no other time.
+   * Starts one run (a backup, a restore, a verification, a prune), recorded with this handle's labels when it ends:
+   * its outcome, its duration, and for a success its end time and bytes. Reads the clock now and when the run ends,
+   * and at no other time.
    * A run still in progress when the stats shut down ends as a {@link backupstats!RunFailure.Interrupted} failure.
    * To wrap an async function, use {@link backupstats!trackRun}. With `options.expectedBytes` it also exports its progress, read at
    * each flush (and the wall clock read once at its start).
@@ -36,12 +37,19 @@ export interface Stats {
   startRun(options?: RunOptions): Run;
 }
 
-/** The two families of measurements and the controls of their export. */
+/** The families of measurements and the controls of their export. */
 export interface BackupStats {
   /** Measurements of backups. */
   readonly backup: Stats;
   /** Measurements of restores. */
   readonly restore: Stats;
+  /** Measurements of verifications: checks of a backup's integrity, restore drills. */
+  readonly verify: Stats;
+  /**
+   * Measurements of prunes, which delete old backups by a retention policy. Record each deletion as the operation
+   * `Prune:Delete` with the bytes it freed, so that the family's bytes of that operation are the bytes reclaimed.
+   */
+  readonly prune: Stats;
   /**
    * Adds every pending measurement to the OpenTelemetry instruments now.
    *

@@ -8,11 +8,15 @@ export function noop(): void {}
 export const noopRun: {
   readonly succeed: () => void;
   readonly fail: () => void;
+  readonly partial: () => void;
+  readonly warn: () => void;
   readonly phase: () => void;
   readonly expectBytes: () => void;
 } = Object.freeze({
   succeed: noop,
   fail: noop,
+  partial: noop,
+  warn: noop,
   phase: noop,
   expectBytes: noop,
 });

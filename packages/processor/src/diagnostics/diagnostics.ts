@@ -97,7 +97,7 @@ export class Diagnostics {
     if (!this.first('unknownReason')) return;
     const shown = typeof reason === 'string' ? JSON.stringify(reason.slice(0, 64)) : `a value of type ${typeof reason}`;
     this.misuse(
-      `backupstats: a run failed with the reason ${shown}, which is not one of RunFailure (interrupted, timeout, source, destination, corrupted, configuration, _OTHER); it is recorded as _OTHER, as are any later ones`,
+      `backupstats: a run's failure, partial end or warning gave the reason ${shown}, which is not one of RunFailure (interrupted, timeout, source, destination, corrupted, configuration, _OTHER); it is recorded as _OTHER, as are any later ones`,
     );
   }
 

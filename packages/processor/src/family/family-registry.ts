@@ -33,7 +33,7 @@ export interface FamilyHost {
 }
 
 /**
- * Owns the handles, instruments and flush queue of one family (backup or restore). Flushing costs one pass
+ * Owns the handles, instruments and flush queue of one family (backup, restore, verify or prune). Flushing costs one pass
  * over the handles recorded on since the last flush. Of two kinds: buffered (the default), where a handle's new
  * numbers wait for the next flush, so that a record costs a few nanoseconds; and direct (`flushIntervalMillis:
  * 0`), where every record goes to the instruments at once, which costs one OpenTelemetry call per instrument.
@@ -217,7 +217,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
 
   /** Creates the family's timeline, which then hears of every flush and run (timeline/family-timeline.ts). */
   attachTimeline(readWorkers: () => void): FamilyTimeline {
-    const timeline = new FamilyTimeline(this.family, (each) => this.forEachSeries(each), readWorkers);
+    const timeline = new FamilyTimeline(this.family, (each) => this.forEachSeries(each), readWorkers, !this.direct);
     this.timeline = timeline;
     this.runs.observer = timeline;
     return timeline;

@@ -7,7 +7,7 @@ import { expectedProgressOf } from '../series/run-options.js';
 
 /**
  * The null object: stats that record nothing, for code paths where metrics are disabled. It is both a
- * {@link Stats} (`scope()` returns itself) and a {@link BackupStats} (its `backup` and `restore` are itself,
+ * {@link Stats} (`scope()` returns itself) and a {@link BackupStats} (its families are itself,
  * `flush()` and `shutdown()` do nothing), so one object serves wherever either is expected.
  */
 export const noopStats: Stats & BackupStats = Object.freeze({
@@ -22,6 +22,12 @@ export const noopStats: Stats & BackupStats = Object.freeze({
     return noopStats;
   },
   get restore(): Stats {
+    return noopStats;
+  },
+  get verify(): Stats {
+    return noopStats;
+  },
+  get prune(): Stats {
     return noopStats;
   },
   flush: noop,

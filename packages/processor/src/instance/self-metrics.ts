@@ -4,8 +4,8 @@ import { FAMILIES, selfMetricNames } from '../naming/naming-types.js';
 
 /** What the self-metrics count of one stats instance. */
 export interface Counted {
-  /** The backup and the restore registry, in the order of {@link FAMILIES}. */
-  readonly families: readonly [FamilyRegistry, FamilyRegistry];
+  /** Every family's registry, in the order of {@link FAMILIES}. */
+  readonly families: readonly FamilyRegistry[];
 }
 
 /**

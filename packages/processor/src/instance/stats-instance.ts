@@ -20,7 +20,7 @@ import { DEFAULT_FLUSH_INTERVAL_MILLIS, type ResolvedOptions } from './options.j
 const NOOP_METER = createNoopMeter();
 
 /**
- * One stats instance, whole: the backup and the restore registry, the diagnostics that report each problem once,
+ * One stats instance, whole: a registry per family, the diagnostics that report each problem once,
  * the links of its worker threads, the binding to its MeterProvider (the given one, or else the global one), the
  * flush timer and its place in the provider's collection hook. The registries know it as their {@link FamilyHost}.
  *
@@ -30,13 +30,13 @@ const NOOP_METER = createNoopMeter();
  */
 export class StatsInstance implements FamilyHost {
   readonly diagnostics: Diagnostics;
-  /** The backup and the restore registry, in the order of {@link FAMILIES}. */
-  readonly families: readonly [FamilyRegistry, FamilyRegistry];
+  /** Every family's registry, in the order of {@link FAMILIES}. */
+  readonly families: readonly FamilyRegistry[];
   /** The shared memory of the worker threads connected through this instance's links, read before every flush. */
   readonly workers: WorkerLinks;
   /** Each family's timeline and runs, sampled at its flushes (timeline/), for `backupstats/report`. */
-  readonly timelines: readonly [FamilyTimeline, FamilyTimeline];
-  /** What the user holds: `backup`, `restore`, `flush()`, `shutdown()`, `workerLink()`. */
+  readonly timelines: readonly FamilyTimeline[];
+  /** What the user holds: a `Stats` per family, `flush()`, `shutdown()`, `workerLink()`. */
   readonly stats: BackupStats;
   private hook: CollectionHook | undefined;
   private following = true;
@@ -55,7 +55,7 @@ export class StatsInstance implements FamilyHost {
     const buckets = keep ? new ExplicitBuckets(resolved.histogramBoundaries) : undefined;
     // Unthrottled stats (`flushIntervalMillis: 0`) record straight into their instruments.
     const direct = resolved.flushIntervalMillis === 0;
-    const [backup, restore] = FAMILIES.map(
+    const [backup, restore, verify, prune] = FAMILIES.map(
       (family) =>
         new FamilyRegistry(
           family,
@@ -65,12 +65,12 @@ export class StatsInstance implements FamilyHost {
           buckets,
           direct,
         ),
-    ) as [FamilyRegistry, FamilyRegistry];
-    this.families = [backup, restore];
+    ) as [FamilyRegistry, FamilyRegistry, FamilyRegistry, FamilyRegistry];
+    this.families = [backup, restore, verify, prune];
     this.workers = new WorkerLinks(this.families, keep ? resolved.histogramBoundaries : undefined, this.diagnostics);
     for (const producer of resolved.histogramProducers) attachHistograms(producer, this.families);
     const readWorkers = (): void => this.workers.read();
-    this.timelines = [backup.attachTimeline(readWorkers), restore.attachTimeline(readWorkers)];
+    this.timelines = this.families.map((registry) => registry.attachTimeline(readWorkers));
     this.member = { families: this.families, flushBeforeCollection: () => this.flushBeforeCollection() };
     checkOneReaderEach(resolved.meterProvider ?? metrics.getMeterProvider(), resolved.histogramProducers);
     this.bindProvider(resolved.meterProvider);
@@ -78,6 +78,8 @@ export class StatsInstance implements FamilyHost {
     this.stats = {
       backup: backup.root,
       restore: restore.root,
+      verify: verify.root,
+      prune: prune.root,
       flush: (): void => {
         if (this.follow()) this.flush();
       },
@@ -112,7 +114,7 @@ export class StatsInstance implements FamilyHost {
   }
 
   /**
-   * Flushes every family, even when the other one's instruments throw.
+   * Flushes every family, even when another one's instruments throw.
    *
    * @throws the first error an instrument threw.
    */

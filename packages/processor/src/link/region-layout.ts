@@ -50,10 +50,13 @@ export const OVERFLOW_SLOT = 0;
 /** Label bytes set aside per slot: a scope whose labels do not fit in what is left goes to the overflow slot. */
 const LABEL_BYTES_PER_SLOT = 256;
 
+/** The families a place holds, in the order of FAMILIES (naming/ sits above this layer). */
+export const FAMILY_COUNT = 4;
+
 /** Int32 header words. */
 const SLOT_COUNTS = 0; // one per family
-const LABEL_END = 2;
-const HEADER_WORDS = 4;
+const LABEL_END = FAMILY_COUNT;
+const HEADER_WORDS = FAMILY_COUNT + 2;
 
 /** The layout of one place, for `scopes` slots per family and, with histograms, `explicitCount` explicit buckets. */
 export interface RegionLayout {
@@ -93,17 +96,18 @@ export function regionLayout(scopes: number, explicitCount: number | undefined):
   const histograms = explicitCount !== undefined;
   const explicitAt = H_EXPONENTIAL + BUCKETS;
   const slotCells = histograms ? explicitAt + explicitCount : H_COUNT;
+  const slots = FAMILY_COUNT * scopes;
   const seqStart = HEADER_WORDS;
-  const labelWordsStart = seqStart + 2 * scopes;
-  const rebaseWordsStart = labelWordsStart + 4 * scopes;
-  const int32Words = rebaseWordsStart + 4 * scopes;
+  const labelWordsStart = seqStart + slots;
+  const rebaseWordsStart = labelWordsStart + 2 * slots;
+  const int32Words = rebaseWordsStart + 2 * slots;
   // Float64 cells start on an 8-byte boundary.
   const floatStart = Math.ceil(int32Words / 2);
-  const slotsStart = floatStart + 2;
-  const rebaseCellsStart = slotsStart + 2 * scopes * slotCells;
-  const floatEnd = rebaseCellsStart + 2 * scopes * REBASE_CELLS;
+  const slotsStart = floatStart + FAMILY_COUNT;
+  const rebaseCellsStart = slotsStart + slots * slotCells;
+  const floatEnd = rebaseCellsStart + slots * REBASE_CELLS;
   const labelStart = floatEnd * 8;
-  const labelBytes = 2 * scopes * LABEL_BYTES_PER_SLOT;
+  const labelBytes = slots * LABEL_BYTES_PER_SLOT;
   return {
     byteLength: labelStart + labelBytes,
     scopes,

@@ -8,14 +8,11 @@ export type Naming = 'otel' | 'vitess';
 /** The naming presets {@link Naming} accepts. */
 export const NAMINGS: readonly Naming[] = Object.freeze(['otel', 'vitess'] as const);
 
-/** The two measurement families. */
-export type Family = 'backup' | 'restore';
+/** The measurement families: backups, restores, verifications of backups, and prunes of old backups. */
+export type Family = 'backup' | 'restore' | 'verify' | 'prune';
 
-/** Both families, in the order every pair of them is kept in (registries, self-metric attributes). */
-export const FAMILIES: readonly [Family, Family] = Object.freeze(['backup', 'restore'] as const) as readonly [
-  Family,
-  Family,
-];
+/** Every family, in the order their registries, timelines and worker regions are kept in. */
+export const FAMILIES: readonly Family[] = Object.freeze(['backup', 'restore', 'verify', 'prune'] as const);
 
 /** What an OpenTelemetry counter of one family is called, in which unit, and how to fill it. */
 export interface CounterSpec {

@@ -17,16 +17,22 @@ export interface HistogramSpec extends CounterSpec {
 
 /** What the run instruments of one family are called, and the attribute that carries a failure's reason. */
 export interface RunSpec {
-  /** Counter of ended runs, by outcome (and reason for failures). */
+  /** Counter of ended runs, by outcome (and reason for failures and partial ends). */
   readonly runs: CounterSpec;
+  /** Counter of the warnings runs gave, by reason, whatever their outcome. */
+  readonly warnings: CounterSpec;
   /** Histogram of run durations in seconds, by outcome. */
   readonly duration: HistogramSpec;
   /** Gauge: when the last successful run ended, Unix seconds. */
   readonly lastSuccessTime: CounterSpec;
   /** Gauge: when the last failed run ended, Unix seconds. */
   readonly lastFailureTime: CounterSpec;
-  /** Gauge: the bytes of the last successful run. */
+  /** Gauge: when the last run that ended partial ended, Unix seconds. */
+  readonly lastPartialTime: CounterSpec;
+  /** Gauge: the bytes of the last successful run (what it read: backed up, restored, verified, pruned). */
   readonly lastSuccessBytes: CounterSpec;
+  /** Gauge: the bytes the last successful run stored (after compression and deduplication). */
+  readonly lastSuccessStoredBytes: CounterSpec;
   /** `error.type` (OpenTelemetry's attribute for the class of error an operation ended with) or `reason` (vitess). */
   readonly reasonKey: string;
   /** The gauges of runs in progress (naming/progress-naming.ts). */
@@ -44,6 +50,12 @@ export function runSpec(naming: Naming, family: Family, prefix: string): RunSpec
         name: `${name}_run_count`,
         unit: '1',
         description: `${family} runs by outcome`,
+        valueType: ValueType.INT,
+      },
+      warnings: {
+        name: `${name}_run_warning_count`,
+        unit: '1',
+        description: `warnings of ${family} runs by reason`,
         valueType: ValueType.INT,
       },
       duration: {
@@ -65,10 +77,22 @@ export function runSpec(naming: Naming, family: Family, prefix: string): RunSpec
         description: `end of the last failed ${family} run, Unix seconds`,
         valueType: ValueType.DOUBLE,
       },
+      lastPartialTime: {
+        name: `${name}_last_partial_timestamp_seconds`,
+        unit: 's',
+        description: `end of the last partial ${family} run, Unix seconds`,
+        valueType: ValueType.DOUBLE,
+      },
       lastSuccessBytes: {
         name: `${name}_last_success_bytes`,
         unit: 'By',
         description: `bytes of the last successful ${family} run`,
+        valueType: ValueType.INT,
+      },
+      lastSuccessStoredBytes: {
+        name: `${name}_last_success_stored_bytes`,
+        unit: 'By',
+        description: `bytes stored by the last successful ${family} run`,
         valueType: ValueType.INT,
       },
       reasonKey: 'reason',
@@ -81,6 +105,12 @@ export function runSpec(naming: Naming, family: Family, prefix: string): RunSpec
       name: `${name}.runs`,
       unit: '{run}',
       description: `Number of ${family} runs ended, by outcome.`,
+      valueType: ValueType.INT,
+    },
+    warnings: {
+      name: `${name}.run.warnings`,
+      unit: '{warning}',
+      description: `Number of warnings of ${family} runs, by reason.`,
       valueType: ValueType.INT,
     },
     duration: {
@@ -102,10 +132,22 @@ export function runSpec(naming: Naming, family: Family, prefix: string): RunSpec
       description: `When the last failed ${family} run ended, in seconds since the Unix epoch.`,
       valueType: ValueType.DOUBLE,
     },
+    lastPartialTime: {
+      name: `${name}.last_partial.timestamp`,
+      unit: 's',
+      description: `When the last ${family} run that ended partial ended, in seconds since the Unix epoch.`,
+      valueType: ValueType.DOUBLE,
+    },
     lastSuccessBytes: {
       name: `${name}.last_success.bytes`,
       unit: 'By',
-      description: `Bytes backed up or restored by the last successful ${family} run.`,
+      description: `Bytes read by the last successful ${family} run.`,
+      valueType: ValueType.INT,
+    },
+    lastSuccessStoredBytes: {
+      name: `${name}.last_success.stored_bytes`,
+      unit: 'By',
+      description: `Bytes stored by the last successful ${family} run.`,
       valueType: ValueType.INT,
     },
     reasonKey: 'error.type',
@@ -118,10 +160,13 @@ export function runInstrumentNames(spec: RunSpec): string[] {
   const { active, progress, remainingTime, lastProgressTime, phase } = spec.progress;
   return [
     spec.runs,
+    spec.warnings,
     spec.duration,
     spec.lastSuccessTime,
     spec.lastFailureTime,
+    spec.lastPartialTime,
     spec.lastSuccessBytes,
+    spec.lastSuccessStoredBytes,
     active,
     progress,
     remainingTime,

@@ -45,8 +45,8 @@ const READ_ATTEMPTS = 4;
  * of them is folded, so a slot holding a bad value folds nothing of that read.
  */
 export class PlaceReader {
-  private readonly slots: [SlotReader[], SlotReader[]] = [[], []];
-  private readonly invalidTaken = [0, 0];
+  private readonly slots: SlotReader[][];
+  private readonly invalidTaken: number[];
   /** Where one histogram is copied before it is checked against its sequence number. */
   private readonly scratch: Float64Array;
   /** True once the place held a value no worker writes: it is not read again. */
@@ -54,11 +54,13 @@ export class PlaceReader {
 
   constructor(
     private readonly region: Region,
-    private readonly families: readonly [FamilyRegistry, FamilyRegistry],
+    private readonly families: readonly FamilyRegistry[],
     private readonly problems: PlaceProblems,
   ) {
     // Stryker disable next-line ArithmeticOperator: a larger scratch array: only its first cells are read
     this.scratch = new Float64Array(region.layout.slotCells - H_COUNT);
+    this.slots = families.map(() => []);
+    this.invalidTaken = families.map(() => 0);
   }
 
   /** Folds everything recorded in the place since the last read into the families' series; never throws. */
@@ -79,7 +81,7 @@ export class PlaceReader {
   /** One read of the place; what no worker writes, if the place holds it (reading stops there). */
   private readPlace(): string | undefined {
     const { layout, int32, numbers } = this.region;
-    for (let family = 0; family < 2; family++) {
+    for (let family = 0; family < this.families.length; family++) {
       const registry = this.families[family] as FamilyRegistry;
       const slots = this.slots[family] as SlotReader[];
       // Acquire: the slots published by this count, their labels and first numbers, are visible from here on.

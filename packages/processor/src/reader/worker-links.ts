@@ -25,7 +25,7 @@ export class WorkerLinks {
   private closed = false;
 
   constructor(
-    private readonly families: readonly [FamilyRegistry, FamilyRegistry],
+    private readonly families: readonly FamilyRegistry[],
     /** The explicit boundaries of the stats' histograms, or none when they keep no histogram. */
     private readonly boundaries: readonly number[] | undefined,
     /** Who hears of a place whose memory holds what no worker writes. */

@@ -1,4 +1,4 @@
-import type { ReportBottleneck, ReportStage } from './report-schema.js';
+import type { ReportBottleneck, ReportRun, ReportStage } from './report-schema.js';
 
 /**
  * Operations left out of a run's stages: the whole run (its own time is the run's), and the failed and throttled
@@ -8,6 +8,8 @@ import type { ReportBottleneck, ReportStage } from './report-schema.js';
 const NOT_STAGES: ReadonlySet<string> = new Set([
   'Backup',
   'Restore',
+  'Verify',
+  'Prune',
   'AWS:Request:Failed',
   'AWS:Request:Throttled',
   'HTTP:Request:Failed',
@@ -41,7 +43,7 @@ export const BOUND_SHARE = 0.7;
  * The stage with the highest busy share, and the sentence that says it; null for a run without stages. `stages` are
  * all the run's stages: their shares summed bound how much of the run they can cover.
  */
-export function bottleneckOf(stages: readonly ReportStage[], family: 'backup' | 'restore'): ReportBottleneck | null {
+export function bottleneckOf(stages: readonly ReportStage[], family: ReportRun['family']): ReportBottleneck | null {
   let top: ReportStage | undefined;
   let covered = 0;
   for (const stage of stages) {
@@ -65,7 +67,7 @@ export function percent(share: number): string {
 }
 
 /** `covered`: the stages' busy shares summed, at least the share of the run some stage was busy in. */
-function sentenceOf(stage: ReportStage, family: 'backup' | 'restore', covered: number): string {
+function sentenceOf(stage: ReportStage, family: ReportRun['family'], covered: number): string {
   const words = BOUND_BY.find(([pattern]) => pattern.test(stage.operation))?.[1] ?? stage.operation;
   const where = `${stage.component}/${stage.implementation}`;
   if (stage.busyShare < BOUND_SHARE) {

@@ -114,6 +114,11 @@ function reportRun(run: RunProfile): ReportRun {
     endedAt: run.endedAt,
     seconds: round(run.seconds),
     bytes: run.bytes ?? null,
+    storedBytes: run.storedBytes ?? null,
+    storedRatio:
+      run.storedBytes !== undefined && run.bytes !== undefined && run.bytes > 0
+        ? round(run.storedBytes / run.bytes)
+        : null,
     bytesPerSecond: run.bytes !== undefined && run.seconds > 0 ? round(run.bytes / run.seconds) : null,
     stages: stages.slice(0, RUN_STAGES),
     bottleneck: bottleneckOf(stages, run.family),

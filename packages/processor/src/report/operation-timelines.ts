@@ -1,3 +1,4 @@
+import type { Family } from '../naming/naming-types.js';
 import type { ReportOperationTimeline } from './report-schema.js';
 
 /** Points of the shared time axis at most: enough for a chart, few enough for a small page. */
@@ -5,7 +6,7 @@ export const TIMELINE_POINTS = 120;
 
 /** One series' samples, `[at, count, bytes, millis]` cumulative, oldest first. */
 export interface SampledSeries {
-  readonly family: 'backup' | 'restore';
+  readonly family: Family;
   readonly operation: string;
   readonly samples: readonly (readonly number[])[];
 }
@@ -28,10 +29,7 @@ export function operationTimelines(series: readonly SampledSeries[]): {
   if (!(last > first)) return { times: [], timelines: [] };
   const points = TIMELINE_POINTS;
   const times = Array.from({ length: points }, (_, i) => Math.round(first + ((last - first) * i) / (points - 1)));
-  const sums = new Map<
-    string,
-    { family: 'backup' | 'restore'; operation: string; bytes: number[]; millis: number[] }
-  >();
+  const sums = new Map<string, { family: Family; operation: string; bytes: number[]; millis: number[] }>();
   for (const s of series) {
     const key = `${s.family}\u0000${s.operation}`;
     let sum = sums.get(key);

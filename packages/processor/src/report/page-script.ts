@@ -12,6 +12,7 @@ export const PAGE_SCRIPT = `
     share: function (v) { return (v * 100).toFixed(1) + ' %'; },
     count: function (v) { return Math.round(v).toLocaleString('en-US'); },
     ms: function (v) { return (v * 1000).toFixed(3) + ' ms'; },
+    ratio: function (v) { return v.toFixed(3); },
   };
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -58,10 +59,11 @@ export const PAGE_SCRIPT = `
   // Runs, and where each one's time went.
   var runs = section('runs');
   if (data.runs.length === 0) runs.appendChild(el('p', {}, 'No run ended.'));
-  else table(runs, ['run', 'started', 'outcome', 'duration', 'bytes', 'throughput', 'bottleneck'], data.runs.map(function (r, i) {
+  else table(runs, ['run', 'started', 'outcome', 'duration', 'read', 'stored', 'stored/read', 'throughput', 'bottleneck'], data.runs.map(function (r, i) {
     return [el('td', {}, '#' + (i + 1) + ' ' + where(r)), el('td', { class: 'time' }, timeOf(r.startedAt)),
       el('td', { class: r.outcome }, r.outcome + (r.reason ? ' (' + r.reason + ')' : '')),
       num('runs.' + i + '.seconds', r.seconds, 'seconds'), num('runs.' + i + '.bytes', r.bytes, 'bytes'),
+      num('runs.' + i + '.storedBytes', r.storedBytes, 'bytes'), num('runs.' + i + '.storedRatio', r.storedRatio, 'ratio'),
       num('runs.' + i + '.bytesPerSecond', r.bytesPerSecond, 'rate'),
       el('td', {}, r.bottleneck ? shorten(r.bottleneck.operation, 40) : '–')];
   }));

@@ -10,7 +10,7 @@ body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; padding: 0 16px
 h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28px; border-bottom: 1px solid #e5e7eb; }
 h3 { font-size: 14px; margin: 14px 0 2px; } #meta { color: #6b7280; margin-top: 0; }
 table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 3px 8px; border-bottom: 1px solid #f3f4f6; text-align: left; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; } td.failure { color: #b91c1c; } td.success { color: #15803d; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; } td.failure { color: #b91c1c; } td.success { color: #15803d; } td.partial { color: #b45309; }
 .sentence { font-weight: 600; margin: 2px 0 6px; } svg.shares text { font-size: 12px; fill: #374151; }
 #series table { font-size: 12px; }
 p, h3, td.label { overflow-wrap: anywhere; } td.num, td.time { white-space: nowrap; }

@@ -3,8 +3,8 @@ export const REPORT_VERSION = 1;
 
 /** The labels of one series. */
 export interface ReportLabels {
-  /** `backup` or `restore`. */
-  readonly family: 'backup' | 'restore';
+  /** `backup`, `restore`, `verify` or `prune`. */
+  readonly family: 'backup' | 'restore' | 'verify' | 'prune';
   /** The `component` label. */
   readonly component: string;
   /** The `implementation` label. */
@@ -36,8 +36,8 @@ export interface ReportBottleneck extends ReportLabels {
 /** One ended run. */
 export interface ReportRun extends ReportLabels {
   /** How the run ended. */
-  readonly outcome: 'success' | 'failure';
-  /** A failure's reason (one of `RunFailure`), else null. */
+  readonly outcome: 'success' | 'failure' | 'partial';
+  /** The reason of a failure or a partial end (one of `RunFailure`), else null. */
   readonly reason: string | null;
   /** Unix ms. */
   readonly startedAt: number;
@@ -45,8 +45,12 @@ export interface ReportRun extends ReportLabels {
   readonly endedAt: number;
   /** The run's duration. */
   readonly seconds: number;
-  /** The bytes a success was given, else null. */
+  /** The bytes a success or a partial end was given (what the run read), else null. */
   readonly bytes: number | null;
+  /** The bytes the run stored: given at its end, or its family's `Destination:Write` bytes while it ran alone; else null. */
+  readonly storedBytes: number | null;
+  /** `storedBytes / bytes` (below 1 when compression or deduplication saved space), else null. */
+  readonly storedRatio: number | null;
   /** `bytes / seconds`, else null. */
   readonly bytesPerSecond: number | null;
   /**
@@ -84,8 +88,8 @@ export const CHARTED_OPERATIONS = 16;
 
 /** Throughput and busy share over time of one operation (its series of one family summed). */
 export interface ReportOperationTimeline {
-  /** `backup` or `restore`. */
-  readonly family: 'backup' | 'restore';
+  /** `backup`, `restore`, `verify` or `prune`. */
+  readonly family: 'backup' | 'restore' | 'verify' | 'prune';
   /** The `operation` label. */
   readonly operation: string;
   /** Per interval ending at `times[i]` (the first is null). */
@@ -96,8 +100,8 @@ export interface ReportOperationTimeline {
 
 /** The latency distribution of one operation (its series of one family), from the explicit buckets. */
 export interface ReportLatency {
-  /** `backup` or `restore`. */
-  readonly family: 'backup' | 'restore';
+  /** `backup`, `restore`, `verify` or `prune`. */
+  readonly family: 'backup' | 'restore' | 'verify' | 'prune';
   /** The `operation` label. */
   readonly operation: string;
   /** Operations in the distribution. */
@@ -112,7 +116,7 @@ export interface ReportLatency {
   readonly counts: readonly number[];
 }
 
-/** S3 request attempts (`AWS:Request:*` series of both families summed). */
+/** S3 request attempts (`AWS:Request:*` series of every family summed). */
 export interface ReportS3 {
   /** Request attempts (`AWS:Request:Send`). */
   readonly attempts: number;

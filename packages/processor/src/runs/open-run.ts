@@ -1,4 +1,4 @@
-import type { Run } from '../api/run.js';
+import type { Run, RunEndDetails } from '../api/run.js';
 import type { RunFailureReason } from '../api/run-failure.js';
 import type { ExpectedProgress } from '../timeline/run-profile.js';
 import type { ProgressSeries } from './progress-series.js';
@@ -6,8 +6,10 @@ import type { RunSeries } from './run-series.js';
 
 /** What ends an {@link OpenRun}: the run book of its family. */
 export interface RunEnd {
-  succeed(run: OpenRun, bytes: number | undefined): void;
+  succeed(run: OpenRun, bytes: unknown, details: unknown): void;
   fail(run: OpenRun, reason: RunFailureReason | undefined): void;
+  partial(run: OpenRun, reason: unknown, bytes: unknown, details: unknown): void;
+  warn(run: OpenRun, reason: unknown): void;
   phase(run: OpenRun, name: unknown): void;
   expectBytes(run: OpenRun, bytes: unknown, operation: unknown): void;
 }
@@ -15,6 +17,8 @@ export interface RunEnd {
 /** A run in progress: where it records, and when it started (the one clock read of its start). */
 export class OpenRun implements Run {
   readonly startedAt = performance.now();
+  /** True once another run of its family was in progress with it: the family's writes are then not all its own. */
+  overlapped = false;
 
   constructor(
     private readonly book: RunEnd,
@@ -24,12 +28,20 @@ export class OpenRun implements Run {
     public expected: ExpectedProgress | undefined,
   ) {}
 
-  succeed(bytes?: number): void {
-    this.book.succeed(this, bytes);
+  succeed(bytes?: number, details?: RunEndDetails): void {
+    this.book.succeed(this, bytes, details);
   }
 
   fail(reason?: RunFailureReason): void {
     this.book.fail(this, reason);
+  }
+
+  partial(reason?: RunFailureReason, bytes?: number, details?: RunEndDetails): void {
+    this.book.partial(this, reason, bytes, details);
+  }
+
+  warn(reason?: RunFailureReason): void {
+    this.book.warn(this, reason);
   }
 
   phase(name: string): void {

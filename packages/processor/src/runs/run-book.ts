@@ -1,5 +1,5 @@
 import type { Attributes, BatchObservableResult, Meter } from '@opentelemetry/api';
-import type { Run } from '../api/run.js';
+import type { Run, RunOutcome } from '../api/run.js';
 import { RunFailure, type RunFailureReason } from '../api/run-failure.js';
 import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { FirstError } from '../base/first-error.js';
@@ -14,7 +14,7 @@ import { RUN_FAILURE_REASONS, recordedReasonIndex } from './failure-reasons.js';
 import { OpenRun, type RunEnd } from './open-run.js';
 import { createProgressInstruments, type ProgressInstruments } from './progress-instruments.js';
 import { MAX_PHASE_LENGTH, MAX_PHASES, ProgressSeries } from './progress-series.js';
-import { createRunInstruments, type GaugeRecorder, type RunInstruments } from './run-instruments.js';
+import { createRunInstruments, type GaugeRecorder, RUN_GAUGE_KEYS, type RunInstruments } from './run-instruments.js';
 import { RunSeries } from './run-series.js';
 
 /**
@@ -60,6 +60,10 @@ export class RunBook implements RunEnd {
     const progress = expected === undefined ? undefined : this.progressOf(attributes);
     progress?.started();
     const run = new OpenRun(this, series, progress, expected);
+    if (this.open.size > 0) {
+      run.overlapped = true;
+      for (const other of this.open) other.overlapped = true;
+    }
     this.open.add(run);
     // Stryker disable next-line OptionalChaining: each run book gets its observer before any call reaches it
     this.observer?.started(run, attributes, expected);
@@ -67,20 +71,16 @@ export class RunBook implements RunEnd {
     return run;
   }
 
-  succeed(run: OpenRun, bytes: number | undefined): void {
+  succeed(run: OpenRun, bytes: unknown, details: unknown): void {
     if (!this.open.delete(run)) return;
     const seconds = (performance.now() - run.startedAt) / 1000;
-    let kept: number | undefined;
-    if (bytes !== undefined) {
-      if (isAmount(bytes) && bytes <= MAX_PENDING) kept = Math.trunc(bytes);
-      else this.countInvalid();
-    }
+    const kept = this.keptBytes(bytes);
+    const given = this.givenStoredBytes(details);
     // One wall-clock read: the gauge's end time and the report's.
     const endedAt = Date.now();
     this.endProgress(run);
-    run.series.succeeded(seconds, endedAt / 1000, kept);
-    // Stryker disable next-line OptionalChaining,ObjectLiteral,StringLiteral: payload read only by backupstats/report
-    this.observer?.ended(run, { outcome: 'success', seconds, endedAt, bytes: kept, reason: undefined });
+    const stored = this.observe(run, 'success', seconds, endedAt, kept, given, undefined);
+    run.series.succeeded(seconds, endedAt / 1000, kept, stored);
     this.deliver(run.series);
   }
 
@@ -90,17 +90,62 @@ export class RunBook implements RunEnd {
     const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
     const endedAt = Date.now();
     this.endProgress(run);
+    this.observe(run, 'failure', seconds, endedAt, undefined, undefined, RUN_FAILURE_REASONS[index]);
     run.series.failed(index, seconds, endedAt / 1000);
-    // Stryker disable next-line OptionalChaining,ObjectLiteral: observer always set; payload read only by the report
-    this.observer?.ended(run, {
-      // Stryker disable next-line StringLiteral: read only by backupstats/report, outside the mutation run
-      outcome: 'failure',
-      seconds,
-      endedAt,
-      bytes: undefined,
-      reason: RUN_FAILURE_REASONS[index],
-    });
     this.deliver(run.series);
+  }
+
+  partial(run: OpenRun, reason: unknown, bytes: unknown, details: unknown): void {
+    if (!this.open.delete(run)) return;
+    const seconds = (performance.now() - run.startedAt) / 1000;
+    const index = recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown));
+    const kept = this.keptBytes(bytes);
+    const given = this.givenStoredBytes(details);
+    const endedAt = Date.now();
+    this.endProgress(run);
+    this.observe(run, 'partial', seconds, endedAt, kept, given, RUN_FAILURE_REASONS[index]);
+    run.series.endedPartial(index, seconds, endedAt / 1000);
+    this.deliver(run.series);
+  }
+
+  /** Counts a warning of a run in progress, by reason. */
+  warn(run: OpenRun, reason: unknown): void {
+    if (!this.open.has(run)) return;
+    run.series.warned(recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown)));
+    this.deliver(run.series);
+  }
+
+  /** Bytes given to a run's end, whole; undefined when left out, or when invalid (counted). */
+  private keptBytes(bytes: unknown): number | undefined {
+    if (bytes === undefined) return undefined;
+    if (isAmount(bytes) && bytes <= MAX_PENDING) return Math.trunc(bytes);
+    this.countInvalid();
+    return undefined;
+  }
+
+  /** The `storedBytes` of a run end's details; undefined when left out, or when invalid (counted). */
+  private givenStoredBytes(details: unknown): number | undefined {
+    if (details === undefined) return undefined;
+    if (typeof details !== 'object' || details === null) {
+      this.countInvalid();
+      return undefined;
+    }
+    return this.keptBytes((details as { storedBytes?: unknown }).storedBytes);
+  }
+
+  /** Tells the timeline of a run's end; returns the bytes it stored, as given or measured there. */
+  private observe(
+    run: OpenRun,
+    outcome: RunOutcome,
+    seconds: number,
+    endedAt: number,
+    bytes: number | undefined,
+    storedBytes: number | undefined,
+    reason: string | undefined,
+  ): number | undefined {
+    const ending = { outcome, seconds, endedAt, bytes, storedBytes, overlapped: run.overlapped, reason };
+    // Stryker disable next-line ConditionalExpression: each run book gets its observer before any call reaches it
+    return this.observer === undefined ? storedBytes : this.observer.ended(run, ending);
   }
 
   /** Names the current phase of a run in progress; a name that is not a short string is dropped and counted. */
@@ -166,7 +211,7 @@ export class RunBook implements RunEnd {
         (result: BatchObservableResult) => {
           for (const series of this.series.values()) series.observe(result, gauges);
         },
-        [gauges.lastSuccessTime, gauges.lastFailureTime, gauges.lastSuccessBytes],
+        RUN_GAUGE_KEYS.map((key) => gauges[key]),
       );
     // Progress is read at each collection: the flushes' samples and what the series hold since. Synchronous
     // gauges are set then by refreshGauges, and now for the runs that started before the provider was there.

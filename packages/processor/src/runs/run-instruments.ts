@@ -6,12 +6,23 @@ export interface GaugeRecorder {
   record(value: number, attributes?: Attributes): void;
 }
 
-/** The three gauges of a family's runs, of one kind. */
+/** The gauges of a family's last runs, of one kind. */
 export interface RunGauges<G> {
   readonly lastSuccessTime: G;
   readonly lastFailureTime: G;
+  readonly lastPartialTime: G;
   readonly lastSuccessBytes: G;
+  readonly lastSuccessStoredBytes: G;
 }
+
+/** The gauges' keys, in the order they are created and observed. */
+export const RUN_GAUGE_KEYS = [
+  'lastSuccessTime',
+  'lastFailureTime',
+  'lastPartialTime',
+  'lastSuccessBytes',
+  'lastSuccessStoredBytes',
+] as const;
 
 /** The run gauges: synchronous where the API has them, observable (and observed by the run book) before API 1.9.0. */
 export type RunGaugeKinds =
@@ -21,6 +32,7 @@ export type RunGaugeKinds =
 /** The run instruments of one family. */
 export interface RunInstruments {
   readonly runs: Counter;
+  readonly warnings: Counter;
   readonly duration: Histogram;
   readonly gauges: RunGaugeKinds;
 }
@@ -35,23 +47,16 @@ export interface RunInstruments {
  */
 export function createRunInstruments(meter: Meter, spec: RunSpec): RunInstruments {
   const gauge = synchronousGaugesOf(meter);
+  const each = <G>(create: (options: MetricOptions & { name: string }) => G): RunGauges<G> =>
+    Object.fromEntries(RUN_GAUGE_KEYS.map((key) => [key, create(spec[key])])) as unknown as RunGauges<G>;
   return {
     runs: meter.createCounter(spec.runs.name, spec.runs),
+    warnings: meter.createCounter(spec.warnings.name, spec.warnings),
     duration: meter.createHistogram(spec.duration.name, spec.duration),
     gauges:
       gauge === undefined
-        ? {
-            synchronous: false,
-            lastSuccessTime: meter.createObservableGauge(spec.lastSuccessTime.name, spec.lastSuccessTime),
-            lastFailureTime: meter.createObservableGauge(spec.lastFailureTime.name, spec.lastFailureTime),
-            lastSuccessBytes: meter.createObservableGauge(spec.lastSuccessBytes.name, spec.lastSuccessBytes),
-          }
-        : {
-            synchronous: true,
-            lastSuccessTime: gauge(spec.lastSuccessTime),
-            lastFailureTime: gauge(spec.lastFailureTime),
-            lastSuccessBytes: gauge(spec.lastSuccessBytes),
-          },
+        ? { synchronous: false, ...each((options) => meter.createObservableGauge(options.name, options)) }
+        : { synchronous: true, ...each(gauge) },
   };
 }
 

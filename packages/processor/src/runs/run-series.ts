@@ -1,31 +1,43 @@
 import type { Attributes, BatchObservableResult, ObservableGauge } from '@opentelemetry/api';
 import { RUN_FAILURE_REASONS } from './failure-reasons.js';
-import type { GaugeRecorder, RunGauges, RunInstruments } from './run-instruments.js';
+import { type GaugeRecorder, RUN_GAUGE_KEYS, type RunGauges, type RunInstruments } from './run-instruments.js';
 
-/** Index of the success series among a handle's run series; failure reason `i` is at `i + 1`. */
+/** Index of the success series among a handle's run series; failure reason `i` is at `1 + i`, partial at `PARTIAL + i`. */
 const SUCCESS = 0;
+const FAILURE = 1;
+const PARTIAL = 1 + RUN_FAILURE_REASONS.length;
+/** The outcomes' indexes among the duration histogram's attributes. */
+const SUCCESS_OUTCOME = 0;
+const FAILURE_OUTCOME = 1;
+const PARTIAL_OUTCOME = 2;
 
 /**
- * The runs of one series handle: the attributes of its run series, computed once; the runs ended and not yet added
- * to the instruments; and the last values its gauges show. Runs are rare (one per backup), so ending one may
- * allocate; what matters is that nothing is lost or counted twice.
+ * The runs of one series handle: the attributes of its run series, computed once; the runs ended and warnings given
+ * not yet added to the instruments; and the last values its gauges show. Runs are rare (one per backup), so ending
+ * one may allocate; what matters is that nothing is lost or counted twice.
  */
 export class RunSeries {
-  /** The run counter's attributes: success, then one per failure reason in RUN_FAILURE_REASONS order. */
+  /** The run counter's attributes: success, one per failure reason, one per partial reason (RUN_FAILURE_REASONS order). */
   private readonly runAttributes: readonly Attributes[];
-  /** The duration histogram's attributes: success, failure. */
-  private readonly durationAttributes: readonly [Attributes, Attributes];
+  /** The warning counter's attributes, one per reason in RUN_FAILURE_REASONS order. */
+  private readonly warningAttributes: readonly Attributes[];
+  /** The duration histogram's attributes: success, failure, partial. */
+  private readonly durationAttributes: readonly Attributes[];
   /** Runs ended and not yet added, indexed like {@link runAttributes}. */
   private readonly pendingRuns: number[];
-  /** Durations in seconds not yet recorded: successes, failures. */
-  private readonly pendingSeconds: [number[], number[]] = [[], []];
+  /** Warnings given and not yet added, indexed like {@link warningAttributes}. */
+  private readonly pendingWarnings: number[];
+  /** Durations in seconds not yet recorded: successes, failures, partial ends. */
+  private readonly pendingSeconds: [number[], number[], number[]] = [[], [], []];
   /** False until the first flush, which adds 0 to every run series so that each exists before its first run. */
   private announced = false;
   /** True while waiting in the flush queue: set by {@link markQueued}, cleared by {@link addTo}. */
   private queued = false;
   lastSuccessTime: number | undefined;
   lastFailureTime: number | undefined;
+  lastPartialTime: number | undefined;
   lastSuccessBytes: number | undefined;
+  lastSuccessStoredBytes: number | undefined;
 
   constructor(
     /** The handle's own attributes (its labels, or the overflow marker), which the gauges carry. */
@@ -34,12 +46,14 @@ export class RunSeries {
   ) {
     const success = Object.freeze({ ...attributes, outcome: 'success' });
     const failure = Object.freeze({ ...attributes, outcome: 'failure' });
-    this.runAttributes = [
-      success,
-      ...RUN_FAILURE_REASONS.map((reason) => Object.freeze({ ...failure, [reasonKey]: reason })),
-    ];
-    this.durationAttributes = [success, failure];
+    const partial = Object.freeze({ ...attributes, outcome: 'partial' });
+    const byReason = (base: Attributes) =>
+      RUN_FAILURE_REASONS.map((reason) => Object.freeze({ ...base, [reasonKey]: reason }));
+    this.runAttributes = [success, ...byReason(failure), ...byReason(partial)];
+    this.warningAttributes = byReason(attributes);
+    this.durationAttributes = [success, failure, partial];
     this.pendingRuns = this.runAttributes.map(() => 0);
+    this.pendingWarnings = this.warningAttributes.map(() => 0);
   }
 
   /** Marks the series queued; false when it already was, so that it waits in the queue once. */
@@ -54,35 +68,52 @@ export class RunSeries {
     return this.pendingRuns.reduce((sum, count) => sum + count, 0);
   }
 
-  /** Records a successful run that took `seconds` and ended at `endTime` (Unix seconds). */
-  succeeded(seconds: number, endTime: number, bytes: number | undefined): void {
+  /**
+   * Records a successful run that took `seconds` and ended at `endTime` (Unix seconds), with the bytes it read and
+   * stored when known (a synchronous gauge keeps the last value it was given; an observable one shows nothing).
+   */
+  succeeded(seconds: number, endTime: number, bytes: number | undefined, storedBytes: number | undefined): void {
     this.pendingRuns[SUCCESS] = (this.pendingRuns[SUCCESS] as number) + 1;
-    this.pendingSeconds[0].push(seconds);
+    this.pendingSeconds[SUCCESS_OUTCOME].push(seconds);
     this.lastSuccessTime = endTime;
     this.lastSuccessBytes = bytes;
+    this.lastSuccessStoredBytes = storedBytes;
   }
 
   /** Records a failed run; `reason` indexes RUN_FAILURE_REASONS. */
   failed(reason: number, seconds: number, endTime: number): void {
-    this.pendingRuns[reason + 1] = (this.pendingRuns[reason + 1] as number) + 1;
-    this.pendingSeconds[1].push(seconds);
+    this.pendingRuns[FAILURE + reason] = (this.pendingRuns[FAILURE + reason] as number) + 1;
+    this.pendingSeconds[FAILURE_OUTCOME].push(seconds);
     this.lastFailureTime = endTime;
   }
 
+  /** Records a run that ended partial: done, with parts left out or failed; `reason` indexes RUN_FAILURE_REASONS. */
+  endedPartial(reason: number, seconds: number, endTime: number): void {
+    this.pendingRuns[PARTIAL + reason] = (this.pendingRuns[PARTIAL + reason] as number) + 1;
+    this.pendingSeconds[PARTIAL_OUTCOME].push(seconds);
+    this.lastPartialTime = endTime;
+  }
+
+  /** Counts a warning of a run in progress; `reason` indexes RUN_FAILURE_REASONS. */
+  warned(reason: number): void {
+    this.pendingWarnings[reason] = (this.pendingWarnings[reason] as number) + 1;
+  }
+
   /**
-   * Adds the pending runs to the instruments and leaves the queue. Each number leaves the pending state as soon as
-   * its instrument took it, so that when one throws, the retry adds only what is still pending: never twice.
+   * Adds the pending runs and warnings to the instruments and leaves the queue. Each number leaves the pending state
+   * as soon as its instrument took it, so that when one throws, the retry adds only what is still pending: never
+   * twice.
    */
   addTo(instruments: RunInstruments): void {
-    const pending = this.pendingRuns;
-    for (let i = 0; i < pending.length; i++) {
-      const count = pending[i] as number;
-      if (count === 0 && this.announced) continue;
-      instruments.runs.add(count, this.runAttributes[i]);
-      pending[i] = 0;
-    }
+    addPending(this.pendingRuns, this.runAttributes, instruments.runs.add.bind(instruments.runs), this.announced);
+    addPending(
+      this.pendingWarnings,
+      this.warningAttributes,
+      instruments.warnings.add.bind(instruments.warnings),
+      this.announced,
+    );
     this.announced = true;
-    for (let outcome = 0; outcome < 2; outcome++) {
+    for (let outcome = 0; outcome < this.pendingSeconds.length; outcome++) {
       const seconds = this.pendingSeconds[outcome] as number[];
       while (seconds.length > 0) {
         instruments.duration.record(seconds[0] as number, this.durationAttributes[outcome]);
@@ -98,18 +129,35 @@ export class RunSeries {
    * the bytes of the last success that had some.
    */
   recordGauges(gauges: RunGauges<GaugeRecorder>): void {
-    if (this.lastSuccessTime !== undefined) gauges.lastSuccessTime.record(this.lastSuccessTime, this.attributes);
-    if (this.lastFailureTime !== undefined) gauges.lastFailureTime.record(this.lastFailureTime, this.attributes);
-    if (this.lastSuccessBytes !== undefined) gauges.lastSuccessBytes.record(this.lastSuccessBytes, this.attributes);
+    for (const key of RUN_GAUGE_KEYS) {
+      const value = this[key];
+      if (value !== undefined) gauges[key].record(value, this.attributes);
+    }
   }
 
   /** Observes the observable gauges that have a value. */
   observe(result: BatchObservableResult, instruments: RunGauges<ObservableGauge>): void {
-    if (this.lastSuccessTime !== undefined)
-      result.observe(instruments.lastSuccessTime, this.lastSuccessTime, this.attributes);
-    if (this.lastFailureTime !== undefined)
-      result.observe(instruments.lastFailureTime, this.lastFailureTime, this.attributes);
-    if (this.lastSuccessBytes !== undefined)
-      result.observe(instruments.lastSuccessBytes, this.lastSuccessBytes, this.attributes);
+    for (const key of RUN_GAUGE_KEYS) {
+      const value = this[key];
+      if (value !== undefined) result.observe(instruments[key], value, this.attributes);
+    }
+  }
+}
+
+/**
+ * Adds each pending count to its series (every series once before the first flush, so that it exists at 0) and
+ * zeroes it as soon as the counter took it.
+ */
+function addPending(
+  pending: number[],
+  attributes: readonly Attributes[],
+  add: (value: number, attributes?: Attributes) => void,
+  announced: boolean,
+): void {
+  for (let i = 0; i < pending.length; i++) {
+    const count = pending[i] as number;
+    if (count === 0 && announced) continue;
+    add(count, attributes[i]);
+    pending[i] = 0;
   }
 }

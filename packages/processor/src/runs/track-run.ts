@@ -1,8 +1,9 @@
 import type { Run } from '../api/run.js';
 import type { RunFailureReason } from '../api/run-failure.js';
 import type { Stats } from '../api/stats.js';
+import { isAmount } from '../base/amount.js';
 import { optionsOf, requireFunction, requireStats } from '../base/arguments.js';
-import { ERROR_CODES } from '../base/errors.js';
+import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
 import { expectedProgressOf } from '../series/run-options.js';
 
 /** Options of {@link trackRun}. */
@@ -12,6 +13,17 @@ export interface TrackRunOptions<T> {
    * that throws makes the run a failure (with the reason `reason` gives its error) and trackRun rejects with it.
    */
   readonly bytes?: number | ((result: T) => number) | undefined;
+  /**
+   * The bytes the run stored (see {@link backupstats!RunEndDetails.storedBytes}): a number, or a function that reads
+   * them from the result, which makes the run a failure if it throws, as `bytes` does.
+   */
+  readonly storedBytes?: number | ((result: T) => number) | undefined;
+  /**
+   * Tells from the result whether the run was done only in part: `true` or one of {@link RunFailure} (what was left
+   * out) ends it with {@link Run.partial}, anything else with a success. If it throws, the run fails and trackRun
+   * rejects with its error.
+   */
+  readonly partial?: ((result: T) => boolean | RunFailureReason | undefined) | undefined;
   /**
    * Tells why the run failed from what it threw, as one of {@link RunFailure}. Left out, or returning
    * `undefined`, a failure is {@link RunFailure.Other}; if it throws, too.
@@ -24,9 +36,9 @@ export interface TrackRunOptions<T> {
 }
 
 /**
- * Runs `work(run)` as one backup or restore run started from `stats` (see {@link Stats.startRun}; `run` names its
- * phases, {@link Run.phase}): resolves to its
- * result after recording a success with its bytes, or rejects with its error (a synchronous throw included, or one
+ * Runs `work(run)` as one run started from `stats` (see {@link Stats.startRun}; `run` names its phases and counts
+ * its warnings, {@link Run.phase}, {@link Run.warn}): resolves to its result after recording a success with its
+ * bytes (or a partial end, as `options.partial` says), or rejects with its error (a synchronous throw included, or one
  * thrown by `options.bytes`) after recording a failure with the reason `options.reason` gives.
  *
  * @throws TypeError at the call, before `work` runs, when an argument is not what it accepts.
@@ -40,12 +52,25 @@ export function trackRun<T>(
   requireFunction(ERROR_CODES.INVALID_ARGUMENT, 'trackRun', 'work', work);
   const given = optionsOf('trackRun', options, '{ bytes: (result) => result.bytes }', [
     'bytes',
+    'storedBytes',
+    'partial',
     'reason',
     'expectedBytes',
     'progressOperation',
   ]);
   if (given.reason !== undefined)
     requireFunction(ERROR_CODES.INVALID_OPTION, 'trackRun', 'option reason', given.reason);
+  if (given.partial !== undefined)
+    requireFunction(ERROR_CODES.INVALID_OPTION, 'trackRun', 'option partial', given.partial);
+  const stored = given.storedBytes;
+  if (stored !== undefined && typeof stored !== 'function' && !isAmount(stored))
+    throw notAcceptedArgument(
+      ERROR_CODES.INVALID_OPTION,
+      'trackRun',
+      'option storedBytes',
+      stored,
+      'a number from 0 up, or a function of the result',
+    );
   // Checked here as well, so that a wrong size is an error at the call, whatever stats do with it.
   expectedProgressOf('trackRun', { expectedBytes: given.expectedBytes, progressOperation: given.progressOperation });
   return tracked(stats, work, given);
@@ -68,17 +93,28 @@ async function tracked<T>(
     run.fail(reasonOf(options, error));
     throw error;
   }
-  const bytes = options.bytes;
   let moved: number | undefined;
+  let storedBytes: number | undefined;
+  let partial: boolean | RunFailureReason | undefined;
   try {
-    moved = typeof bytes === 'function' ? bytes(result) : bytes;
+    moved = fromResult(options.bytes, result);
+    storedBytes = fromResult(options.storedBytes, result);
+    partial = options.partial?.(result);
   } catch (error) {
     // trackRun rejects with it, so the job fails: the run must fail too, not record a success.
     run.fail(reasonOf(options, error));
     throw error;
   }
-  run.succeed(moved);
+  const details = storedBytes === undefined ? undefined : { storedBytes };
+  if (partial === true) run.partial(undefined, moved, details);
+  else if (typeof partial === 'string') run.partial(partial, moved, details);
+  else run.succeed(moved, details);
   return result;
+}
+
+/** A number option, or what its function reads from the result. */
+function fromResult<T>(option: number | ((result: T) => number) | undefined, result: T): number | undefined {
+  return typeof option === 'function' ? option(result) : option;
 }
 
 function reasonOf<T>(options: TrackRunOptions<T>, error: unknown): RunFailureReason | undefined {

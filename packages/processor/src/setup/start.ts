@@ -187,6 +187,8 @@ function started(
   const result: StartedBackupStats = Object.freeze({
     backup: stats.backup,
     restore: stats.restore,
+    verify: stats.verify,
+    prune: stats.prune,
     meterProvider: provider,
     shutdownTimeoutMillis,
     flush: () => stats.flush(),
@@ -207,10 +209,12 @@ function started(
 }
 
 function disabledStats(): StartedBackupStats {
-  const { backup, restore, flush, shutdown, workerLink } = noopStats;
+  const { backup, restore, verify, prune, flush, shutdown, workerLink } = noopStats;
   return Object.freeze({
     backup,
     restore,
+    verify,
+    prune,
     flush,
     shutdown,
     workerLink,

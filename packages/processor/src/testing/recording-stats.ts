@@ -1,5 +1,5 @@
 import type { ResolvedLabels, ScopeLabels } from '../api/labels.js';
-import type { Run, RunOptions, RunOutcome } from '../api/run.js';
+import type { Run, RunEndDetails, RunOptions, RunOutcome } from '../api/run.js';
 import type { RunFailureReason } from '../api/run-failure.js';
 import type { Stats } from '../api/stats.js';
 import { isAmount, isWeight, MAX_PENDING } from '../base/amount.js';
@@ -38,12 +38,19 @@ export interface RecordedRun {
   readonly labels: ResolvedLabels;
   /** How the run ended. */
   readonly outcome: RunOutcome;
-  /** For a failure, the reason as recorded ({@link backupstats!RunFailure.Other} for one left out or not in the list). */
+  /**
+   * For a failure or a partial end, the reason as recorded ({@link backupstats!RunFailure.Other} for one left out or
+   * not in the list).
+   */
   readonly reason: RunFailureReason | undefined;
   /** From `startRun()` to the end, by `performance.now()`. */
   readonly durationMillis: number;
-  /** The bytes given to `succeed()`, if any. */
+  /** The bytes given to `succeed()` or `partial()`, if any. */
   readonly bytes: number | undefined;
+  /** The `storedBytes` given to `succeed()` or `partial()`, if any (the double measures none). */
+  readonly storedBytes: number | undefined;
+  /** The reasons of the run's warnings, as recorded, in order. */
+  readonly warnings: readonly RunFailureReason[];
 }
 
 /**
@@ -133,14 +140,26 @@ function recordingHandle(labels: ResolvedLabels, tree: Tree): RecordingStats {
 function recordingRun(labels: ResolvedLabels, runs: RecordedRun[]): Run {
   const startedAt = performance.now();
   let ended = false;
-  const end = (outcome: RunOutcome, reason: RunFailureReason | undefined, bytes: number | undefined): void => {
+  const warnings: RunFailureReason[] = [];
+  const recorded = (reason: unknown) => RUN_FAILURE_REASONS[recordedReasonIndex(reason)] as RunFailureReason;
+  const end = (
+    outcome: RunOutcome,
+    reason: RunFailureReason | undefined,
+    bytes: number | undefined,
+    details: RunEndDetails | undefined,
+  ): void => {
     if (ended) return;
     ended = true;
-    runs.push({ labels, outcome, reason, durationMillis: performance.now() - startedAt, bytes });
+    const durationMillis = performance.now() - startedAt;
+    runs.push({ labels, outcome, reason, durationMillis, bytes, storedBytes: details?.storedBytes, warnings });
   };
   return {
-    succeed: (bytes) => end('success', undefined, bytes),
-    fail: (reason) => end('failure', RUN_FAILURE_REASONS[recordedReasonIndex(reason)] as RunFailureReason, undefined),
+    succeed: (bytes, details) => end('success', undefined, bytes, details),
+    fail: (reason) => end('failure', recorded(reason), undefined, undefined),
+    partial: (reason, bytes, details) => end('partial', recorded(reason), bytes, details),
+    warn: (reason) => {
+      if (!ended) warnings.push(recorded(reason));
+    },
     // Phases are gauges of the run in progress, which the double does not keep.
     phase: noop,
     expectBytes: noop,

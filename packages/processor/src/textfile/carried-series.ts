@@ -1,12 +1,13 @@
 import { type Family, formatFamilies, parseFamilies, sampleLabels, sampleName } from './exposition-text.js';
 
 /**
- * The gauges a run leaves for the next one: when the last run of a backup succeeded or failed, and its bytes
- * (`backup_last_success_timestamp`, `…_last_failure_timestamp`, `…_last_success_bytes`, under either naming and any
+ * The gauges a run leaves for the next one, in every family: when the last run succeeded, failed or ended partial,
+ * and the bytes of the last success (`backup_last_success_timestamp`, `…_last_failure_timestamp`,
+ * `…_last_partial_timestamp`, `…_last_success_bytes`, `…_last_success_stored_bytes`, under either naming and any
  * prefix). Counters and histograms are not carried: a new process starts them again from zero, which Prometheus
  * reads as the reset it is.
  */
-const CARRIED = /_last_(success|failure)_/;
+const CARRIED = /_last_(success|failure|partial)_/;
 
 /** The families of a previous run's file that the next run carries until it has values of its own. */
 export function carriedFamilies(previous: string): Family[] {

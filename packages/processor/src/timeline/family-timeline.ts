@@ -27,6 +27,12 @@ export interface TimedSeries {
   readonly timeline: SeriesTimeline;
 }
 
+/**
+ * The operation whose bytes are what a run stored, whatever the component and implementation that wrote them (a
+ * file, an S3 upload).
+ */
+const STORED_OPERATION = 'Destination:Write';
+
 /** A run in progress: where each series stood when it started. */
 interface Baseline {
   readonly attributes: Attributes;
@@ -34,7 +40,7 @@ interface Baseline {
 }
 
 /**
- * The timeline of one family (backup or restore): each series' {@link SeriesTimeline}, sampled at the family's
+ * The timeline of one family: each series' {@link SeriesTimeline}, sampled at the family's
  * flushes, and the profiles of its latest runs. Nothing here runs on the record path: the registry calls
  * {@link before} and {@link after} around the drain of its flush queue, and the run book notifies it of runs.
  */
@@ -56,6 +62,11 @@ export class FamilyTimeline implements RunObserver {
     private readonly eachHandle: (each: (handle: TimedHandle) => void) => void,
     /** Folds what worker threads recorded into the series, so that a run's start and end see it. */
     private readonly readWorkers: () => void,
+    /**
+     * False for unthrottled stats, whose records go to the instruments at once past the timeline: a run's stages
+     * and stored bytes are then unknown.
+     */
+    private readonly measures = true,
   ) {}
 
   /** Before the flush queue is drained: counts what each queued handle holds as taken. */
@@ -168,15 +179,22 @@ export class FamilyTimeline implements RunObserver {
     this.progressing.set(run, new RunProgress(expected.expectedBytes, expected.operation, Date.now(), taken, pending));
   }
 
-  ended(run: object, { outcome, seconds, endedAt, bytes, reason }: RunEnding): void {
+  ended(
+    run: object,
+    { outcome, seconds, endedAt, bytes, storedBytes, overlapped, reason }: RunEnding,
+  ): number | undefined {
     this.progressing.delete(run);
     const baseline = this.open.get(run);
-    if (baseline === undefined) return;
+    if (baseline === undefined) return storedBytes;
     this.open.delete(run);
     const stages: StageTime[] = [];
+    // Undefined until a write of the family moved while the run was in progress: a run without a metered
+    // destination stored an unknown amount, not nothing.
+    let written: number | undefined;
     for (const [handle, [count, moved, millis]] of this.positions()) {
-      if (handle.attributes === baseline.attributes) continue;
       const [count0, bytes0, millis0] = baseline.at.get(handle) ?? [0, 0, 0];
+      if (handle.attributes.operation === STORED_OPERATION && count > count0) written = (written ?? 0) + moved - bytes0;
+      if (handle.attributes === baseline.attributes) continue;
       if (count > count0) {
         stages.push({
           attributes: handle.attributes,
@@ -186,6 +204,9 @@ export class FamilyTimeline implements RunObserver {
         });
       }
     }
+    // Whatever wrote in the family while another run was in progress may be either's: only the caller knows then.
+    const stored =
+      storedBytes ?? (overlapped || !this.measures || written === undefined ? undefined : Math.trunc(written));
     const profile: RunProfile = {
       family: this.family,
       attributes: baseline.attributes,
@@ -194,9 +215,11 @@ export class FamilyTimeline implements RunObserver {
       endedAt,
       seconds,
       bytes,
+      storedBytes: stored,
       stages,
     };
     if (this.kept.push(profile) > KEPT_RUNS) this.kept.shift();
+    return stored;
   }
 
   /** Where every series stands now: what its instruments took plus what it holds. */

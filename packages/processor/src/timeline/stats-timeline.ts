@@ -1,11 +1,11 @@
 import type { FamilyTimeline } from './family-timeline.js';
 
-/** What the report reads of one stats instance: both families' timelines and runs. */
+/** What the report reads of one stats instance: every family's timeline and runs. */
 export interface StatsTimeline {
   /** When the stats were created, Unix ms. */
   readonly createdAt: number;
-  /** The backup and the restore family's timeline. */
-  readonly families: readonly [FamilyTimeline, FamilyTimeline];
+  /** Every family's timeline, in the order of FAMILIES. */
+  readonly families: readonly FamilyTimeline[];
   /** Flushes the stats (so that the timeline holds every measurement), reporting a failure through `diag`. */
   flush(): void;
   /** False for unthrottled stats (`flushIntervalMillis: 0`), whose records go to the instruments at once: no timeline. */

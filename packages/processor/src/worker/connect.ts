@@ -11,12 +11,16 @@ import { FAMILIES } from '../naming/naming-types.js';
 import { closedLinkConnected } from './closed-link.js';
 import { SharedFamily } from './shared-family.js';
 
-/** Backup and restore stats of a worker thread, recording into the shared memory of a {@link WorkerLink}. */
+/** The stats of a worker thread, recording into the shared memory of a {@link WorkerLink}. */
 export interface WorkerBackupStats {
   /** Measurements of backups: `scope()`, `timedIncrement`, `timedIncrementBytes`, as on the main thread. */
   readonly backup: Stats;
   /** Measurements of restores. */
   readonly restore: Stats;
+  /** Measurements of verifications. */
+  readonly verify: Stats;
+  /** Measurements of prunes. */
+  readonly prune: Stats;
   /**
    * Gives the worker's place back, so that another worker may take it (what was recorded stays, and the main
    * thread reads it). Records made afterwards go nowhere. Called by itself when the worker's thread exits
@@ -40,7 +44,13 @@ export interface WorkerBackupStats {
  */
 export function connectBackupStats(link: WorkerLink): WorkerBackupStats {
   requireLink(link);
-  const nothing = Object.freeze({ backup: noopStats, restore: noopStats, close: noop });
+  const nothing = Object.freeze({
+    backup: noopStats,
+    restore: noopStats,
+    verify: noopStats,
+    prune: noopStats,
+    close: noop,
+  });
   if (link.control === undefined) return nothing;
   const control = new Int32Array(link.control);
   if (isClosed(control, link.places)) {
@@ -60,10 +70,8 @@ export function connectBackupStats(link: WorkerLink): WorkerBackupStats {
   const boundaries = link.histogramBoundaries;
   const buckets = boundaries === undefined ? undefined : new ExplicitBuckets(boundaries);
   const diagnostics = new Diagnostics();
-  const [backup, restore] = FAMILIES.map((family, i) => new SharedFamily(region, i, family, diagnostics, buckets)) as [
-    SharedFamily,
-    SharedFamily,
-  ];
+  const families = FAMILIES.map((family, i) => new SharedFamily(region, i, family, diagnostics, buckets));
+  const [backup, restore, verify, prune] = families as [SharedFamily, SharedFamily, SharedFamily, SharedFamily];
   let closed = false;
   const close = (): void => {
     // Stryker disable next-line ConditionalExpression: a second close() repeats the first, which changes nothing
@@ -71,12 +79,11 @@ export function connectBackupStats(link: WorkerLink): WorkerBackupStats {
     // Stryker disable next-line BooleanLiteral: a second close() repeats the first, which changes nothing
     closed = true;
     forgetAtExit(close);
-    backup.detach();
-    restore.detach();
+    for (const family of families) family.detach();
     claim.release();
   };
   closeAtExit(close);
-  return Object.freeze({ backup: backup.root, restore: restore.root, close });
+  return Object.freeze({ backup: backup.root, restore: restore.root, verify: verify.root, prune: prune.root, close });
 }
 
 /**

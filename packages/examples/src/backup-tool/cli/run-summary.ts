@@ -2,7 +2,7 @@ import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
 
 /** How many runs of one scope ended with one outcome (and reason), as the OpenTelemetry pipeline holds them. */
 export interface RunRow {
-  readonly family: 'backup' | 'restore';
+  readonly family: 'backup' | 'restore' | 'verify' | 'prune';
   readonly component: string;
   readonly implementation: string;
   readonly operation: string;
@@ -12,8 +12,9 @@ export interface RunRow {
   readonly runs: number;
 }
 
-// Both namings: otel `backup.runs` (reason in `error.type`), vitess `backup_run_count` (reason in `reason`).
-const METRIC = /(backup|restore)(?:\.runs|_run_count)$/;
+// Both namings, every family: otel `backup.runs` (reason in `error.type`), vitess `backup_run_count` (reason in
+// `reason`).
+const METRIC = /(backup|restore|verify|prune)(?:\.runs|_run_count)$/;
 
 /** The run counters' series that counted at least one run (every series exists from the first run on, at 0). */
 export function runRows(metrics: ResourceMetrics | undefined): RunRow[] {

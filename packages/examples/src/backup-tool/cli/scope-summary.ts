@@ -5,7 +5,7 @@ import { formatBytes, formatRate, formatSeconds } from './format.js';
 
 /** One scope's totals as the OpenTelemetry pipeline holds them. */
 export interface SummaryRow {
-  readonly family: 'backup' | 'restore';
+  readonly family: 'backup' | 'restore' | 'verify' | 'prune';
   readonly component: string;
   readonly implementation: string;
   readonly operation: string;
@@ -22,7 +22,7 @@ export interface SummaryRow {
 
 // Both namings: otel (`backup.operations`, `backup.bytes`, `backup.time` in s) and vitess (`backup_count`,
 // `backup_bytes`, `backup_duration_nanoseconds`), after any prefix.
-const METRIC = /(backup|restore)[._](operations|count|bytes|time|duration_nanoseconds)$/;
+const METRIC = /(backup|restore|verify|prune)[._](operations|count|bytes|time|duration_nanoseconds)$/;
 /**
  * Turns collected metrics into one row per scope, in the order the stages run; each row's quantiles are those of
  * the report's series of the same labels (`reportData(stats).series`).

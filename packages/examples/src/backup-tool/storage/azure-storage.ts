@@ -176,6 +176,17 @@ export function azureRestoreSource(location: AzureLocation, restore: Stats): Res
   };
 }
 
+/** The bytes of every blob under the location's prefix. */
+export async function sizeOfAzurePrefix(location: AzureLocation): Promise<number> {
+  const container = BlobServiceClient.fromConnectionString(location.connectionString).getContainerClient(
+    location.container,
+  );
+  let bytes = 0;
+  for await (const blob of container.listBlobsFlat({ prefix: location.prefix }))
+    bytes += blob.properties.contentLength ?? 0;
+  return bytes;
+}
+
 /** Deletes every blob under the location (a finished cycle of `--loop`). Not metered: neither backup nor restore. */
 export async function removeAzurePrefix(location: AzureLocation): Promise<void> {
   const container = BlobServiceClient.fromConnectionString(location.connectionString).getContainerClient(

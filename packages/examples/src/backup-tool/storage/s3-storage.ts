@@ -125,6 +125,25 @@ export function s3RestoreSource(location: S3Location, connection: S3Connection, 
 }
 
 /** Deletes every object under the location (a finished cycle of `--loop`). Not metered: it is neither backup nor restore. */
+/** The bytes of every object under the location's prefix. */
+export async function sizeOfS3Prefix(location: S3Location, connection: S3Connection): Promise<number> {
+  const client = createS3Client(connection);
+  try {
+    let bytes = 0;
+    let token: string | undefined;
+    do {
+      const listed = await client.send(
+        new ListObjectsV2Command({ Bucket: location.bucket, Prefix: location.prefix, ContinuationToken: token }),
+      );
+      for (const object of listed.Contents ?? []) bytes += object.Size ?? 0;
+      token = listed.NextContinuationToken;
+    } while (token !== undefined);
+    return bytes;
+  } finally {
+    client.destroy();
+  }
+}
+
 export async function removeS3Prefix(location: S3Location, connection: S3Connection): Promise<void> {
   const client = createS3Client(connection);
   try {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Stats } from 'backupstats';
+import { listTree } from '../files/tree.js';
 import type { AzureLocation } from './azure-storage.js';
 import { fileBackupTarget, fileRestoreSource, removeFolder } from './file-storage.js';
 import { type S3Connection, s3ConnectionFromEnv } from './s3-connection.js';
@@ -68,6 +69,14 @@ export async function withRestoreSource<T>(
   } finally {
     await source.close();
   }
+}
+
+/** The bytes a backup takes in its storage: every file of the folder, every object or blob under the prefix. */
+export async function storageSize(where: StorageLocation): Promise<number> {
+  if (where.kind === 'folder') return (await listTree(where.folder)).bytes;
+  if (where.kind === 'azure') return (await import('./azure-storage.js')).sizeOfAzurePrefix(where.location);
+  const { sizeOfS3Prefix } = await import('./s3-storage.js');
+  return sizeOfS3Prefix(where.location, where.connection);
 }
 
 /** Deletes the backup at the location. */
