@@ -77,19 +77,9 @@ export function parseRunArgs(args: string[]): Options | 'help' {
   };
 }
 
-/** The family's stats, or a set-up error naming the families this library has. */
-function familyOf(stats: StartedBackupStats, family: Family): Stats {
-  const has = (name: string) => {
-    const value = (stats as unknown as Record<string, unknown>)[name];
-    return typeof value === 'object' && value !== null && typeof (value as Stats).scope === 'function';
-  };
-  if (!has(family)) {
-    const present = FAMILIES.filter(has);
-    throw new UsageError(
-      `--family ${JSON.stringify(family)} is not accepted: the installed backupstats library has the families ${present.join(', ')}`,
-    );
-  }
-  return (stats as unknown as Record<Family, Stats>)[family];
+/** Whether a property of the stats is a family: a Stats handle. */
+function isStats(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as Stats).scope === 'function';
 }
 
 /** The run's operation: its family's, capitalized (`Backup`, `Restore`, ...), as the library names its runs. */
@@ -111,16 +101,20 @@ export async function runCommand(args: string[]): Promise<number> {
     process.stdout.write(`${RUN_USAGE}\n`);
     return 0;
   }
+  const { createBackupStats, RunFailure } = await import('backupstats');
+  // Stats without a provider cost nothing and have the families of the installed library: checked before anything
+  // is built or exported.
+  const probe = createBackupStats();
+  const families = FAMILIES.filter((name) => isStats((probe as unknown as Record<string, unknown>)[name]));
+  await probe.shutdown();
+  if (!families.includes(options.family)) {
+    throw new UsageError(
+      `--family ${JSON.stringify(options.family)} is not accepted: the installed backupstats library has the families ${families.join(', ')}`,
+    );
+  }
   const { startBackupStats } = await import('backupstats/setup');
   const stats = await startBackupStats();
-  let family: Stats;
-  try {
-    family = familyOf(stats, options.family);
-  } catch (error) {
-    await stats.shutdown();
-    throw error;
-  }
-  const { RunFailure } = await import('backupstats');
+  const family = (stats as unknown as Record<Family, Stats>)[options.family];
   const recorder = new StageRecorder(family, options.labels);
   const channel = openChannel((meters) => recorder.record(stagesOf(meters, false)));
   await channel.listening;
@@ -177,7 +171,11 @@ export async function runCommand(args: string[]): Promise<number> {
   await stats.shutdown();
   for (const [signal, listener] of listeners) process.off(signal, listener);
   if ('gaveUp' in outcome) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    // The command outlived the signal twice: it goes, and is reaped here, not left to init.
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    }
     return diesOf(outcome.gaveUp);
   }
   if ('spawnError' in outcome) return 127;
