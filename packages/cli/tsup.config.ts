@@ -5,7 +5,7 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 
 export default defineConfig({
   // One file: the command loads only what it runs (`meter` inside a run never loads the library, nor the SDK).
-  entry: { cli: 'src/cli.ts' },
+  entry: { cli: 'src/cli.ts', 'meter-worker': 'src/meter-worker.ts' },
   format: ['esm'],
   clean: true,
   sourcemap: false,

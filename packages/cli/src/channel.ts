@@ -17,6 +17,8 @@ export interface MeterReport {
   readonly implementation?: string | undefined;
   /** Unix time in ms when its first byte came in; null before. It orders the meters along the pipeline. */
   readonly firstByteAt: number | null;
+  /** Unix time in ms of this report: the numbers are as they were then. */
+  readonly at: number;
   /** Unix time in ms when it started: the order of meters that moved nothing. */
   readonly startedAt: number;
   /** Reads that returned data, and the bytes they returned. */
@@ -37,7 +39,17 @@ export function encodeReport(report: MeterReport): string {
   return `${JSON.stringify(report)}\n`;
 }
 
-const NUMBERS = ['firstByteAt', 'startedAt', 'reads', 'bytesIn', 'inputWaitMs', 'writes', 'bytesOut', 'outputWaitMs'];
+const NUMBERS = [
+  'at',
+  'firstByteAt',
+  'startedAt',
+  'reads',
+  'bytesIn',
+  'inputWaitMs',
+  'writes',
+  'bytesOut',
+  'outputWaitMs',
+];
 
 /** A line read from the channel, or undefined for anything that is not a whole, sane report. */
 export function decodeReport(line: string): MeterReport | undefined {

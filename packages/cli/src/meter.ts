@@ -1,14 +1,12 @@
-// `backupstats meter`: a pipeline stage that copies stdin to stdout unchanged and measures the two waits.
-//
-// The copy is a loop of blocking readSync / writeSync on fds 0 and 1 with one buffer: a pipe stage does nothing else,
-// and blocking calls make the two waits exact (the time inside read is the wait for the stage before, the time
-// inside write the wait for the stage after) at four clock reads per chunk. Reports and the progress line go out
-// between chunks, once the flush interval has passed; a net.Socket write to the run's channel is attempted at once
-// (libuv tries the write before it queues), so reports leave even though the loop does not yield.
-import { readSync, writeSync } from 'node:fs';
+// `backupstats meter`: a pipeline stage that copies stdin to stdout unchanged and measures the two waits. The copy
+// runs in a worker thread (copy-loop.ts); this thread reports what it did every flush interval, to the run or to
+// stats of its own, and draws the progress line.
+import { writeSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { encodeReport, type MeterReport, RUN_SOCKET_VARIABLE } from './channel.js';
+import { CELL, CELLS, END_EPIPE, END_ERROR, readCells, unixNow } from './copy-loop.js';
 import { DEFAULT_LABELS, type Labels, parseBytes, parseLabels, UsageError } from './options.js';
 import { progressLine } from './progress.js';
 import { StageRecorder } from './stage-recorder.js';
@@ -30,8 +28,6 @@ SIGPIPE, as a pipeline stage is, when its output closes early; 1 on a read or wr
 
 /** How often the meter reports to its run and redraws its progress line. */
 export const FLUSH_INTERVAL_MS = 500;
-
-const CHUNK_BYTES = 1024 * 1024;
 
 interface Options {
   readonly operation: string;
@@ -82,121 +78,75 @@ export async function meterCommand(args: string[]): Promise<number> {
   }
   const socketPath = process.env[RUN_SOCKET_VARIABLE];
   const sink = socketPath ? await runSink(socketPath) : await ownSink(options);
-  const result = copy(options, sink);
+  const result = await copy(options, sink);
   await sink.close();
   if (result === 'EPIPE') diesOfSigpipe();
   return result;
 }
 
-const waitCell = new Int32Array(new SharedArrayBuffer(4));
-
-/** Sleeps the thread 1 ms: the wait of a read or write that found a non-blocking fd not ready (EAGAIN). */
-function pause(): void {
-  Atomics.wait(waitCell, 0, 0, 1);
-}
-
-function copy(options: Options, sink: Sink): number | 'EPIPE' {
-  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  const started = performance.now();
-  const id = `${process.pid}.${Math.round(performance.timeOrigin)}`;
+/** Copies in a worker; reports at its start, at its first byte, every interval and at its end. */
+async function copy(options: Options, sink: Sink): Promise<number | 'EPIPE'> {
+  const cellMemory = new SharedArrayBuffer(CELLS * 8);
+  const controlMemory = new SharedArrayBuffer(8);
+  const cells = new Float64Array(cellMemory);
+  const control = new Int32Array(controlMemory);
+  const startedAt = unixNow();
+  const id = `${process.pid}.${Math.round(startedAt)}`;
   const progress = process.stderr.isTTY === true && !options.quiet;
-  let reads = 0;
-  let writes = 0;
-  let bytesIn = 0;
-  let bytesOut = 0;
-  let inputWaitMs = 0;
-  let outputWaitMs = 0;
-  let firstByteAt: number | null = null;
-  let nextFlush = started + FLUSH_INTERVAL_MS;
-  let lastFlush = started;
+  let lastAt = startedAt;
   let lastBytes = 0;
   let rate = 0;
-  const report = (done: boolean): MeterReport => ({
-    id,
-    operation: options.operation,
-    component: options.labels.component,
-    implementation: options.labels.implementation,
-    firstByteAt,
-    startedAt: performance.timeOrigin + started,
-    reads,
-    bytesIn,
-    inputWaitMs,
-    writes,
-    bytesOut,
-    outputWaitMs,
-    done,
-  });
-  const flush = (now: number, done: boolean) => {
-    sink.report(report(done));
-    if (now > lastFlush) rate = ((bytesOut - lastBytes) * 1000) / (now - lastFlush);
-    lastFlush = now;
+  const flush = (done: boolean) => {
+    const now = unixNow();
+    const numbers = readCells(cells, control, now);
+    const firstByteAt = numbers[CELL.firstByteAt] as number;
+    const bytesOut = numbers[CELL.bytesOut] as number;
+    sink.report({
+      id,
+      operation: options.operation,
+      component: options.labels.component,
+      implementation: options.labels.implementation,
+      at: now,
+      firstByteAt: firstByteAt === 0 ? null : firstByteAt,
+      startedAt,
+      reads: numbers[CELL.reads] as number,
+      bytesIn: numbers[CELL.bytesIn] as number,
+      inputWaitMs: numbers[CELL.inputWaitMs] as number,
+      writes: numbers[CELL.writes] as number,
+      bytesOut,
+      outputWaitMs: numbers[CELL.outputWaitMs] as number,
+      done,
+    });
+    if (now > lastAt) rate = ((bytesOut - lastBytes) * 1000) / (now - lastAt);
+    lastAt = now;
     lastBytes = bytesOut;
     if (progress) {
-      const line = progressLine(options.operation, bytesOut, rate, (now - started) / 1000, options.size);
+      const line = progressLine(options.operation, bytesOut, rate, (now - startedAt) / 1000, options.size);
       writeSync(2, `\r${line}\x1b[K${done ? '\n' : ''}`);
     }
   };
   // The run learns of the meter before any data reaches it, so it knows every meter before the ones after it.
-  sink.report(report(false));
-  let outcome: number | 'EPIPE' = 0;
-  loop: for (;;) {
-    const before = performance.now();
-    let read: number;
-    try {
-      read = readSync(0, buffer, 0, CHUNK_BYTES, null);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') {
-        pause();
-        inputWaitMs += performance.now() - before;
-        continue;
-      }
-      if (code === 'EOF') break;
-      process.stderr.write(`\nbackupstats meter: reading stdin failed: ${(error as Error).message}\n`);
-      outcome = 1;
-      break;
-    }
-    const got = performance.now();
-    inputWaitMs += got - before;
-    if (read === 0) break;
-    if (firstByteAt === null) {
-      firstByteAt = performance.timeOrigin + got;
-      // At once: the run orders its meters by their first bytes.
-      sink.report(report(false));
-    }
-    reads++;
-    bytesIn += read;
-    let offset = 0;
-    while (offset < read) {
-      try {
-        offset += writeSync(1, buffer, offset, read - offset);
-        writes++;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EAGAIN') {
-          pause();
-          continue;
-        }
-        bytesOut += offset;
-        outputWaitMs += performance.now() - got;
-        if (code === 'EPIPE') outcome = 'EPIPE';
-        else {
-          process.stderr.write(`\nbackupstats meter: writing stdout failed: ${(error as Error).message}\n`);
-          outcome = 1;
-        }
-        break loop;
-      }
-    }
-    const wrote = performance.now();
-    outputWaitMs += wrote - got;
-    bytesOut += read;
-    if (wrote >= nextFlush) {
-      flush(wrote, false);
-      nextFlush = wrote + FLUSH_INTERVAL_MS;
-    }
+  flush(false);
+  const worker = new Worker(new URL('./meter-worker.js', import.meta.url), {
+    workerData: { cells: cellMemory, control: controlMemory },
+  });
+  const timer = setInterval(() => flush(false), FLUSH_INTERVAL_MS);
+  const result = await new Promise<{ end: number; message?: string }>((resolve) => {
+    worker.on('message', (message: { end: number; message?: string } | 'first byte') => {
+      if (message === 'first byte') flush(false);
+      else resolve(message);
+    });
+    worker.once('error', (error) => resolve({ end: END_ERROR, message: error.message }));
+  });
+  clearInterval(timer);
+  flush(true);
+  await worker.terminate();
+  if (result.end === END_EPIPE) return 'EPIPE';
+  if (result.end === END_ERROR) {
+    process.stderr.write(`backupstats meter: ${result.message ?? 'the copy failed'}\n`);
+    return 1;
   }
-  flush(performance.now(), true);
-  return outcome;
+  return 0;
 }
 
 /**

@@ -6,11 +6,10 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Run, RunFailureReason, Stats } from 'backupstats';
-import type { StartedBackupStats } from 'backupstats/setup';
 import { decodeReport, type MeterReport, RUN_SOCKET_VARIABLE } from './channel.js';
 import { DEFAULT_LABELS, parseBytes, parseLabels, UsageError } from './options.js';
 import { StageRecorder } from './stage-recorder.js';
-import { stagesOf } from './stages.js';
+import { PipelineStages } from './stages.js';
 
 /** The families `--family` names; those the installed library has are accepted. */
 export const FAMILIES = ['backup', 'restore', 'verify', 'prune'] as const;
@@ -116,7 +115,8 @@ export async function runCommand(args: string[]): Promise<number> {
   const stats = await startBackupStats();
   const family = (stats as unknown as Record<Family, Stats>)[options.family];
   const recorder = new StageRecorder(family, options.labels);
-  const channel = openChannel((meters) => recorder.record(stagesOf(meters, false)));
+  const pipeline = new PipelineStages();
+  const channel = openChannel((meters) => recorder.record(pipeline.update(meters, false)));
   await channel.listening;
   const runHandle = family.scope({ ...options.labels, operation: runOperation(options.family) });
   const run: Run = runHandle.startRun(
@@ -150,17 +150,17 @@ export async function runCommand(args: string[]): Promise<number> {
   const outcome = await Promise.race([ended, gaveUp.then((signal) => ({ gaveUp: signal }))]);
 
   if ('gaveUp' in outcome) {
-    recorder.record(stagesOf(channel.meters()));
+    recorder.record(pipeline.update(channel.meters(), true));
     run.fail(RunFailure.Interrupted);
   } else {
     await channel.drained(CHANNEL_GRACE_MS);
-    const meters = channel.meters();
-    recorder.record(stagesOf(meters));
+    const stages = pipeline.update(channel.meters(), true);
+    recorder.record(stages);
     if ('spawnError' in outcome) {
       process.stderr.write(`backupstats run: cannot run ${JSON.stringify(file)}: ${outcome.spawnError.message}\n`);
       run.fail(RunFailure.Configuration);
     } else if (outcome.code === 0) {
-      const source = stagesOf(meters)[0];
+      const source = stages[0];
       if (source === undefined) run.succeed();
       else run.succeed(source.bytes);
     } else {

@@ -2,13 +2,14 @@
 // on either side of it, the meters put in pipeline order by their first byte.
 import { describe, expect, it } from 'vitest';
 import type { MeterReport } from '../src/channel.js';
-import { busiestStage, DESTINATION_OPERATION, pipelineOrder, stagesOf } from '../src/stages.js';
+import { busiestStage, DESTINATION_OPERATION, PipelineStages, pipelineOrder, stagesOf } from '../src/stages.js';
 
 /** A meter's report; `at` orders it (its first byte's time), `waits` are [input, output] ms. */
 function meter(operation: string, at: number | null, [inputWaitMs, outputWaitMs]: [number, number], bytes = 1000) {
   return {
     id: `${operation}@${at}`,
     operation,
+    at: 0,
     firstByteAt: at,
     startedAt: 1,
     reads: bytes === 0 ? 0 : 10,
@@ -97,5 +98,42 @@ describe('the stages of a pipeline from its meters', () => {
   it('no meters, no stages; stages that were never busy name no bottleneck', () => {
     expect(stagesOf([])).toEqual([]);
     expect(busiestStage(stagesOf([meter('Source:Read', 1, [0, 0])]))).toBeUndefined();
+  });
+});
+
+describe('the stages of a running pipeline, interval by interval', () => {
+  /** A report at time `at` with the waits so far. */
+  const at = (m: MeterReport, time: number, [inputWaitMs, outputWaitMs]: [number, number]) => ({
+    ...m,
+    at: time,
+    inputWaitMs,
+    outputWaitMs,
+  });
+  const source = meter('Source:Read', 1, [0, 0]);
+  const compressor = meter('Compressor:Write', 2, [0, 0]);
+  const busyOf = (stages: PipelineStages, meters: MeterReport[]) =>
+    stages.update(meters, true).find((stage) => stage.operation === 'Compressor:Write')?.busyMs;
+
+  it('counts a middle stage busy only while both neighbours wait on it at the same time', () => {
+    const stages = new PipelineStages();
+    // 0-300 ms: the second meter waits for input while the first is still starting, not waiting on its output.
+    busyOf(stages, [at(source, 0, [0, 0]), at(compressor, 0, [0, 0])]);
+    busyOf(stages, [at(source, 300, [0, 0]), at(compressor, 300, [300, 0])]);
+    // 300-1300 ms: the destination bounds the pipeline; both meters wait on their outputs.
+    const busy = busyOf(stages, [at(source, 1300, [5, 990]), at(compressor, 1300, [310, 980])]);
+    // Over the totals the min would have been 310 ms: the start-up wait would have counted.
+    expect(busy).toBeCloseTo(10, 6);
+  });
+
+  it('lines up reports made at different times: a slow middle stage is busy all along', () => {
+    const stages = new PipelineStages();
+    busyOf(stages, [at(source, 0, [0, 0]), at(compressor, 0, [0, 0])]);
+    // The meters report half an interval apart, each waiting on the compressor 90 % of the time.
+    busyOf(stages, [at(source, 500, [0, 450]), at(compressor, 0, [0, 0])]);
+    busyOf(stages, [at(source, 500, [0, 450]), at(compressor, 750, [675, 0])]);
+    busyOf(stages, [at(source, 1000, [0, 900]), at(compressor, 750, [675, 0])]);
+    const busy = busyOf(stages, [at(source, 1000, [0, 900]), at(compressor, 1250, [1125, 0])]);
+    // Summed up to 1000 ms, where both have reported: 90 % of it.
+    expect(busy).toBeCloseTo(900, 6);
   });
 });
