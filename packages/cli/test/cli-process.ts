@@ -40,8 +40,16 @@ export function startCli(
   args: readonly string[],
   options: { env?: Record<string, string>; cwd?: string; stdin?: 'ignore' | 'pipe' } = {},
 ): StartedCli {
+  return startCommand([join(bin, 'backupstats'), ...args], options);
+}
+
+/** Starts a command with `backupstats` on the PATH; killed if still running when the test ends. */
+export function startCommand(
+  [file, ...args]: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string; stdin?: 'ignore' | 'pipe' } = {},
+): StartedCli {
   const env = cleanEnv({ ...options.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` });
-  const child = spawn(join(bin, 'backupstats'), args, {
+  const child = spawn(file as string, args, {
     cwd: options.cwd,
     env,
     stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
@@ -73,6 +81,11 @@ export function startCli(
         void ended.then(() => reject(new Error(`ended without printing ${text}: ${stdout}\n${stderr}`)));
       }),
   };
+}
+
+/** Runs `sh -c script` with `backupstats` on the PATH, to its end. */
+export function runShell(script: string, options: { env?: Record<string, string>; cwd?: string } = {}): Promise<Ended> {
+  return startCommand(['sh', '-c', script], options).ended;
 }
 
 /** Runs `backupstats ...args` to its end. */
