@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,pushgateway,textfile,timeline,scrape] [--pipeline-mib=N] [--rounds=N]`
+// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,pushgateway,textfile,timeline,scrape,shell] [--pipeline-mib=N] [--rounds=N]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr), and
 // writes them with the whole run as JSON to bench-results/<date>.md and .json (git-ignored): the JSON is the
 // record of a run; docs/performance.md is written by hand from it.
@@ -18,6 +18,7 @@ import { renderMarkdown } from './report/markdown.js';
 import type { RunResults } from './report/results.js';
 import { runS3Request } from './s3/s3-request.js';
 import { runScrape } from './scrape/scrape.js';
+import { runShellPipeline } from './shell/shell-pipeline.js';
 import { runTextfileWrite } from './textfile/textfile-write.js';
 import { runTimelineCost } from './timeline/timeline-cost.js';
 import { runWorkers } from './workers/workers.js';
@@ -60,6 +61,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
   const textfile = await run('textfile', () => runTextfileWrite(config));
   const timeline = await run('timeline', () => runTimelineCost(config));
   const scrape = await run('scrape', () => runScrape(config));
+  const shell = await run('shell', () => runShellPipeline(config));
   return {
     machine: describeMachine(),
     date,
@@ -77,6 +79,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
     textfile,
     timeline,
     scrape,
+    shell,
     errors,
   };
 }
