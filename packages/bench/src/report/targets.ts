@@ -247,9 +247,10 @@ function shellChecks(shell: NonNullable<RunResults['shell']>): TargetCheck[] {
       met: share >= TARGETS.meterOfPvPercent,
     });
   }
-  const overhead = (shell.gzipMetered.median / shell.gzipBare.median - 1) * 100;
+  // Against the same gzip between pipes: gzip reading and writing files itself ran slower here than between pipes.
+  const overhead = (shell.gzipMetered.median / shell.gzipPiped.median - 1) * 100;
   checks.push({
-    benchmark: 'gzip -6 between two meters in backupstats run, over bare',
+    benchmark: 'gzip -6 between two meters in backupstats run, over cat | gzip -6 | cat',
     target: `≤ ${TARGETS.shellGzipOverheadPercent} %`,
     measured: `${fixed(overhead, 1)} %`,
     met: overhead <= TARGETS.shellGzipOverheadPercent,

@@ -29,8 +29,13 @@ export interface ShellResult {
   /** `pv` was not installed: its row is missing. */
   readonly pvMissing: boolean;
   readonly gzipBytes: number;
+  /** `gzip -6 < in > out`, `cat in | gzip -6 | cat > out` and the metered run: wall and CPU seconds. */
   readonly gzipBare: Summary;
+  readonly gzipBareCpu: Summary;
+  readonly gzipPiped: Summary;
+  readonly gzipPipedCpu: Summary;
   readonly gzipMetered: Summary;
+  readonly gzipMeteredCpu: Summary;
   /** `backupstats run -- sh -c true` and `sh -c true`, ms. */
   readonly runStartup: Summary;
   readonly bareStartup: Summary;
@@ -92,8 +97,8 @@ async function writeLetters(path: string, bytes: number): Promise<void> {
 
 /**
  * `backupstats meter` next to `cat` and `pv -q` on one stream of zeros (2 GiB; 64 MiB with --quick), the three in
- * turn each round; `gzip -6` of a file of random letters (512 MiB; 16 MiB with --quick) bare, and inside
- * `backupstats run` between two meters, in turn each round; and `backupstats run -- sh -c true` against
+ * turn each round; `gzip -6` of a file of random letters (512 MiB; 16 MiB with --quick) bare, between two `cat`s,
+ * and inside `backupstats run` between two meters, in turn each round; and `backupstats run -- sh -c true` against
  * `sh -c true` for the command's own start-up. The run exports to a textfile, as a cron job would.
  */
 export async function runShellPipeline(config: BenchConfig): Promise<ShellResult> {
@@ -120,8 +125,9 @@ export async function runShellPipeline(config: BenchConfig): Promise<ShellResult
     ];
     const copyTimes = new Map<string, Timed[]>(copiers.map(([name]) => [name, []]));
     await writeLetters(join(dir, 'in.bin'), gzipBytes);
-    const bare: number[] = [];
-    const metered: number[] = [];
+    const bare: Timed[] = [];
+    const piped: Timed[] = [];
+    const metered: Timed[] = [];
     const runStartup: number[] = [];
     const bareStartup: number[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -129,15 +135,14 @@ export async function runShellPipeline(config: BenchConfig): Promise<ShellResult
         const timed = await timeShell(`head -c ${streamBytes} /dev/zero | ${command} > /dev/null`, env, bin);
         copyTimes.get(name)?.push(timed);
       }
-      bare.push((await timeShell(`cd ${dir} && gzip -6 < in.bin > out.gz`, env, bin)).seconds);
+      bare.push(await timeShell(`cd ${dir} && gzip -6 < in.bin > out.gz`, env, bin));
+      piped.push(await timeShell(`cd ${dir} && cat in.bin | gzip -6 | cat > out.gz`, env, bin));
       metered.push(
-        (
-          await timeShell(
-            `cd ${dir} && backupstats run -- sh -c 'backupstats meter -q --operation Source:Read < in.bin | gzip -6 | backupstats meter -q --operation Compressor:Write > out.gz'`,
-            env,
-            bin,
-          )
-        ).seconds,
+        await timeShell(
+          `cd ${dir} && backupstats run -- sh -c 'backupstats meter -q --operation Source:Read < in.bin | gzip -6 | backupstats meter -q --operation Compressor:Write > out.gz'`,
+          env,
+          bin,
+        ),
       );
       for (let i = 0; i < (config.quick ? 1 : 5); i++) {
         bareStartup.push((await timeShell('sh -c true', env, bin)).seconds * 1000);
@@ -161,8 +166,12 @@ export async function runShellPipeline(config: BenchConfig): Promise<ShellResult
       copies,
       pvMissing: PV === undefined,
       gzipBytes,
-      gzipBare: summarize(bare),
-      gzipMetered: summarize(metered),
+      gzipBare: summarize(bare.map((t) => t.seconds)),
+      gzipBareCpu: summarize(bare.map((t) => t.cpuSeconds)),
+      gzipPiped: summarize(piped.map((t) => t.seconds)),
+      gzipPipedCpu: summarize(piped.map((t) => t.cpuSeconds)),
+      gzipMetered: summarize(metered.map((t) => t.seconds)),
+      gzipMeteredCpu: summarize(metered.map((t) => t.cpuSeconds)),
       runStartup: summarize(runStartup),
       bareStartup: summarize(bareStartup),
       rounds,

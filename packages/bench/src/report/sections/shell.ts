@@ -1,3 +1,4 @@
+import type { Summary } from '../../harness/sample.js';
 import type { ShellResult } from '../../shell/shell-pipeline.js';
 import { fixed, table } from '../format.js';
 
@@ -23,27 +24,28 @@ export function shellSection(result: ShellResult): string[] {
     ),
     '',
     table(
-      ['case', 's (median, min–max)', 'over bare'],
+      ['case', 's (median, min–max)', 'over bare', 'CPU s (median)', 'CPU over bare'],
       [
-        [
-          `gzip -6 of ${fixed(result.gzipBytes / 2 ** 20, 0)} MiB, bare`,
-          `${fixed(result.gzipBare.median, 2)} (${fixed(result.gzipBare.min, 2)}–${fixed(result.gzipBare.max, 2)})`,
-          '–',
-        ],
-        [
-          'the same between two meters in `backupstats run`',
-          `${fixed(result.gzipMetered.median, 2)} (${fixed(result.gzipMetered.min, 2)}–${fixed(result.gzipMetered.max, 2)})`,
-          `${fixed((result.gzipMetered.median / result.gzipBare.median - 1) * 100, 1)} %`,
-        ],
+        gzipRow(
+          `gzip -6 < ${fixed(result.gzipBytes / 2 ** 20, 0)} MiB > out, bare`,
+          result.gzipBare,
+          result.gzipBareCpu,
+        ),
+        gzipRow('cat | gzip -6 | cat, bare between pipes', result.gzipPiped, result.gzipPipedCpu, result),
+        gzipRow('gzip -6 between two meters in `backupstats run`', result.gzipMetered, result.gzipMeteredCpu, result),
         [
           '`sh -c true`, ms',
           `${fixed(result.bareStartup.median, 0)} (${fixed(result.bareStartup.min, 0)}–${fixed(result.bareStartup.max, 0)})`,
+          '–',
+          '–',
           '–',
         ],
         [
           '`backupstats run -- sh -c true` (textfile export), ms',
           `${fixed(result.runStartup.median, 0)} (${fixed(result.runStartup.min, 0)}–${fixed(result.runStartup.max, 0)})`,
           `+${fixed(result.runStartup.median - result.bareStartup.median, 0)} ms`,
+          '–',
+          '–',
         ],
       ],
     ),
@@ -52,5 +54,16 @@ export function shellSection(result: ShellResult): string[] {
       '/dev/null; CPU is user + system of the whole pipeline (bash `times`). The gzip input is random letters of a ' +
       '16-letter alphabet; the metered run exports to a textfile at its end.' +
       (result.pvMissing ? ' pv is not installed (apt-get install pv): its row is missing.' : ''),
+  ];
+}
+
+function gzipRow(name: string, wall: Summary, cpu: Summary, over?: ShellResult): string[] {
+  const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${fixed((a / b - 1) * 100, 1)} %`;
+  return [
+    name,
+    `${fixed(wall.median, 2)} (${fixed(wall.min, 2)}–${fixed(wall.max, 2)})`,
+    over === undefined ? '–' : pct(wall.median, over.gzipBare.median),
+    fixed(cpu.median, 2),
+    over === undefined ? '–' : pct(cpu.median, over.gzipBareCpu.median),
   ];
 }
