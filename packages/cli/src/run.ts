@@ -197,14 +197,20 @@ function reasonOf(
   return reasons.Other;
 }
 
+const STOPS: ReadonlySet<string> = new Set(['SIGSTOP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU']);
+
 /** Ends this process by `signal`, as the command ended, so that the shell sees the same; 128 + its number if not. */
 function diesOf(signal: NodeJS.Signals): number {
   const number = constants.signals[signal] ?? 0;
+  // SIGKILL (the OOM killer's) cannot be caught, so it needs no restoring; SIGSTOP and the terminal's stops would stop
+  // this process rather than end it: those end with the shell's status for them.
+  if (signal === 'SIGKILL') process.kill(process.pid, signal);
+  if (STOPS.has(signal)) return 128 + number;
   // A listener added and removed gives the signal its default action back (Node.js ignores SIGPIPE at start).
   const none = () => {};
   process.on(signal, none);
   process.off(signal, none);
-  if (signal !== 'SIGSTOP' && signal !== 'SIGTSTP') process.kill(process.pid, signal);
+  process.kill(process.pid, signal);
   return 128 + number;
 }
 

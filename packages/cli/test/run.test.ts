@@ -87,6 +87,13 @@ describe('backupstats run', () => {
     expect(runs(dir, 'backup', { operation: 'Backup', outcome: 'failure', error_type: 'interrupted' })).toBe(1);
   });
 
+  it('a command killed by SIGKILL (as the OOM killer does): run ends by SIGKILL too, after exporting the failure', async () => {
+    const dir = tempDir('run');
+    const ended = await runCli(['run', '--', 'sh', '-c', 'kill -KILL $$'], { env: textfileEnv(dir) });
+    expect(ended, ended.stderr).toMatchObject({ code: null, signal: 'SIGKILL', stderr: '' });
+    expect(runs(dir, 'backup', { operation: 'Backup', outcome: 'failure', error_type: 'interrupted' })).toBe(1);
+  });
+
   it('forwards SIGTERM to the command, whose own exit status then ends the run', async () => {
     const dir = tempDir('run');
     const started = startCli(
