@@ -105,8 +105,9 @@ describe('backupstats meter', () => {
     ]);
     expect(shown.code).toBe(0);
     // Redrawn in place (\r), erased to the end of the line (ESC [K), ended with a new line.
-    expect(shown.stdout).toMatch(
-      /\rSource:Read {2}2\.86 MiB {2}\S+ \S+\/s {2}0:\d\d {2}100 % {2}ETA 0:00\u001b\[K\r?\n$/,
+    const last = shown.stdout.slice(shown.stdout.lastIndexOf('\rSource:Read'));
+    expect(last.replace(String.fromCharCode(27), 'ESC')).toMatch(
+      /^\rSource:Read {2}2\.86 MiB {2}\S+ \S+\/s {2}0:\d\d {2}100 % {2}ETA 0:00ESC\[K\r?\n$/,
     );
     expect(quiet).toMatchObject({ code: 0, stdout: '' });
   });
