@@ -27,6 +27,8 @@ const SLOW_FIRST = [
   'test/docs/doc-programs.test.ts',
   'test/package/prepack.test.ts',
   'test/e2e/prometheus.test.ts',
+  'packages/cli/test/meter.test.ts',
+  'packages/cli/test/pipeline-exporters.test.ts',
 ];
 
 class SlowFirst extends BaseSequencer {

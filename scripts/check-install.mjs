@@ -15,8 +15,12 @@
 //    node:http request of that Node.js to a server of this script.
 // 6. OTEL_METRICS_EXPORTER=prometheus without its package: the error's `npm install` hint, run as printed, must
 //    install an exporter of the line, after which the same start succeeds.
+// 6. The `backupstats` command (packages/cli, packed by pnpm, which writes the library's version in place of
+//    `workspace:*`): `npm exec` of the two tarballs in an empty folder, as `npx -y @backupstats/cli` would fetch them,
+//    runs a shell pipeline with two meters; it must exit 0 and export exactly the bytes each stage moved.
 //
-// Needs the build (`pnpm build`) and the npm registry. Exits 1 on the first failure. `--keep` keeps the apps.
+// Needs the build (`pnpm build`) and the npm registry. Exits 1 on the first failure. `--keep` keeps the apps;
+// `--command-only` runs step 6 alone.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -28,6 +32,8 @@ import { blocksOf, CheckFailed, compile, fail, installCommands } from './readme-
 const root = join(import.meta.dirname, '..');
 const libraryDir = join(root, 'packages', 'processor');
 const keep = process.argv.includes('--keep');
+/** `--command-only`: only step 6, the command (for working on packages/cli). */
+const commandOnly = process.argv.includes('--command-only');
 const started = performance.now();
 
 /** The supported lines: which comment in the README names each, the Node.js that runs it, the SDK major it must install. */
@@ -105,6 +111,57 @@ function freePort() {
   });
 }
 
+/**
+ * The command from its tarball, as `npx -y @backupstats/cli run -- ...` runs it on a host with only Node.js: npm
+ * exec installs the command and the library it depends on in its cache and runs `backupstats`, whose own
+ * `backupstats meter` stages find it on the PATH that npm exec sets.
+ */
+async function checkCommand(libraryTarball) {
+  const cliDir = join(root, 'packages', 'cli');
+  const cliPack = mkdtempSync(join(tmpdir(), 'backupstats-cli-pack-'));
+  const app = mkdtempSync(join(tmpdir(), 'backupstats-cli-app-'));
+  apps.push(cliPack, app);
+  run('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', cliPack], { cwd: cliDir });
+  const [cliTarball] = readdirSync(cliPack).filter((name) => name.endsWith('.tgz'));
+  if (cliTarball === undefined) fail('pnpm pack wrote no tarball of packages/cli');
+  const manifest = JSON.parse(
+    run('tar', ['-xOzf', join(cliPack, cliTarball), 'package/package.json'], { cwd: cliPack }).stdout,
+  );
+  const libraryVersion = JSON.parse(readFileSync(join(libraryDir, 'package.json'), 'utf8')).version;
+  if (manifest.dependencies.backupstats !== libraryVersion)
+    fail(`the packed command depends on backupstats ${manifest.dependencies.backupstats}, not ${libraryVersion}`);
+  console.log(`\nthe command, packed as ${cliTarball}, in ${app}:`);
+  writeFileSync(join(app, 'data.bin'), Buffer.alloc(2_000_000, 'pg_dump row; '));
+  receiver.clear();
+  const script =
+    'backupstats meter -q --operation Source:Read < data.bin | gzip | backupstats meter -q --operation Compressor:Write > data.gz';
+  const result = await runExample(
+    'npm',
+    'exec',
+    {
+      cwd: app,
+      env: userEnv(process.execPath, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'check-install-cli' }),
+    },
+    ['--yes', `--package=${join(cliPack, cliTarball)}`, `--package=${libraryTarball}`, '--'].concat([
+      'backupstats',
+      'run',
+      '--',
+      'sh',
+      '-c',
+      script,
+    ]),
+  );
+  if (result.status !== 0)
+    fail(`npm exec backupstats run exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`);
+  const gz = statSync(join(app, 'data.gz')).size;
+  const read = receiver.latest('backup.bytes', 'Source:Read');
+  const compressed = receiver.latest('backup.bytes', 'Compressor:Write');
+  if (read !== 2_000_000 || compressed !== gz)
+    fail(`backupstats run exported Source:Read ${read} and Compressor:Write ${compressed}, expected 2000000 and ${gz}`);
+  console.log(`  $ npm exec --package=${cliTarball} --package=<library> -- backupstats run -- sh -c '${script}'`);
+  console.log(`  exit 0, Source:Read ${read} bytes, Compressor:Write ${compressed} bytes over OTLP`);
+}
+
 // --- Pack, install, run --------------------------------------------------------------------------------------
 if (!existsSync(join(libraryDir, 'dist', 'setup', 'index.js')))
   fail('the library is not built: run `pnpm build` first');
@@ -117,7 +174,7 @@ try {
   const tarballPath = join(packDir, tarball);
   console.log(`packed ${tarball}`);
 
-  for (const [index, line] of LINES.entries()) {
+  for (const [index, line] of commandOnly ? [] : LINES.entries()) {
     if (!existsSync(line.node))
       fail(`${line.name}: no Node.js binary at ${line.node} (pnpm install puts it there on Linux x64)`);
     const nodeVersion = run(line.node, ['--version'], { cwd: root }).stdout.trim();
@@ -253,6 +310,8 @@ console.log('started');
       fail(`${line.name}: still no Prometheus exporter after the hint:\n${afterHint.stderr}`);
     console.log(`  then it starts, with @opentelemetry/exporter-prometheus@${exporterVersion}`);
   }
+
+  await checkCommand(tarballPath);
 } catch (error) {
   if (!(error instanceof CheckFailed)) throw error;
   console.error(`check-install: ${error.message}`);
@@ -264,5 +323,7 @@ console.log('started');
 }
 if (process.exitCode === 1) process.exit();
 console.log(
-  `\ncheck-install: the README's install commands and examples work on both lines (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  commandOnly
+    ? `\ncheck-install: the command installs and runs from its tarballs (${((performance.now() - started) / 1000).toFixed(0)} s)`
+    : `\ncheck-install: the README's install commands and examples work on both lines, and the command (${((performance.now() - started) / 1000).toFixed(0)} s)`,
 );

@@ -27,6 +27,7 @@ export const BENCHMARKS = [
   'textfile',
   'timeline',
   'scrape',
+  'shell',
 ] as const;
 
 const ACCEPTED = `--quick, --only=${BENCHMARKS.join(',')}, --pipeline-mib=N, --rounds=N`;

@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,http-request,azure-upload,pushgateway,textfile,timeline,scrape] [--pipeline-mib=N] [--rounds=N]`
+// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,http-request,azure-upload,pushgateway,textfile,timeline,scrape,shell] [--pipeline-mib=N] [--rounds=N]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr), and
 // writes them with the whole run as JSON to bench-results/<date>.md and .json (git-ignored): the JSON is the
 // record of a run; docs/performance.md is written by hand from it.
@@ -20,6 +20,7 @@ import { runS3Request } from './s3/s3-request.js';
 import { runScrape } from './scrape/scrape.js';
 import { runAzureUpload } from './storage/azure-upload.js';
 import { runHttpRequest } from './storage/http-request.js';
+import { runShellPipeline } from './shell/shell-pipeline.js';
 import { runTextfileWrite } from './textfile/textfile-write.js';
 import { runTimelineCost } from './timeline/timeline-cost.js';
 import { runWorkers } from './workers/workers.js';
@@ -64,6 +65,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
   const textfile = await run('textfile', () => runTextfileWrite(config));
   const timeline = await run('timeline', () => runTimelineCost(config));
   const scrape = await run('scrape', () => runScrape(config));
+  const shell = await run('shell', () => runShellPipeline(config));
   return {
     machine: describeMachine(),
     date,
@@ -83,6 +85,7 @@ async function main(config: BenchConfig): Promise<RunResults> {
     textfile,
     timeline,
     scrape,
+    shell,
     errors,
   };
 }

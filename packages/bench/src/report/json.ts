@@ -36,6 +36,8 @@ export function renderJson(results: RunResults): unknown {
     timelineFlush: withStamp(results.timeline?.flush),
     reportWrite: withStamp(results.timeline === undefined ? undefined : [results.timeline.report]),
     scrape: withStamp(results.scrape?.rows),
+    shellCopies: withStamp(results.shell?.copies),
+    shell: withStamp(results.shell === undefined ? undefined : [{ ...results.shell, copies: undefined }]),
     errors: results.errors,
   };
 }

@@ -10,6 +10,7 @@ import { recordSection } from './sections/record.js';
 import { s3RequestSection } from './sections/s3-request.js';
 import { scrapeSection } from './sections/scrape.js';
 import { storageSection } from './sections/storage.js';
+import { shellSection } from './sections/shell.js';
 import { textfileSection } from './sections/textfile.js';
 import { timelineSection } from './sections/timeline.js';
 import { workersSection } from './sections/workers.js';
@@ -55,6 +56,7 @@ export function renderMarkdown(results: RunResults): string {
   if (results.textfile !== undefined) out.push(...textfileSection(results.textfile));
   if (results.timeline !== undefined) out.push(...timelineSection(results.timeline));
   if (results.scrape !== undefined) out.push(...scrapeSection(results.scrape));
+  if (results.shell !== undefined) out.push(...shellSection(results.shell));
 
   const errors = Object.entries(results.errors);
   if (errors.length > 0) {

@@ -8,6 +8,7 @@ import type { S3RequestResult } from '../s3/s3-request.js';
 import type { ScrapeResult } from '../scrape/scrape.js';
 import type { AzureUploadResult } from '../storage/azure-upload.js';
 import type { HttpRequestResult } from '../storage/http-request.js';
+import type { ShellResult } from '../shell/shell-pipeline.js';
 import type { TextfileResult } from '../textfile/textfile-write.js';
 import type { TimelineResult } from '../timeline/timeline-cost.js';
 import type { WorkersResult } from '../workers/workers.js';
@@ -42,6 +43,8 @@ export interface RunResults {
   readonly timeline?: TimelineResult | undefined;
   /** Prometheus scrapes of series with histograms, by number of series. */
   readonly scrape?: ScrapeResult | undefined;
+  /** The `backupstats` command: meter next to cat and pv, a gzip pipeline bare and metered, run's start-up. */
+  readonly shell?: ShellResult | undefined;
   /** Benchmark name → why it crashed. */
   readonly errors: Readonly<Record<string, string>>;
 }

@@ -44,6 +44,12 @@ export const TARGETS = {
   /** The demo's backup, metrics on vs off, start-up taken off, percent: into a folder, and into S3. */
   demoOverheadPercent: 2,
   demoS3OverheadPercent: 1,
+  /** `backupstats meter`'s throughput on a 2 GiB stream, at least this share of `pv -q`'s, percent. */
+  meterOfPvPercent: 75,
+  /** `gzip -6` between two meters inside `backupstats run`, at most this much slower than bare, percent. */
+  shellGzipOverheadPercent: 2,
+  /** `backupstats run`'s own start-up over the command run bare, ms. */
+  runStartupMs: 150,
 } as const;
 
 /** One target checked against this run. */
@@ -208,6 +214,7 @@ export function checkTargets(results: RunResults): TargetCheck[] {
     checks.push(demoCheck('demo backup with --workers 2', results.demoWorkers, TARGETS.demoOverheadPercent));
   if (results.demoS3 !== undefined)
     checks.push(demoCheck('demo backup to S3', results.demoS3, TARGETS.demoS3OverheadPercent));
+  if (results.shell !== undefined) checks.push(...shellChecks(results.shell));
   return checks;
 }
 
@@ -225,4 +232,35 @@ function demoCheck(what: string, demo: NonNullable<RunResults['demo']>, limit: n
     measured: `${percent(demo.backupOnlyOverheadPercent)} (rounds ${percent(demo.backupOnlyOverheadMinPercent)} … ${percent(demo.backupOnlyOverheadMaxPercent)}); whole process ${percent(demo.overheadPercent)}`,
     met: demo.backupOnlyOverheadPercent <= limit,
   };
+}
+
+function shellChecks(shell: NonNullable<RunResults['shell']>): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const meter = shell.copies.find((row) => row.copier === 'backupstats meter');
+  const pv = shell.copies.find((row) => row.copier === 'pv -q');
+  if (meter !== undefined && pv !== undefined) {
+    const share = (meter.bytesPerSecond / pv.bytesPerSecond) * 100;
+    checks.push({
+      benchmark: 'backupstats meter, throughput of pv -q',
+      target: `≥ ${TARGETS.meterOfPvPercent} %`,
+      measured: `${fixed(share, 0)} %`,
+      met: share >= TARGETS.meterOfPvPercent,
+    });
+  }
+  // Against the same gzip between pipes: gzip reading and writing files itself ran slower here than between pipes.
+  const overhead = (shell.gzipMetered.median / shell.gzipPiped.median - 1) * 100;
+  checks.push({
+    benchmark: 'gzip -6 between two meters in backupstats run, over cat | gzip -6 | cat',
+    target: `≤ ${TARGETS.shellGzipOverheadPercent} %`,
+    measured: `${fixed(overhead, 1)} %`,
+    met: overhead <= TARGETS.shellGzipOverheadPercent,
+  });
+  const startup = shell.runStartup.median - shell.bareStartup.median;
+  checks.push({
+    benchmark: 'backupstats run start-up over the command bare',
+    target: `≤ ${TARGETS.runStartupMs} ms`,
+    measured: `${fixed(startup, 0)} ms`,
+    met: startup <= TARGETS.runStartupMs,
+  });
+  return checks;
 }

@@ -1,0 +1,69 @@
+import type { Summary } from '../../harness/sample.js';
+import type { ShellResult } from '../../shell/shell-pipeline.js';
+import { fixed, table } from '../format.js';
+
+const GB = 1e9;
+
+/** Section 10: the `backupstats` command: meter next to cat and pv, a gzip pipeline bare and metered, run's start-up. */
+export function shellSection(result: ShellResult): string[] {
+  const pv = result.copies.find((row) => row.copier === 'pv -q');
+  const stream = `${fixed(result.streamBytes / 2 ** 30, 2)} GiB`;
+  return [
+    '',
+    '### 10. Shell pipelines: `backupstats meter` next to `cat` and `pv -q`, and a metered gzip pipeline',
+    '',
+    table(
+      ['copier', `${stream} of zeros, s (median, min–max)`, 'GB/s', 'CPU s (median)', 'of pv -q'],
+      result.copies.map((row) => [
+        row.copier,
+        `${fixed(row.seconds.median, 2)} (${fixed(row.seconds.min, 2)}–${fixed(row.seconds.max, 2)})`,
+        fixed(row.bytesPerSecond / GB, 2),
+        fixed(row.cpuSeconds.median, 2),
+        pv === undefined ? '–' : `${fixed((row.bytesPerSecond / pv.bytesPerSecond) * 100, 0)} %`,
+      ]),
+    ),
+    '',
+    table(
+      ['case', 's (median, min–max)', 'over bare', 'CPU s (median)', 'CPU over bare'],
+      [
+        gzipRow(
+          `gzip -6 < ${fixed(result.gzipBytes / 2 ** 20, 0)} MiB > out, bare`,
+          result.gzipBare,
+          result.gzipBareCpu,
+        ),
+        gzipRow('cat | gzip -6 | cat, bare between pipes', result.gzipPiped, result.gzipPipedCpu, result),
+        gzipRow('gzip -6 between two meters in `backupstats run`', result.gzipMetered, result.gzipMeteredCpu, result),
+        [
+          '`sh -c true`, ms',
+          `${fixed(result.bareStartup.median, 0)} (${fixed(result.bareStartup.min, 0)}–${fixed(result.bareStartup.max, 0)})`,
+          '–',
+          '–',
+          '–',
+        ],
+        [
+          '`backupstats run -- sh -c true` (textfile export), ms',
+          `${fixed(result.runStartup.median, 0)} (${fixed(result.runStartup.min, 0)}–${fixed(result.runStartup.max, 0)})`,
+          `+${fixed(result.runStartup.median - result.bareStartup.median, 0)} ms`,
+          '–',
+          '–',
+        ],
+      ],
+    ),
+    '',
+    `Each case in turn, ${result.rounds} round(s). \`head -c\` of /dev/zero feeds the copiers, whose output goes to ` +
+      '/dev/null; CPU is user + system of the whole pipeline (bash `times`). The gzip input is random letters of a ' +
+      '16-letter alphabet; the metered run exports to a textfile at its end.' +
+      (result.pvMissing ? ' pv is not installed (apt-get install pv): its row is missing.' : ''),
+  ];
+}
+
+function gzipRow(name: string, wall: Summary, cpu: Summary, over?: ShellResult): string[] {
+  const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${fixed((a / b - 1) * 100, 1)} %`;
+  return [
+    name,
+    `${fixed(wall.median, 2)} (${fixed(wall.min, 2)}–${fixed(wall.max, 2)})`,
+    over === undefined ? '–' : pct(wall.median, over.gzipBare.median),
+    fixed(cpu.median, 2),
+    over === undefined ? '–' : pct(cpu.median, over.gzipBareCpu.median),
+  ];
+}
