@@ -33,6 +33,7 @@ export function renderJson(results: RunResults): unknown {
     timelineFlush: withStamp(results.timeline?.flush),
     reportWrite: withStamp(results.timeline === undefined ? undefined : [results.timeline.report]),
     scrape: withStamp(results.scrape?.rows),
+    scrapeRecordRate: withStamp(results.scrape === undefined ? undefined : [results.scrape.recordRate]),
     errors: results.errors,
   };
 }

@@ -44,6 +44,11 @@ export const TARGETS = {
   /** The demo's backup, metrics on vs off, start-up taken off, percent: into a folder, and into S3. */
   demoOverheadPercent: 2,
   demoS3OverheadPercent: 1,
+  /** The job thread's time per Prometheus scrape, ms: 2,000 series with histograms, and 100 with histograms. */
+  scrapeLargeMs: 100,
+  scrapeSmallMs: 5,
+  /** The record rate of a job scraped every second, percent of the same job unscraped, at least. */
+  scrapedRecordRatePercent: 90,
 } as const;
 
 /** One target checked against this run. */
@@ -203,6 +208,7 @@ export function checkTargets(results: RunResults): TargetCheck[] {
       met: h.growthPastBoundBytes <= TARGETS.heapPastBoundBytes,
     });
   }
+  checks.push(...scrapeChecks(results));
   if (results.demo !== undefined) checks.push(demoCheck('demo backup', results.demo, TARGETS.demoOverheadPercent));
   if (results.demoWorkers !== undefined)
     checks.push(demoCheck('demo backup with --workers 2', results.demoWorkers, TARGETS.demoOverheadPercent));
@@ -225,4 +231,44 @@ function demoCheck(what: string, demo: NonNullable<RunResults['demo']>, limit: n
     measured: `${percent(demo.backupOnlyOverheadPercent)} (rounds ${percent(demo.backupOnlyOverheadMinPercent)} … ${percent(demo.backupOnlyOverheadMaxPercent)}); whole process ${percent(demo.overheadPercent)}`,
     met: demo.backupOnlyOverheadPercent <= limit,
   };
+}
+
+function scrapeChecks(results: RunResults): TargetCheck[] {
+  const scrape = results.scrape;
+  if (scrape === undefined) return [];
+  const checks: TargetCheck[] = [];
+  const withHistograms = scrape.rows.filter((r) => r.histograms);
+  const large = withHistograms.at(-1);
+  const small = withHistograms[0];
+  if (large !== undefined) {
+    const ours = large.backupstats;
+    checks.push({
+      benchmark: `Prometheus scrape, ${large.series} series with histograms: the job thread's time`,
+      target: `≤ ${TARGETS.scrapeLargeMs} ms and ≤ prom-client's for the same series`,
+      measured: `${fixed(ours.threadMs, 1)} ms vs prom-client ${fixed(large.promClient.threadMs, 1)} ms`,
+      met: ours.threadMs <= TARGETS.scrapeLargeMs && ours.threadMs <= large.promClient.threadMs,
+    });
+    checks.push({
+      benchmark: `Prometheus scrape, ${large.series} series with histograms: bytes per series`,
+      target: "≤ exporter-prometheus' serializer on the same data",
+      measured: `${Math.round(ours.bytes / large.series)} B vs ${Math.round(large.upstreamBytes / large.series)} B`,
+      met: ours.bytes <= large.upstreamBytes,
+    });
+  }
+  if (small !== undefined && small !== large) {
+    checks.push({
+      benchmark: `Prometheus scrape, ${small.series} series with histograms: the job thread's time`,
+      target: `≤ ${TARGETS.scrapeSmallMs} ms`,
+      measured: `${fixed(small.backupstats.threadMs, 2)} ms`,
+      met: small.backupstats.threadMs <= TARGETS.scrapeSmallMs,
+    });
+  }
+  const rate = scrape.recordRate;
+  checks.push({
+    benchmark: `record rate of a job on ${rate.series} series with histograms, scraped every second vs unscraped`,
+    target: `≥ ${TARGETS.scrapedRecordRatePercent} %`,
+    measured: `${fixed(rate.keptPercent, 1)} %`,
+    met: rate.keptPercent >= TARGETS.scrapedRecordRatePercent,
+  });
+  return checks;
 }
