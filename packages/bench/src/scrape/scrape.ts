@@ -9,6 +9,8 @@ import {
   type Stats,
 } from 'backupstats';
 import { type StartedBackupStats, startBackupStats } from 'backupstats/setup';
+// The endpoint's serializer is internal to backupstats/setup: timed from its source, on the same collection.
+import { serializePrometheus } from '../../../processor/src/setup/export/prometheus-text.js';
 import type { BenchConfig } from '../config.js';
 import { summarize } from '../harness/sample.js';
 import { type PromClientTarget, startPromClientTarget } from './prom-client-target.js';
@@ -33,6 +35,8 @@ export interface ScrapeRow {
   readonly collectMs: number;
   /** … of it, the histogram producer's points. */
   readonly producerMs: number;
+  /** The endpoint's own serializer on the collected data, ms. */
+  readonly serializeMs: number;
   /** exporter-prometheus' `PrometheusSerializer` on the same collected data: ms (median) and bytes. */
   readonly upstreamSerializeMs: number;
   readonly upstreamBytes: number;
@@ -180,6 +184,7 @@ async function measureSize(
   const collectMs: number[] = [];
   const producerMs: number[] = [];
   const upstreamMs: number[] = [];
+  const serializeMs: number[] = [];
   const metricsMs: number[] = [];
   let oursBytes = 0;
   let theirsBytes = 0;
@@ -204,6 +209,9 @@ async function measureSize(
       const text = upstream.serialize(resourceMetrics);
       const serialize = performance.now() - start;
       start = performance.now();
+      serializePrometheus(resourceMetrics);
+      const serializeOurs = performance.now() - start;
+      start = performance.now();
       const promText = await prom.registry.metrics();
       const metrics = performance.now() - start;
       if (round < warmUp) continue;
@@ -219,6 +227,7 @@ async function measureSize(
       collectMs.push(collect);
       producerMs.push(produce);
       upstreamMs.push(serialize);
+      serializeMs.push(serializeOurs);
       metricsMs.push(metrics);
     }
   } finally {
@@ -237,6 +246,7 @@ async function measureSize(
     },
     collectMs: med(collectMs),
     producerMs: med(producerMs),
+    serializeMs: med(serializeMs),
     upstreamSerializeMs: med(upstreamMs),
     upstreamBytes,
     promClient: {

@@ -17,6 +17,7 @@ export function scrapeSection(scrape: ScrapeResult): string[] {
         'HTTP scrape ms',
         'collection ms',
         'of it, histogram producer ms',
+        'serializer ms',
         'exporter-prometheus serializer ms (bytes)',
         'prom-client: job thread ms',
         'prom-client: HTTP ms',
@@ -32,6 +33,7 @@ export function scrapeSection(scrape: ScrapeResult): string[] {
         fixed(r.backupstats.scrapeMs, 1),
         fixed(r.collectMs, 1),
         fixed(r.producerMs, 2),
+        fixed(r.serializeMs, 1),
         `${fixed(r.upstreamSerializeMs, 1)} (${Math.round(r.upstreamBytes / r.series)} B per series)`,
         fixed(r.promClient.threadMs, 1),
         fixed(r.promClient.scrapeMs, 1),
@@ -44,8 +46,8 @@ export function scrapeSection(scrape: ScrapeResult): string[] {
     'Medians. A scraper thread GETs `/metrics` of backupstats/setup (configured from the environment) and of a ' +
       'prom-client registry holding the same series and buckets, in alternating order; "job thread" is the time the ' +
       "main thread's event loop was busy serving the scrape. The collection is a second reader's on the same provider " +
-      "(the stats' flush, the SDK's counters, the histogram producer); exporter-prometheus' serializer is timed on " +
-      'that collection.',
+      "(the stats' flush, the SDK's counters, the histogram producer); the endpoint's serializer and " +
+      "exporter-prometheus' are timed on that collection.",
     '',
     table(
       ['series', 'records/s unscraped', 'records/s scraped every 1 s', 'kept', 'scrapes per round', 'rounds'],
