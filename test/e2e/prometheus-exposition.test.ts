@@ -33,7 +33,7 @@ describe.skipIf(!promtoolBinary && !requireE2E)('the Prometheus exposition passe
     }
     run.succeed();
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    expect(text).toContain('backup_duration_bucket{');
+    expect(text).toContain('backup_operation_duration_bucket{');
     expect(text).toContain('implementation="naïve \\"quoted\\" \\\\ back\\nslash"');
     const checked = await promtool(['check', 'metrics'], tmpdir(), text);
     expect({ code: checked.code, stdout: checked.stdout, stderr: checked.stderr }).toEqual({
