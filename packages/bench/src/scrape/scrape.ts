@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import {
   Component,
@@ -53,8 +54,10 @@ export interface RecordRateRow {
   /** Records per second, medians over the rounds. */
   readonly unscrapedPerSecond: number;
   readonly scrapedPerSecond: number;
-  /** scraped / unscraped, percent: the median of the rounds' ratios. */
+  /** scraped / unscraped, percent: the median of the rounds' ratios, and the lowest and highest. */
   readonly keptPercent: number;
+  readonly keptMinPercent: number;
+  readonly keptMaxPercent: number;
   readonly scrapesPerRound: number;
   readonly secondsPerRound: number;
   readonly rounds: number;
@@ -64,6 +67,8 @@ export interface RecordRateRow {
 export interface ScrapeResult {
   readonly rows: readonly ScrapeRow[];
   readonly recordRate: RecordRateRow;
+  /** The machine's 1-minute load average before and after: on a shared machine, how busy it was. */
+  readonly loadAverage: readonly [number, number];
 }
 
 /** The labels of series `i`; series 0 is the demo's Source:Read, the others differ in the operation. */
@@ -137,6 +142,7 @@ async function timedScrape(scraper: Scraper, url: string): Promise<{ bytes: numb
  * interleaved rounds. Then the record rate of a job scraped every second next to the same job unscraped.
  */
 export async function runScrape(config: BenchConfig): Promise<ScrapeResult> {
+  const loadBefore = loadavg()[0] as number;
   const scraper = await startScraper();
   try {
     const rows: ScrapeRow[] = [];
@@ -159,7 +165,7 @@ export async function runScrape(config: BenchConfig): Promise<ScrapeResult> {
       rows.push(await measureSize(scraper, series, histograms, scrapes, warmUp));
     }
     const recordRate = await measureRecordRate(scraper, config);
-    return { rows, recordRate };
+    return { rows, recordRate, loadAverage: [loadBefore, loadavg()[0] as number] };
   } finally {
     await scraper.stop();
   }
@@ -268,7 +274,7 @@ async function measureSize(
 async function measureRecordRate(scraper: Scraper, config: BenchConfig): Promise<RecordRateRow> {
   const series = config.quick ? 20 : 2000;
   const seconds = config.quick ? 0.3 : 5;
-  const rounds = config.quick ? 1 : 3;
+  const rounds = config.quick ? 1 : 5;
   const job = await startJob(series, true);
   const scraped: number[] = [];
   const unscraped: number[] = [];
@@ -314,6 +320,8 @@ async function measureRecordRate(scraper: Scraper, config: BenchConfig): Promise
     unscrapedPerSecond: summarize(unscraped).median,
     scrapedPerSecond: summarize(scraped).median,
     keptPercent: summarize(kept).median,
+    keptMinPercent: summarize(kept).min,
+    keptMaxPercent: summarize(kept).max,
     scrapesPerRound,
     secondsPerRound: seconds,
     rounds,

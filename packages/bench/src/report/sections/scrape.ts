@@ -56,13 +56,14 @@ export function scrapeSection(scrape: ScrapeResult): string[] {
           `${rate.series}${rate.histograms ? ' with histograms' : ''}`,
           Math.round(rate.unscrapedPerSecond).toLocaleString('en-US'),
           Math.round(rate.scrapedPerSecond).toLocaleString('en-US'),
-          `${fixed(rate.keptPercent, 1)} %`,
+          `${fixed(rate.keptPercent, 1)} % (rounds ${fixed(rate.keptMinPercent, 1)} … ${fixed(rate.keptMaxPercent, 1)} %)`,
           String(rate.scrapesPerRound),
           `${rate.rounds} × ${rate.secondsPerRound} s each`,
         ],
       ],
     ),
     '',
-    'A job recording on every series, yielding to the event loop every 1,000 records; medians of interleaved rounds.',
+    'A job recording on every series, yielding to the event loop every 1,000 records; medians of interleaved rounds. ' +
+      `Load average (1 min) ${fixed(scrape.loadAverage[0], 2)} before, ${fixed(scrape.loadAverage[1], 2)} after.`,
   ];
 }
