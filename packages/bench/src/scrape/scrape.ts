@@ -31,6 +31,8 @@ export interface ServedScrape {
 export interface ScrapeRow {
   readonly series: number;
   readonly histograms: boolean;
+  /** Every series had a record between two scrapes (else none had: their points are reused). */
+  readonly allChanged: boolean;
   readonly backupstats: ServedScrape;
   /** Medians, ms: the reader's collection (the stats' flush, the SDK's counters, the histogram producer). */
   readonly collectMs: number;
@@ -47,20 +49,20 @@ export interface ScrapeRow {
   readonly scrapes: number;
 }
 
-/** A job recording on its series, scraped every second vs not scraped, in interleaved rounds. */
+/** A job recording on its series, in windows with one scrape each (a scrape a second) vs without. */
 export interface RecordRateRow {
   readonly series: number;
   readonly histograms: boolean;
-  /** Records per second, medians over the rounds. */
+  /** Records per second, medians over the windows. */
   readonly unscrapedPerSecond: number;
   readonly scrapedPerSecond: number;
-  /** scraped / unscraped, percent: the median of the rounds' ratios, and the lowest and highest. */
+  /** scraped / unscraped, percent: the median of the pairs' ratios, and the lowest and highest. */
   readonly keptPercent: number;
   readonly keptMinPercent: number;
   readonly keptMaxPercent: number;
-  readonly scrapesPerRound: number;
-  readonly secondsPerRound: number;
-  readonly rounds: number;
+  /** Each window's length, and the number of pairs of windows (one scraped, one not). */
+  readonly windowMillis: number;
+  readonly pairs: number;
 }
 
 /** Results of the scrape benchmark. */
@@ -146,23 +148,25 @@ export async function runScrape(config: BenchConfig): Promise<ScrapeResult> {
   const scraper = await startScraper();
   try {
     const rows: ScrapeRow[] = [];
-    const sizes: readonly (readonly [number, boolean])[] = config.quick
+    const sizes: readonly (readonly [number, boolean, boolean])[] = config.quick
       ? [
-          [10, false],
-          [10, true],
-          [20, false],
-          [20, true],
+          [10, false, false],
+          [10, true, false],
+          [20, false, false],
+          [20, true, false],
+          [20, true, true],
         ]
       : [
-          [100, false],
-          [100, true],
-          [2000, false],
-          [2000, true],
+          [100, false, false],
+          [100, true, false],
+          [2000, false, false],
+          [2000, true, false],
+          [2000, true, true],
         ];
     const scrapes = config.quick ? 1 : 15;
     const warmUp = config.quick ? 0 : 3;
-    for (const [series, histograms] of sizes) {
-      rows.push(await measureSize(scraper, series, histograms, scrapes, warmUp));
+    for (const [series, histograms, allChanged] of sizes) {
+      rows.push(await measureSize(scraper, series, histograms, allChanged, scrapes, warmUp));
     }
     const recordRate = await measureRecordRate(scraper, config);
     return { rows, recordRate, loadAverage: [loadBefore, loadavg()[0] as number] };
@@ -175,6 +179,7 @@ async function measureSize(
   scraper: Scraper,
   series: number,
   histograms: boolean,
+  allChanged: boolean,
   scrapes: number,
   warmUp: number,
 ): Promise<ScrapeRow> {
@@ -199,6 +204,7 @@ async function measureSize(
   let theirsSamples = 0;
   try {
     for (let round = 0; round < warmUp + scrapes; round++) {
+      if (allChanged) for (const handle of job.handles) handle.timedIncrementBytes(4096, 1);
       // Alternate which goes first, so that neither always runs on a warmer cache or after the other's garbage.
       const a = round % 2 === 0;
       const first = await timedScrape(scraper, a ? job.url : prom.url);
@@ -244,6 +250,7 @@ async function measureSize(
   return {
     series,
     histograms,
+    allChanged,
     backupstats: {
       bytes: oursBytes,
       samples: oursSamples,
@@ -268,28 +275,29 @@ async function measureSize(
 
 /**
  * A job recording on `series` series with histograms as fast as it can, yielding to the event loop every 1,000
- * records as a job doing I/O does; scraped every second from another thread, or not scraped, in interleaved
- * rounds of the same length.
+ * records as a job doing I/O does, through pairs of one-second windows: one with a scrape from another thread at its
+ * start (as a scrape every second gives), one without, in alternating order. The two windows of a pair run a second
+ * apart, so that the load of a shared machine weighs on both alike; the ratio is taken per pair.
  */
 async function measureRecordRate(scraper: Scraper, config: BenchConfig): Promise<RecordRateRow> {
   const series = config.quick ? 20 : 2000;
-  const seconds = config.quick ? 0.3 : 5;
-  const rounds = config.quick ? 1 : 5;
+  const windowMillis = config.quick ? 100 : 1000;
+  const pairs = config.quick ? 1 : 15;
   const job = await startJob(series, true);
   const scraped: number[] = [];
   const unscraped: number[] = [];
   const kept: number[] = [];
-  let scrapesPerRound = 0;
   try {
+    let k = 0;
+    let next = 0;
     const recordFor = async (millis: number): Promise<number> => {
       const handles = job.handles;
       let records = 0;
-      let k = 0;
       const end = performance.now() + millis;
       while (performance.now() < end) {
         for (let n = 0; n < 1000; n++) {
-          const handle = handles[(records + n) % handles.length] as Stats;
-          handle.timedIncrementBytes(4096, DURATIONS[k] as number);
+          (handles[next] as Stats).timedIncrementBytes(4096, DURATIONS[k] as number);
+          next = next === handles.length - 1 ? 0 : next + 1;
           k = k === DURATIONS.length - 1 ? 0 : k + 1;
         }
         records += 1000;
@@ -297,19 +305,24 @@ async function measureRecordRate(scraper: Scraper, config: BenchConfig): Promise
       }
       return records / (millis / 1000);
     };
-    // One short warm-up, then unscraped and scraped in alternating order.
-    await recordFor(config.quick ? 50 : 500);
-    for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? [false, true] : [true, false];
-      const rates: Record<string, number> = {};
-      for (const withScrapes of order) {
-        if (withScrapes) scraper.every(job.url, 1000);
-        rates[String(withScrapes)] = await recordFor(seconds * 1000);
-        if (withScrapes) scrapesPerRound = await scraper.stopEvery();
-      }
-      unscraped.push(rates.false as number);
-      scraped.push(rates.true as number);
-      kept.push(((rates.true as number) / (rates.false as number)) * 100);
+    const windowOf = async (withScrape: boolean): Promise<number> => {
+      const scrape = withScrape ? scraper.scrape(job.url) : undefined;
+      const rate = await recordFor(windowMillis);
+      await scrape;
+      return rate;
+    };
+    // A warm-up of both kinds, then the pairs.
+    await windowOf(false);
+    await windowOf(true);
+    for (let pair = 0; pair < pairs; pair++) {
+      const scrapedFirst = pair % 2 === 1;
+      const first = await windowOf(scrapedFirst);
+      const second = await windowOf(!scrapedFirst);
+      const withScrape = scrapedFirst ? first : second;
+      const without = scrapedFirst ? second : first;
+      scraped.push(withScrape);
+      unscraped.push(without);
+      kept.push((withScrape / without) * 100);
     }
   } finally {
     await job.stats.shutdown();
@@ -322,8 +335,7 @@ async function measureRecordRate(scraper: Scraper, config: BenchConfig): Promise
     keptPercent: summarize(kept).median,
     keptMinPercent: summarize(kept).min,
     keptMaxPercent: summarize(kept).max,
-    scrapesPerRound,
-    secondsPerRound: seconds,
-    rounds,
+    windowMillis,
+    pairs,
   };
 }

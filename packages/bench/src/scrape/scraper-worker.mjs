@@ -1,7 +1,6 @@
 // The scraper: a worker thread, so that reading and parsing the exposition never runs on the main thread, whose
 // time per scrape is what the benchmark measures (the main thread plays the job that is scraped).
-// Messages in: { url } scrapes once; { url, everyMillis } scrapes every `everyMillis` until { stop: true }.
-// Messages out: { bytes, ms } after each scrape; { stopped: true, scrapes } once stopped.
+// A message { url } scrapes once and answers { bytes, ms }.
 import { request } from 'node:http';
 import { parentPort } from 'node:worker_threads';
 
@@ -21,32 +20,8 @@ function get(url) {
   });
 }
 
-let timer;
-let running = false;
-let scrapes = 0;
-
-parentPort.on('message', async (message) => {
-  if (message.stop === true) {
-    running = false;
-    clearTimeout(timer);
-    parentPort.postMessage({ stopped: true, scrapes });
-    return;
-  }
-  if (message.everyMillis === undefined) {
-    const start = performance.now();
-    const bytes = await get(message.url);
-    parentPort.postMessage({ bytes, ms: performance.now() - start });
-    return;
-  }
-  scrapes = 0;
-  running = true;
-  // Scrapes one after the other, each starting `everyMillis` after the previous one started, as Prometheus does.
-  const loop = async () => {
-    const start = performance.now();
-    await get(message.url);
-    scrapes++;
-    if (!running) return;
-    timer = setTimeout(loop, Math.max(0, message.everyMillis - (performance.now() - start)));
-  };
-  timer = setTimeout(loop, 0);
+parentPort.on('message', async ({ url }) => {
+  const start = performance.now();
+  const bytes = await get(url);
+  parentPort.postMessage({ bytes, ms: performance.now() - start });
 });

@@ -6,10 +6,6 @@ import { Worker } from 'node:worker_threads';
 export interface Scraper {
   /** GETs `url` once; resolves with the body's size and the scrape's time as the scraper saw it. */
   scrape(url: string): Promise<{ bytes: number; ms: number }>;
-  /** Starts scraping `url` every `everyMillis`, the first at once. */
-  every(url: string, everyMillis: number): void;
-  /** Stops {@link every} (the scrape under way ends first); resolves with the number of scrapes made. */
-  stopEvery(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -38,14 +34,6 @@ export async function startScraper(): Promise<Scraper> {
       const answer = next<{ bytes: number; ms: number }>();
       worker.postMessage({ url });
       return answer;
-    },
-    every(url, everyMillis) {
-      worker.postMessage({ url, everyMillis });
-    },
-    async stopEvery() {
-      const answer = next<{ scrapes: number }>();
-      worker.postMessage({ stop: true });
-      return (await answer).scrapes;
     },
     async stop() {
       await worker.terminate();

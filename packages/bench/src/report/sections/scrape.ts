@@ -26,7 +26,7 @@ export function scrapeSection(scrape: ScrapeResult): string[] {
         'scrapes',
       ],
       scrape.rows.map((r) => [
-        `${r.series}${r.histograms ? ' with histograms' : ''}`,
+        `${r.series}${r.histograms ? ' with histograms' : ''}${r.allChanged ? ', all recorded on between scrapes' : ''}`,
         String(r.backupstats.samples),
         `${kib(r.backupstats.bytes)} (${Math.round(r.backupstats.bytes / r.series)} B)`,
         fixed(r.backupstats.threadMs, 1),
@@ -50,20 +50,20 @@ export function scrapeSection(scrape: ScrapeResult): string[] {
       "exporter-prometheus' are timed on that collection.",
     '',
     table(
-      ['series', 'records/s unscraped', 'records/s scraped every 1 s', 'kept', 'scrapes per round', 'rounds'],
+      ['series', 'records/s unscraped', 'records/s with a scrape a second', 'kept (lowest … highest pair)', 'pairs'],
       [
         [
           `${rate.series}${rate.histograms ? ' with histograms' : ''}`,
           Math.round(rate.unscrapedPerSecond).toLocaleString('en-US'),
           Math.round(rate.scrapedPerSecond).toLocaleString('en-US'),
-          `${fixed(rate.keptPercent, 1)} % (rounds ${fixed(rate.keptMinPercent, 1)} … ${fixed(rate.keptMaxPercent, 1)} %)`,
-          String(rate.scrapesPerRound),
-          `${rate.rounds} × ${rate.secondsPerRound} s each`,
+          `${fixed(rate.keptPercent, 1)} % (${fixed(rate.keptMinPercent, 1)} … ${fixed(rate.keptMaxPercent, 1)} %)`,
+          `${rate.pairs} × 2 windows of ${rate.windowMillis} ms`,
         ],
       ],
     ),
     '',
-    'A job recording on every series, yielding to the event loop every 1,000 records; medians of interleaved rounds. ' +
+    'A job recording on every series, yielding to the event loop every 1,000 records: pairs of windows, one with a ' +
+      'scrape at its start and one without, in alternating order; the median of the pairs. ' +
       `Load average (1 min) ${fixed(scrape.loadAverage[0], 2)} before, ${fixed(scrape.loadAverage[1], 2)} after.`,
   ];
 }
