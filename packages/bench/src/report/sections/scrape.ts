@@ -50,13 +50,21 @@ export function scrapeSection(scrape: ScrapeResult): string[] {
       "exporter-prometheus' are timed on that collection.",
     '',
     table(
-      ['series', 'records/s unscraped', 'records/s with a scrape a second', 'kept (lowest … highest pair)', 'pairs'],
+      [
+        'series',
+        'records/s unscraped',
+        'records/s with a scrape a second',
+        'kept (lowest … highest pair)',
+        'best window over best window',
+        'pairs',
+      ],
       [
         [
           `${rate.series}${rate.histograms ? ' with histograms' : ''}`,
           Math.round(rate.unscrapedPerSecond).toLocaleString('en-US'),
           Math.round(rate.scrapedPerSecond).toLocaleString('en-US'),
           `${fixed(rate.keptPercent, 1)} % (${fixed(rate.keptMinPercent, 1)} … ${fixed(rate.keptMaxPercent, 1)} %)`,
+          `${fixed(rate.bestKeptPercent, 1)} %`,
           `${rate.pairs} × 2 windows of ${rate.windowMillis} ms`,
         ],
       ],
