@@ -38,6 +38,7 @@ export function renderJson(results: RunResults): unknown {
     scrape: withStamp(results.scrape?.rows),
     shellCopies: withStamp(results.shell?.copies),
     shell: withStamp(results.shell === undefined ? undefined : [{ ...results.shell, copies: undefined }]),
+    scrapeRecordRate: withStamp(results.scrape === undefined ? undefined : [results.scrape.recordRate]),
     errors: results.errors,
   };
 }

@@ -50,6 +50,11 @@ export const TARGETS = {
   shellGzipOverheadPercent: 2,
   /** `backupstats run`'s own start-up over the command run bare, ms. */
   runStartupMs: 150,
+  /** The job thread's time per Prometheus scrape, ms: 2,000 series with histograms, and 100 with histograms. */
+  scrapeLargeMs: 100,
+  scrapeSmallMs: 5,
+  /** The record rate of a job scraped every second, percent of the same job unscraped, at least. */
+  scrapedRecordRatePercent: 90,
 } as const;
 
 /** One target checked against this run. */
@@ -209,6 +214,7 @@ export function checkTargets(results: RunResults): TargetCheck[] {
       met: h.growthPastBoundBytes <= TARGETS.heapPastBoundBytes,
     });
   }
+  checks.push(...scrapeChecks(results));
   if (results.demo !== undefined) checks.push(demoCheck('demo backup', results.demo, TARGETS.demoOverheadPercent));
   if (results.demoWorkers !== undefined)
     checks.push(demoCheck('demo backup with --workers 2', results.demoWorkers, TARGETS.demoOverheadPercent));
@@ -261,6 +267,47 @@ function shellChecks(shell: NonNullable<RunResults['shell']>): TargetCheck[] {
     target: `≤ ${TARGETS.runStartupMs} ms`,
     measured: `${fixed(startup, 0)} ms`,
     met: startup <= TARGETS.runStartupMs,
+  });
+  return checks;
+}
+
+function scrapeChecks(results: RunResults): TargetCheck[] {
+  const scrape = results.scrape;
+  if (scrape === undefined) return [];
+  const checks: TargetCheck[] = [];
+  const withHistograms = scrape.rows.filter((r) => r.histograms);
+  // The largest scrape whose every series changed since the previous one: no point reused.
+  const large = withHistograms.at(-1);
+  const small = withHistograms[0];
+  if (large !== undefined) {
+    const ours = large.backupstats;
+    checks.push({
+      benchmark: `Prometheus scrape, ${large.series} series with histograms: the job thread's time`,
+      target: `≤ ${TARGETS.scrapeLargeMs} ms and ≤ prom-client's for the same series`,
+      measured: `${fixed(ours.threadMs, 1)} ms vs prom-client ${fixed(large.promClient.threadMs, 1)} ms`,
+      met: ours.threadMs <= TARGETS.scrapeLargeMs && ours.threadMs <= large.promClient.threadMs,
+    });
+    checks.push({
+      benchmark: `Prometheus scrape, ${large.series} series with histograms: bytes per series`,
+      target: "≤ exporter-prometheus' serializer on the same data",
+      measured: `${Math.round(ours.bytes / large.series)} B vs ${Math.round(large.upstreamBytes / large.series)} B`,
+      met: ours.bytes <= large.upstreamBytes,
+    });
+  }
+  if (small !== undefined && small !== large) {
+    checks.push({
+      benchmark: `Prometheus scrape, ${small.series} series with histograms: the job thread's time`,
+      target: `≤ ${TARGETS.scrapeSmallMs} ms`,
+      measured: `${fixed(small.backupstats.threadMs, 2)} ms`,
+      met: small.backupstats.threadMs <= TARGETS.scrapeSmallMs,
+    });
+  }
+  const rate = scrape.recordRate;
+  checks.push({
+    benchmark: `record rate of a job on ${rate.series} series with histograms, scraped every second vs unscraped`,
+    target: `≥ ${TARGETS.scrapedRecordRatePercent} %`,
+    measured: `${fixed(rate.keptPercent, 1)} % (pairs ${fixed(rate.keptMinPercent, 1)} … ${fixed(rate.keptMaxPercent, 1)} %; best windows ${fixed(rate.bestKeptPercent, 1)} %)`,
+    met: rate.keptPercent >= TARGETS.scrapedRecordRatePercent,
   });
   return checks;
 }

@@ -1,4 +1,4 @@
-import { type Attributes, ValueType } from '@opentelemetry/api';
+import { type Attributes, type HrTime, ValueType } from '@opentelemetry/api';
 import { METER_NAME, VERSION } from '../api/version.js';
 import { optionsOf } from '../base/arguments.js';
 import { ERROR_CODES, listChoices, notAccepted, showValue } from '../base/errors.js';
@@ -9,8 +9,11 @@ import {
   CUMULATIVE,
   DELTA,
   EXPONENTIAL_HISTOGRAM,
+  type ExplicitHistogramValue,
+  type ExponentialHistogramValue,
   HISTOGRAM,
   type HistogramCollection,
+  type HistogramDataPoint,
   type HistogramMetricData,
 } from './metric-data.js';
 
@@ -96,10 +99,11 @@ export function createHistogramProducer(options?: HistogramProducerOptions): His
   const temporality = choice('temporality', given.temporality ?? 'cumulative', HISTOGRAM_TEMPORALITIES);
   const attached = new Set<readonly HistogramFamily[]>();
   const delta = temporality === 'delta' ? new DeltaState() : undefined;
+  const built = new WeakMap<LocalHistogram, BuiltPoint>();
   const producer: HistogramProducer = {
     aggregation,
     temporality,
-    collect: () => Promise.resolve(collect(aggregation, delta, attached)),
+    collect: () => Promise.resolve(collect(aggregation, delta, built, attached)),
   };
   sources.set(producer, attached);
   return producer;
@@ -117,33 +121,72 @@ function choice<T extends string>(option: string, value: T, choices: readonly T[
 }
 
 /**
+ * What a cumulative point of a series was built from and handed over: a series whose count and start are still the
+ * same has had no record since (every record and every fold from a worker adds a weight above 0), so its value is
+ * handed over again rather than rebuilt; at a scrape most series of a large job have not changed.
+ */
+type AnyPoint = HistogramDataPoint<ExplicitHistogramValue | ExponentialHistogramValue>;
+
+interface BuiltPoint {
+  readonly count: number;
+  readonly startedAt: number;
+  readonly attributes: Attributes;
+  readonly startTime: HrTime;
+  readonly value: ExplicitHistogramValue | ExponentialHistogramValue;
+}
+
+/**
  * Every attached family's histograms, built in one synchronous pass, so no record lands half-way; series of one
  * instrument name (two stats instances on one producer) go into one metric, as one instrument. Cumulative points
- * (no `delta` state) start at the series' start; delta ones hold what the series gained since the previous
- * collection.
+ * (no `delta` state) start at the series' start, their values reused while the series is unchanged (`built`); delta
+ * ones hold what the series gained since the previous collection.
  */
 function collect(
   aggregation: HistogramAggregation,
   delta: DeltaState | undefined,
+  built: WeakMap<LocalHistogram, BuiltPoint>,
   attached: ReadonlySet<readonly HistogramFamily[]>,
 ): HistogramCollection {
   const now = Date.now();
   const endTime = hrTimeOf(now);
   const aggregationTemporality = delta === undefined ? CUMULATIVE : DELTA;
   const byName = new Map<string, HistogramMetricData>();
+  const pointOf = (attributes: Attributes, numbers: HistogramNumbers, startTime: HrTime): AnyPoint =>
+    aggregation === 'explicit'
+      ? explicitPoint(attributes, numbers, startTime, endTime)
+      : exponentialPoint(attributes, numbers, startTime, endTime);
+  const deltaPoint = (attributes: Attributes, histogram: LocalHistogram, state: DeltaState): AnyPoint | undefined => {
+    const interval = state.take(histogram);
+    return interval === undefined ? undefined : pointOf(attributes, interval, hrTimeOf(interval.startMillis));
+  };
+  const cumulativePoint = (attributes: Attributes, histogram: LocalHistogram): AnyPoint => {
+    const last = built.get(histogram);
+    if (
+      last !== undefined &&
+      last.count === histogram.count &&
+      last.startedAt === histogram.startedAt &&
+      last.attributes === attributes
+    ) {
+      return { startTime: last.startTime, endTime, attributes, value: last.value };
+    }
+    const startTime = hrTimeOf(histogram.startedAt);
+    const point = pointOf(attributes, histogram, startTime);
+    built.set(histogram, {
+      count: histogram.count,
+      startedAt: histogram.startedAt,
+      attributes,
+      startTime,
+      value: point.value,
+    });
+    return point;
+  };
   for (const families of attached) {
     for (const family of families) {
       family.forEachHistogram((attributes, histogram) => {
         if (histogram.count === 0) return;
-        let numbers: HistogramNumbers = histogram;
-        let startMillis = histogram.startedAt;
-        if (delta !== undefined) {
-          const interval = delta.take(histogram);
-          if (interval === undefined) return;
-          numbers = interval;
-          startMillis = interval.startMillis;
-        }
-        const startTime = hrTimeOf(startMillis);
+        const point =
+          delta === undefined ? cumulativePoint(attributes, histogram) : deltaPoint(attributes, histogram, delta);
+        if (point === undefined) return;
         let metric = byName.get(family.name);
         if (metric === undefined) {
           const descriptor = {
@@ -163,9 +206,7 @@ function collect(
                 };
           byName.set(family.name, metric);
         }
-        if (metric.dataPointType === HISTOGRAM) {
-          metric.dataPoints.push(explicitPoint(attributes, numbers, startTime, endTime));
-        } else metric.dataPoints.push(exponentialPoint(attributes, numbers, startTime, endTime));
+        (metric.dataPoints as AnyPoint[]).push(point);
       });
     }
   }

@@ -1,7 +1,9 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import { diag } from '@opentelemetry/api';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { scrapesCut } from '../../diagnostics/messages.js';
+import { serializePrometheus } from './prometheus-text.js';
 
 /** The HTTP endpoint Prometheus scrapes. */
 export interface PrometheusEndpoint {
@@ -22,8 +24,9 @@ const PATH = '/metrics';
  * `close()` waits for every open connection, and a client that never finishes its request (a stuck scraper or
  * proxy) then holds the shutdown forever, since Node stops its header-timeout sweep once `close()` is called.
  * Owning the server lets the shutdown close idle and stuck connections, through the exporter's public
- * `getMetricsRequestHandler`. Neither the server nor its connections keep the process alive: a job ends when
- * its work ends, scraped or not.
+ * `collect()`. Neither the server nor its connections keep the process alive: a job ends when its work ends,
+ * scraped or not. The text is written by {@link serializePrometheus}, the same text as the exporter's own
+ * serializer at a fraction of the time the scrape holds the job's thread.
  */
 export function createPrometheusEndpoint(exporter: PrometheusExporter, host: string, port: number): PrometheusEndpoint {
   const connections = new Set<Socket>();
@@ -53,7 +56,7 @@ export function createPrometheusEndpoint(exporter: PrometheusExporter, host: str
     } catch {
       path = undefined;
     }
-    if (path === PATH) exporter.getMetricsRequestHandler(request, response);
+    if (path === PATH) answerScrape(exporter, response);
     else reply(response, path === undefined ? 400 : 404);
   });
   server.unref();
@@ -96,6 +99,23 @@ export function createPrometheusEndpoint(exporter: PrometheusExporter, host: str
         }, graceMillis);
       }),
   };
+}
+
+/** What exporter-prometheus' own handler answers, but for the serializer. */
+function answerScrape(exporter: PrometheusExporter, response: ServerResponse): void {
+  response.statusCode = 200;
+  response.setHeader('content-type', 'text/plain');
+  exporter
+    .collect()
+    .then(({ resourceMetrics, errors }) => {
+      if (errors.length > 0) diag.error('PrometheusExporter: metrics collection errors', ...errors);
+      response.end(serializePrometheus(resourceMetrics));
+    })
+    // A failed collection (or serialization, which the exporter's own handler would leave unhandled) ends the
+    // answer with the exporter's comment line, never the process.
+    .catch((error: unknown) => {
+      response.end(`# failed to export metrics: ${error}`);
+    });
 }
 
 function reply(response: ServerResponse, status: number): void {
