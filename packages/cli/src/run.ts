@@ -123,24 +123,29 @@ export async function runCommand(args: string[]): Promise<number> {
     options.expectedBytes === undefined ? undefined : { expectedBytes: options.expectedBytes },
   );
 
-  const [file, ...rest] = options.command as [string, ...string[]];
-  const child: ChildProcess = spawn(file, rest, {
-    stdio: 'inherit',
-    env: { ...process.env, [RUN_SOCKET_VARIABLE]: channel.path },
-  });
   let received = 0;
   let giveUp: (signal: NodeJS.Signals) => void = () => {};
   const gaveUp = new Promise<NodeJS.Signals>((resolve) => {
     giveUp = resolve;
   });
+  // Listening before the command starts: a signal sent as soon as the command is up (it can print before this
+  // process runs again) must be forwarded, not end this process and leave the command running without a parent.
+  // A listener runs on a later turn of the event loop than the spawn below, so it always finds the command.
+  let command: ChildProcess | undefined;
   const listeners = FORWARDED.map((signal) => {
     const listener = () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (command !== undefined && command.exitCode === null && command.signalCode === null) command.kill(signal);
       if (ENDING.has(signal) && ++received >= 2) giveUp(signal);
     };
     process.on(signal, listener);
     return [signal, listener] as const;
   });
+  const [file, ...rest] = options.command as [string, ...string[]];
+  const child: ChildProcess = spawn(file, rest, {
+    stdio: 'inherit',
+    env: { ...process.env, [RUN_SOCKET_VARIABLE]: channel.path },
+  });
+  command = child;
   const ended = new Promise<Ending>((resolve) => {
     child.once('error', (spawnError) => resolve({ spawnError }));
     child.once('exit', (code, signal) =>
