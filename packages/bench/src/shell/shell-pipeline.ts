@@ -96,8 +96,8 @@ async function writeLetters(path: string, bytes: number): Promise<void> {
 }
 
 /**
- * `backupstats meter` next to `cat` and `pv -q` on one stream of zeros (2 GiB; 64 MiB with --quick), the three in
- * turn each round; `gzip -6` of a file of random letters (512 MiB; 16 MiB with --quick) bare, between two `cat`s,
+ * `backupstats meter` next to `cat` and `pv -q` on one stream of zeros (2 GiB; 8 MiB with --quick), the three in
+ * turn each round; `gzip -6` of a file of random letters (512 MiB; 2 MiB with --quick) bare, between two `cat`s,
  * and inside `backupstats run` between two meters, in turn each round; and `backupstats run -- sh -c true` against
  * `sh -c true` for the command's own start-up. The run exports to a textfile, as a cron job would.
  */
@@ -115,8 +115,8 @@ export async function runShellPipeline(config: BenchConfig): Promise<ShellResult
     OTEL_SERVICE_NAME: 'bench-shell',
   };
   const rounds = config.rounds ?? (config.quick ? 1 : 3);
-  const streamBytes = config.quick ? 64 * 1024 * 1024 : 2 * 1024 * 1024 * 1024;
-  const gzipBytes = config.quick ? 16 * 1024 * 1024 : 512 * 1024 * 1024;
+  const streamBytes = config.quick ? 8 * 1024 * 1024 : 2 * 1024 * 1024 * 1024;
+  const gzipBytes = config.quick ? 2 * 1024 * 1024 : 512 * 1024 * 1024;
   try {
     const copiers: Array<[string, string]> = [
       ['cat', 'cat'],
