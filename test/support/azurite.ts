@@ -1,19 +1,11 @@
 // Azurite (npm `azurite`, Microsoft's Azure Storage server) on 127.0.0.1 at a port the OS picks, and a counting
 // proxy in front of any HTTP server that can answer 503 ServerBusy to every Nth request, for the Azure tests.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BlobServiceClient, type StoragePipelineOptions, StorageSharedKeyCredential } from '@azure/storage-blob';
+import { AZURITE_ACCOUNT, AZURITE_KEY, startAzuriteBlob } from '@backupstats/testkit/azurite';
 
-/** Azurite's well-known development account. */
-export const AZURITE_ACCOUNT = 'devstoreaccount1';
-export const AZURITE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
-
-const BIN = fileURLToPath(new URL('../../node_modules/.bin/azurite-blob', import.meta.url));
+export { AZURITE_ACCOUNT, AZURITE_KEY };
 
 /** A running server or proxy. */
 export interface Endpoint {
@@ -25,52 +17,8 @@ export interface Endpoint {
 
 /** Starts azurite-blob with its data in a new temporary folder (removed by `stop`). */
 export async function startAzurite(): Promise<Endpoint> {
-  const directory = mkdtempSync(join(tmpdir(), 'backupstats-azurite-'));
-  const child: ChildProcess = spawn(
-    BIN,
-    [
-      '--blobHost',
-      '127.0.0.1',
-      '--blobPort',
-      '0',
-      '-l',
-      directory,
-      '--skipApiVersionCheck',
-      '--loose',
-      '--disableTelemetry',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /listens on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (found !== null) {
-        child.stdout?.off('data', onData);
-        // Its access log is not read: drain it so that the pipe never fills.
-        child.stdout?.resume();
-        resolve(Number(found[1]));
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`azurite-blob exited (${code}) before listening:\n${output}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(directory, { recursive: true, force: true });
-    },
-  };
+  const server = await startAzuriteBlob();
+  return { url: `http://127.0.0.1:${server.port}`, port: server.port, stop: () => server.stop() };
 }
 
 /** What the proxy received and answered. */
