@@ -5,7 +5,7 @@ import { runCommand } from '../support/command.js';
 
 // Two npm installs from the registry and the examples run on both lines: minutes, not seconds.
 it('the packed library installs and runs as the README says, on both OpenTelemetry lines', {
-  timeout: 300_000,
+  timeout: 480_000,
 }, async () => {
   const { code, output } = await runCommand([process.execPath, 'scripts/check-install.mjs']);
   expect(code, output).toBe(0);
