@@ -8,6 +8,7 @@
 // Run after the build (`pnpm typecheck` does). Exits 1 on any error.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = join(import.meta.dirname, '..');
@@ -48,60 +49,70 @@ function blocksOf(file) {
   return blocks;
 }
 
-const given = process.argv.slice(2).map((file) => relative(root, resolve(file)));
-const blocks = (given.length > 0 ? given : markdownFiles()).flatMap(blocksOf);
-// Inside the workspace, so that `backupstats` and the OpenTelemetry packages resolve as in an application.
-const outDir = mkdtempSync(join(root, '.docs-typecheck-'));
-/** Generated file → its block. */
-const sources = new Map();
-for (const block of blocks) {
-  if (block.skipped) continue;
-  const name = join(outDir, `${block.file.replaceAll(/[/\\.]/g, '_')}.L${block.line}.ts`);
-  // `export {}` makes every block a module of its own, so that names never clash between blocks.
-  writeFileSync(name, `${block.code}\nexport {};\n`);
-  sources.set(name, block);
-}
-
-/** Errors as [file, line, text], reported in the order of the files. */
-const errors = [];
-try {
-  const configPath = join(root, 'tsconfig.docs.json');
-  const config = ts.getParsedCommandLineOfConfigFile(
-    configPath,
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (d) => {
-        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-      },
-    },
-  );
-  if (config === undefined) throw new Error(`cannot read ${configPath}`);
-  const program = ts.createProgram({ rootNames: [...sources.keys()], options: config.options });
-  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
-    const message = `error TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-    if (diagnostic.file === undefined || diagnostic.start === undefined) {
-      errors.push(['', 0, message]);
-      continue;
-    }
-    const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-    const block = sources.get(diagnostic.file.fileName);
-    // An error outside the blocks (in the package's types, say) is reported where it is.
-    const [file, at] =
-      block === undefined ? [relative(root, diagnostic.file.fileName), line + 1] : [block.file, block.line + line];
-    errors.push([file, at, `${file}:${at}:${character + 1} ${message}`]);
+/**
+ * Type-checks the ```ts blocks of the given Markdown files (workspace-relative; every README and docs page when
+ * none), with `host` when given (scripts/typecheck.mjs shares one among its programs). Returns the errors, at their
+ * Markdown lines, and the summary line.
+ */
+export function checkDocsTypes(given = [], host = undefined) {
+  const blocks = (given.length > 0 ? given : markdownFiles()).flatMap(blocksOf);
+  // Inside the workspace, so that `backupstats` and the OpenTelemetry packages resolve as in an application.
+  const outDir = mkdtempSync(join(root, '.docs-typecheck-'));
+  /** Generated file → its block. */
+  const sources = new Map();
+  for (const block of blocks) {
+    if (block.skipped) continue;
+    const name = join(outDir, `${block.file.replaceAll(/[/\\.]/g, '_')}.L${block.line}.ts`);
+    // `export {}` makes every block a module of its own, so that names never clash between blocks.
+    writeFileSync(name, `${block.code}\nexport {};\n`);
+    sources.set(name, block);
   }
-} finally {
-  rmSync(outDir, { recursive: true, force: true });
-}
-errors.sort((a, b) => a[0].localeCompare(b[0]) || a[1] - b[1]);
-for (const [, , text] of errors) console.error(text);
-const failed = errors.length;
 
-const files = new Set(blocks.map((block) => block.file)).size;
-const skipped = blocks.filter((block) => block.skipped).length;
-console.log(
-  `docs: ${sources.size} TypeScript blocks of ${files} Markdown files type-checked against the built package` +
-    `${skipped > 0 ? ` (${skipped} skipped, marked as fragments)` : ''}: ${failed === 0 ? 'no errors' : `${failed} errors`}`,
-);
-process.exit(failed === 0 ? 0 : 1);
+  /** Errors as [file, line, text], reported in the order of the files. */
+  const errors = [];
+  try {
+    const configPath = join(root, 'tsconfig.docs.json');
+    const config = ts.getParsedCommandLineOfConfigFile(
+      configPath,
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+        },
+      },
+    );
+    if (config === undefined) throw new Error(`cannot read ${configPath}`);
+    const program = ts.createProgram({ rootNames: [...sources.keys()], options: config.options, host });
+    for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+      const message = `error TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+      if (diagnostic.file === undefined || diagnostic.start === undefined) {
+        errors.push(['', 0, message]);
+        continue;
+      }
+      const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+      const block = sources.get(diagnostic.file.fileName);
+      // An error outside the blocks (in the package's types, say) is reported where it is.
+      const [file, at] =
+        block === undefined ? [relative(root, diagnostic.file.fileName), line + 1] : [block.file, block.line + line];
+      errors.push([file, at, `${file}:${at}:${character + 1} ${message}`]);
+    }
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+  errors.sort((a, b) => a[0].localeCompare(b[0]) || a[1] - b[1]);
+
+  const files = new Set(blocks.map((block) => block.file)).size;
+  const skipped = blocks.filter((block) => block.skipped).length;
+  const summary =
+    `docs: ${sources.size} TypeScript blocks of ${files} Markdown files type-checked against the built package` +
+    `${skipped > 0 ? ` (${skipped} skipped, marked as fragments)` : ''}: ${errors.length === 0 ? 'no errors' : `${errors.length} errors`}`;
+  return { errors: errors.map(([, , text]) => text), summary };
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { errors, summary } = checkDocsTypes(process.argv.slice(2).map((file) => relative(root, resolve(file))));
+  for (const text of errors) console.error(text);
+  console.log(summary);
+  process.exit(errors.length === 0 ? 0 : 1);
+}
