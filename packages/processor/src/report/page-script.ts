@@ -4,7 +4,9 @@ export const PAGE_SCRIPT = `
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('backupstats-report').textContent);
-  var COLORS = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#4b5563', '#65a30d', '#9333ea'];
+  // Sixteen: the two line charts show at most eight operations each, and every operation keeps its colour on both.
+  var COLORS = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#4b5563', '#65a30d',
+    '#9333ea', '#0d9488', '#ea580c', '#1e40af', '#be123c', '#854d0e', '#6b21a8'];
   var FORMATS = {
     seconds: function (v) { return v.toFixed(3) + ' s'; },
     bytes: function (v) { return Math.round(v).toLocaleString('en-US') + ' B'; },
@@ -102,6 +104,15 @@ export const PAGE_SCRIPT = `
     return svg;
   }
 
+  // An operation's colour is the one it got in the first chart that showed it.
+  var colourOf = (function () {
+    var given = new Map();
+    return function (timeline) {
+      if (!given.has(timeline)) given.set(timeline, COLORS[given.size % COLORS.length]);
+      return given.get(timeline);
+    };
+  })();
+
   // Throughput and busy share over time, per operation.
   function lineChart(parent, title, times, list, field, scale, unit) {
     // The operations that moved most, at most eight: a chart of twenty lines shows none.
@@ -111,8 +122,8 @@ export const PAGE_SCRIPT = `
     if (shown.length === 0 || times.length < 2) { parent.appendChild(el('p', {}, 'Nothing to draw for ' + title + '.')); return; }
     var holder = el('div', { class: 'chart uplot-holder', 'data-chart': field });
     parent.appendChild(holder);
-    var series = [{}].concat(shown.map(function (t, i) {
-      return { label: shorten(t.family + ' ' + t.operation, 48), stroke: COLORS[i % COLORS.length], width: 1.5,
+    var series = [{}].concat(shown.map(function (t) {
+      return { label: shorten(t.family + ' ' + t.operation, 48), stroke: colourOf(t), width: 1.5,
         value: function (u, v) { return v === null ? '–' : v.toFixed(2) + ' ' + unit; } };
     }));
     var columns = [times.map(function (t) { return t / 1000; })].concat(shown.map(function (t) {
