@@ -142,7 +142,7 @@ async function startMode(mode: PipelineMode, pin: CpuPin): Promise<ModeProcess> 
  * that the CPU, drift in the machine's load and the place in a round weigh on them alike.
  */
 export async function runPipeline(config: BenchConfig, log: (line: string) => void): Promise<PipelineResult> {
-  const total = (config.pipelineMiB ?? (config.quick ? 8 : 1024)) * MiB;
+  const total = (config.pipelineMiB ?? (config.quick ? 2 : 1024)) * MiB;
   const rounds = config.rounds ?? (config.quick ? 1 : 2 * PIPELINE_MODES.length);
   const chunks = [64 * 1024, 16 * 1024, 4 * 1024];
   const processes = new Map<PipelineMode, ModeProcess>();
@@ -160,8 +160,9 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
     const budget: TimingBudgetRow[] = [];
     const clockReadNs = measureClockRead();
     for (const chunk of chunks) {
-      // One unmeasured pass per mode, so every mode's code is optimized before the first timed round.
-      for (const mode of PIPELINE_MODES) await proc(mode).run(chunk, Math.min(total, 64 * MiB));
+      // One unmeasured pass per mode, so every mode's code is optimized before the first timed round; a quick
+      // run's figures mean nothing, so it skips the pass.
+      if (!config.quick) for (const mode of PIPELINE_MODES) await proc(mode).run(chunk, Math.min(total, 64 * MiB));
       const times = new Map<PipelineMode, Timing[]>(PIPELINE_MODES.map((m) => [m, []]));
       for (let round = 0; round < rounds; round++) {
         const line: string[] = [];
