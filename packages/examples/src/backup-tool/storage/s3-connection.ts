@@ -1,4 +1,4 @@
-import { S3Client } from '@aws-sdk/client-s3';
+// Read apart from the client (s3-client.ts), so that a run that never reaches S3 does not load the AWS SDK.
 import { ExitCode, ToolError } from '../errors.js';
 
 /** How to reach S3: AWS's own variables, or the embedded server. */
@@ -33,19 +33,4 @@ export function s3ConnectionFromEnv(env: NodeJS.ProcessEnv): S3Connection {
   }
   const region = env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || undefined;
   return { endpoint, region };
-}
-
-/**
- * An S3 client for the connection. A custom endpoint gets path-style addressing (S3-compatible servers rarely
- * have a DNS name per bucket) and, without a region, `us-east-1`. A connection that cannot be made fails
- * within 5 s per attempt instead of waiting for the system's TCP time-out.
- */
-export function createS3Client(connection: S3Connection): S3Client {
-  const custom = connection.endpoint !== undefined;
-  return new S3Client({
-    ...(custom ? { endpoint: connection.endpoint, forcePathStyle: true } : {}),
-    ...(connection.region !== undefined || custom ? { region: connection.region ?? 'us-east-1' } : {}),
-    ...(connection.credentials === undefined ? {} : { credentials: { ...connection.credentials } }),
-    requestHandler: { connectionTimeout: 5_000, httpAgent: { keepAlive: true, maxSockets: 32 } },
-  });
 }
