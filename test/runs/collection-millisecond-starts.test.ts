@@ -72,7 +72,7 @@ describe('runs whose steps fall in the millisecond of the next collection', () =
         run = handle.startRun();
       });
       await step('it succeeded', () => run?.succeed(100));
-      await step('a second run started and failed', () => handle.startRun().fail(RunFailure.Storage));
+      await step('a second run started and failed', () => handle.startRun().fail(RunFailure.Destination));
       await step('another family: started and succeeded', () => stats.restore.startRun().succeed(5));
       let followed: Run | undefined;
       await step('a run given its size and a phase', () => {
@@ -88,7 +88,7 @@ describe('runs whose steps fall in the millisecond of the next collection', () =
       });
       await step('the same outcomes again', () => {
         handle.startRun().succeed(100);
-        handle.startRun().fail(RunFailure.Storage);
+        handle.startRun().fail(RunFailure.Destination);
       });
       expect(bad).toEqual([]);
     });
