@@ -112,7 +112,7 @@ export class FamilyRegistry implements SeriesOwner, HistogramFamily {
   /** Marks the end of a collection's drain (series-interval.ts). */
   collected(): void {
     this.collections += 1;
-    this.runs.refreshGauges();
+    this.runs.collected();
   }
 
   /** Creates the instruments on `meter`: from now on flushes add the pending measurements to them. */

@@ -3,6 +3,7 @@ import type { WorkerLink, WorkerLinkOptions } from '../api/link-types.js';
 import type { BackupStats } from '../api/stats.js';
 import { METER_NAME, VERSION } from '../api/version.js';
 import { FirstError } from '../base/first-error.js';
+import { waitPastMillisecond } from '../base/wall-clock.js';
 import { Diagnostics } from '../diagnostics/diagnostics.js';
 import { type FamilyHost, FamilyRegistry } from '../family/family-registry.js';
 import { ExplicitBuckets } from '../histogram/explicit-buckets.js';
@@ -235,13 +236,4 @@ export class StatsInstance implements FamilyHost {
     }
     if (operations + runs > 0) this.diagnostics.neverExported(operations, runs);
   }
-}
-
-/**
- * Returns once the wall clock, in whole milliseconds, has passed `millis`: a wait of at most a millisecond, once per
- * shutdown, with no timer (a test's fake timers would hold it). A clock that does not move (a test's fake Date) is
- * given up on after some 200,000 reads, a few milliseconds.
- */
-function waitPastMillisecond(millis: number): void {
-  for (let reads = 0; reads < 200_000 && Date.now() <= millis; reads++);
 }

@@ -22,6 +22,8 @@ export class ProgressSeries {
   private reading: ProgressReading | undefined;
   /** Each phase's attributes, and 1 for the current phase, 0 for the others. */
   private readonly phases = new Map<string, { readonly attributes: Attributes; value: number }>();
+  /** The gauge series {@link each} gave so far; they only ever grow in number. */
+  private given = 0;
 
   constructor(
     private readonly attributes: Attributes,
@@ -57,16 +59,29 @@ export class ProgressSeries {
     for (const phase of this.phases.values()) phase.value = 0;
   }
 
-  /** Gives `emit` each gauge that has a value, with its value and attributes. */
-  each<G>(gauges: ProgressGauges<G>, emit: (gauge: G, value: number, attributes: Attributes) => void): void {
+  /**
+   * Gives `emit` each gauge that has a value, with its value and attributes. Returns true when one of them was not
+   * given before: a synchronous gauge's series starts then. (Every collection gives them all again, so a gauge's
+   * series is never idle through a collection.)
+   */
+  each<G>(gauges: ProgressGauges<G>, emit: (gauge: G, value: number, attributes: Attributes) => void): boolean {
+    let given = 0;
     // Stryker disable next-line ConditionalExpression: made for a run with an expected size, whose started() sets it
-    if (this.followed) emit(gauges.active, this.active, this.attributes);
+    if (this.followed) {
+      emit(gauges.active, this.active, this.attributes);
+      given += 1;
+    }
     const reading = this.reading;
     if (reading !== undefined) {
       emit(gauges.progress, reading.ratio, this.attributes);
       emit(gauges.remainingTime, reading.remainingSeconds, this.attributes);
       emit(gauges.lastProgressTime, reading.lastProgressAt / 1000, this.attributes);
+      given += 3;
     }
     for (const phase of this.phases.values()) emit(gauges.phase, phase.value, phase.attributes);
+    given += this.phases.size;
+    const more = given > this.given;
+    if (more) this.given = given;
+    return more;
   }
 }

@@ -5,6 +5,7 @@ import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { FirstError } from '../base/first-error.js';
 import { drainQueue } from '../base/flush-queue.js';
 import { noopRun } from '../base/noop.js';
+import { waitPastMillisecond } from '../base/wall-clock.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { Family } from '../naming/naming-types.js';
 import type { RunSpec } from '../naming/run-naming.js';
@@ -15,15 +16,20 @@ import { OpenRun, type RunEnd } from './open-run.js';
 import { createProgressInstruments, type ProgressInstruments } from './progress-instruments.js';
 import { MAX_PHASE_LENGTH, MAX_PHASES, ProgressSeries } from './progress-series.js';
 import { createRunInstruments, type GaugeRecorder, RUN_GAUGE_KEYS, type RunInstruments } from './run-instruments.js';
-import { RunSeries } from './run-series.js';
+import { type CollectionCount, RunSeries } from './run-series.js';
 
 /**
  * The runs of one family: the run series of every handle a run was started from, the runs in progress, and the
  * series whose ended runs wait for the next flush. Ending a run only adds to numbers its series owns; flushes add
  * them to the instruments, as for the other measurements. At shutdown, the runs still in progress end as
  * {@link RunFailure.Interrupted} failures before the last flush, so the final export carries them.
+ *
+ * A call that starts a point of an instrument's series (a handle's first run, an outcome's first end, a gauge's
+ * first value, an add after its series sat out a whole collection) returns only once the wall clock's millisecond
+ * has passed: the SDK reads that clock in whole milliseconds, and a collection in the millisecond of the add would
+ * export a point that starts where it ends. At most a millisecond per series started, never on the recording path.
  */
-export class RunBook implements RunEnd {
+export class RunBook implements RunEnd, CollectionCount {
   /** Keyed by the handle's attributes object, which is unique per handle (and shared by every overflow handle). */
   private readonly series = new Map<Attributes, RunSeries>();
   private readonly open = new Set<OpenRun>();
@@ -33,6 +39,10 @@ export class RunBook implements RunEnd {
   private instruments: RunInstruments | undefined;
   private progressGauges: ProgressInstruments | undefined;
   private closed = false;
+  /** Collections of the provider so far (the collection hook's drains): see {@link RunSeries.addTo}. */
+  collections = 0;
+  /** True once the current call started a point of a series: it then returns after its millisecond. */
+  private started = false;
   /** Hears of every run's start and end: the family's timeline, for the report. */
   observer: RunObserver | undefined;
 
@@ -52,7 +62,7 @@ export class RunBook implements RunEnd {
     }
     let series = this.series.get(attributes);
     if (series === undefined) {
-      series = new RunSeries(attributes, this.spec.reasonKey);
+      series = new RunSeries(attributes, this.spec.reasonKey, this);
       this.series.set(attributes, series);
       // Its series exist at 0 from now on (from the next flush without instruments yet), before any run ends.
       this.deliver(series);
@@ -68,6 +78,7 @@ export class RunBook implements RunEnd {
     // Stryker disable next-line OptionalChaining: each run book gets its observer before any call reaches it
     this.observer?.started(run, attributes, expected);
     if (progress !== undefined) this.setProgress(run, progress);
+    this.passStartMillisecond();
     return run;
   }
 
@@ -82,6 +93,7 @@ export class RunBook implements RunEnd {
     const stored = this.observe(run, 'success', seconds, endedAt, kept, given, undefined);
     run.series.succeeded(seconds, endedAt / 1000, kept, stored);
     this.deliver(run.series);
+    this.passStartMillisecond();
   }
 
   fail(run: OpenRun, reason: RunFailureReason | undefined): void {
@@ -93,6 +105,7 @@ export class RunBook implements RunEnd {
     this.observe(run, 'failure', seconds, endedAt, undefined, undefined, RUN_FAILURE_REASONS[index]);
     run.series.failed(index, seconds, endedAt / 1000);
     this.deliver(run.series);
+    this.passStartMillisecond();
   }
 
   partial(run: OpenRun, reason: unknown, bytes: unknown, details: unknown): void {
@@ -106,6 +119,7 @@ export class RunBook implements RunEnd {
     this.observe(run, 'partial', seconds, endedAt, kept, given, RUN_FAILURE_REASONS[index]);
     run.series.endedPartial(index, seconds, endedAt / 1000);
     this.deliver(run.series);
+    this.passStartMillisecond();
   }
 
   /** Counts a warning of a run in progress, by reason. */
@@ -113,6 +127,7 @@ export class RunBook implements RunEnd {
     if (!this.open.has(run)) return;
     run.series.warned(recordedReasonIndex(reason, (unknown) => this.diagnostics.unknownRunFailure(unknown)));
     this.deliver(run.series);
+    this.passStartMillisecond();
   }
 
   /** Bytes given to a run's end, whole; undefined when left out, or when invalid (counted). */
@@ -158,6 +173,7 @@ export class RunBook implements RunEnd {
     run.progress ??= this.progressOf(run.series.attributes);
     if (!run.progress.enter(name)) this.dropPhase(name);
     else this.setProgress(run, run.progress);
+    this.passStartMillisecond();
   }
 
   /** Counts a dropped phase name, said with what is wrong with it rather than as a bad byte count or duration. */
@@ -189,6 +205,7 @@ export class RunBook implements RunEnd {
     // Stryker disable next-line OptionalChaining: each run book gets its observer before any call reaches it
     this.observer?.expecting(run, expected);
     this.setProgress(run, run.progress);
+    this.passStartMillisecond();
   }
 
   /** Runs ended and not yet added to the instruments. */
@@ -260,11 +277,20 @@ export class RunBook implements RunEnd {
     drainQueue(this.queue, instruments, errors);
   }
 
-  /** Ends every run in progress as interrupted; runs started or ended from now on are ignored. */
+  /** Marks the end of a collection's drain, and sets the synchronous gauges again (see {@link refreshGauges}). */
+  collected(): void {
+    this.collections += 1;
+    this.refreshGauges();
+  }
+
+  /**
+   * Ends every run in progress as interrupted; runs started or ended from now on are ignored. Closed first, so that
+   * ending them does not wait for each one's millisecond: the shutdown waits once, after its last flush.
+   */
   close(): void {
+    this.closed = true;
     for (const run of [...this.open]) this.fail(run, RunFailure.Interrupted);
     this.refreshGauges();
-    this.closed = true;
   }
 
   /** Reads where every run in progress given an expected size stands, for its handle's gauges. */
@@ -302,7 +328,7 @@ export class RunBook implements RunEnd {
       // Stryker disable next-line OptionalChaining: each run book gets its observer before any call reaches it
       const reading = run.expected !== undefined && this.open.has(run) ? this.observer?.progress(run) : undefined;
       if (reading !== undefined) progress.show(reading, false);
-      progress.each(gauges, recordGauge);
+      if (progress.each(gauges, recordGauge)) this.started = true;
     } catch (error) {
       this.diagnostics.flushFailed(error);
     }
@@ -346,7 +372,7 @@ export class RunBook implements RunEnd {
       return;
     }
     try {
-      series.addTo(instruments);
+      if (series.addTo(instruments)) this.started = true;
     } catch (error) {
       this.diagnostics.flushFailed(error);
       this.queue.push(series);
@@ -355,6 +381,17 @@ export class RunBook implements RunEnd {
 
   private enqueue(series: RunSeries): void {
     if (series.markQueued()) this.queue.push(series);
+  }
+
+  /**
+   * At the end of a call that started a point of a series: returns once the millisecond of that start has passed,
+   * so that no collection, which runs in a task of its own, takes its time in it. Not while closing: the shutdown
+   * waits once for all its runs.
+   */
+  private passStartMillisecond(): void {
+    if (!this.started) return;
+    this.started = false;
+    if (!this.closed) waitPastMillisecond(Date.now());
   }
 }
 
