@@ -2,8 +2,9 @@
 // closed early, a SIGKILL); the progress line on a terminal. Real processes through `sh`.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { sampleValue } from '../../../test/support/pushgateway/group-series.js';
 import { runShell, startCommand, tempDir, textfileSamples } from './cli-process.js';
 
@@ -53,6 +54,27 @@ describe('backupstats meter', () => {
     expect(['Source:Read', 'Compressor:Write', 'Destination:Write'].map((op) => bytesOf(file, op))).toEqual([
       2147483648, 2147483648, 2147483648,
     ]);
+  });
+
+  it('its exporter cannot start (its port is taken): exit 2 with the message and code, and not one byte copied', async () => {
+    const dir = tempDir('meter');
+    writeFileSync(join(dir, 'data'), randomBytes(1024 * 1024));
+    // The port is found taken only once the SDK is loaded: the copy, ready by then, must still not have started.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    const { port } = taken.address() as AddressInfo;
+    const ended = await runShell('backupstats meter -q --operation Source:Read < data > data.out', {
+      cwd: dir,
+      env: {
+        OTEL_METRICS_EXPORTER: 'prometheus',
+        OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+        OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+      },
+    });
+    expect(ended.code).toBe(2);
+    expect(ended.stderr).toContain('(BACKUPSTATS_LISTEN_FAILED)');
+    expect(statSync(join(dir, 'data.out')).size).toBe(0);
   });
 
   it('its output closed early (head -c 1): it ends by SIGPIPE as a pipeline stage does, without a stack trace', async () => {
