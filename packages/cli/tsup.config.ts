@@ -31,6 +31,20 @@ export default defineConfig({
   },
   esbuildPlugins: [
     {
+      // The OpenTelemetry ES module builds `import * as process from 'process'`: Node.js builds that namespace by
+      // reading every property of `process`, stdin and stdout included, which opens them as streams and makes a
+      // pipe on fd 0 or 1 non-blocking (a meter's blocking copy then meets EAGAIN at every read). The global, in a
+      // CommonJS wrapper whose properties the bundle reads only when used, instead.
+      name: 'process-global',
+      setup(build) {
+        build.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-global' }));
+        build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({
+          contents: 'module.exports = process;',
+          loader: 'js',
+        }));
+      },
+    },
+    {
       // The Prometheus exporter ships only CommonJS, and a chunk that an `import()` loads gives a CommonJS module's
       // exports only as `default`: an ES module in front of it names the two exports the library imports.
       name: 'prometheus-exporter-esm',

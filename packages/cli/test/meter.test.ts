@@ -77,6 +77,30 @@ describe('backupstats meter', () => {
     expect(statSync(join(dir, 'data.out')).size).toBe(0);
   });
 
+  it('alone, it keeps its input pipe blocking while it copies: set-up opens neither stdin nor stdout as a stream', async () => {
+    const dir = tempDir('meter');
+    // The meter's own fd 0, read from /proc once its first byte came out: its set-up is over and it copies.
+    const ended = await runShell(
+      [
+        'mkfifo in',
+        'backupstats meter -q --operation Source:Read < in > out &',
+        'pid=$!',
+        'exec 3> in',
+        'printf x >&3',
+        'while [ ! -s out ]; do sleep 0.01; done',
+        'grep ^flags: /proc/$pid/fdinfo/0',
+        'exec 3>&-',
+        'wait $pid',
+      ].join('\n'),
+      { cwd: dir, env: { OTEL_METRICS_EXPORTER: 'none' } },
+    );
+    expect(ended).toMatchObject({ code: 0, stderr: '' });
+    const flags = Number.parseInt(/^flags:\s*([0-7]+)/.exec(ended.stdout)?.[1] ?? 'NaN', 8);
+    // O_NONBLOCK is 04000 on Linux.
+    expect(flags & 0o4000).toBe(0);
+    expect(readFileSync(join(dir, 'out'), 'utf8')).toBe('x');
+  });
+
   it('its output closed early (head -c 1): it ends by SIGPIPE as a pipeline stage does, without a stack trace', async () => {
     const ended = await runShell(
       '(yes | backupstats meter -q --operation Source:Read; echo "meter status $?" >&2) | head -c 1 > /dev/null',
