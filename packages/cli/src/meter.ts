@@ -4,6 +4,7 @@
 import { writeSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { parseArgs } from 'node:util';
+import { isatty } from 'node:tty';
 import { Worker } from 'node:worker_threads';
 import { encodeReport, type MeterReport, RUN_SOCKET_VARIABLE } from './channel.js';
 import { CELL, CELLS, CONTROLS, END_EPIPE, END_ERROR, GO, GO_COPY, GO_NEVER, readCells, unixNow } from './copy-loop.js';
@@ -106,8 +107,13 @@ function startCopier(): Copier {
   const cellMemory = new SharedArrayBuffer(CELLS * 8);
   const controlMemory = new SharedArrayBuffer(CONTROLS * 4);
   const control = new Int32Array(controlMemory);
+  // The copy reads and writes fds 0 and 1 itself, blocking. The meter never touches process.stdin, process.stdout
+  // or process.stderr (a worker's default stdio does, to pipe its output into them): Node.js would open a pipe there
+  // as a stream and make it non-blocking for every process that shares it, the copy meeting EAGAIN.
   const worker = new Worker(new URL('./meter-worker.js', import.meta.url), {
     workerData: { cells: cellMemory, control: controlMemory },
+    stdout: true,
+    stderr: true,
   });
   const tell = (go: number) => {
     Atomics.store(control, GO, go);
@@ -130,7 +136,7 @@ async function copy(options: Options, sink: Sink, copier: Copier): Promise<numbe
   const { worker, cells, control } = copier;
   const startedAt = unixNow();
   const id = `${process.pid}.${Math.round(startedAt)}`;
-  const progress = process.stderr.isTTY === true && !options.quiet;
+  const progress = isatty(2) && !options.quiet;
   let lastAt = startedAt;
   let lastBytes = 0;
   let rate = 0;
@@ -179,7 +185,7 @@ async function copy(options: Options, sink: Sink, copier: Copier): Promise<numbe
   await worker.terminate();
   if (result.end === END_EPIPE) return 'EPIPE';
   if (result.end === END_ERROR) {
-    process.stderr.write(`backupstats meter: ${result.message ?? 'the copy failed'}\n`);
+    writeSync(2, `backupstats meter: ${result.message ?? 'the copy failed'}\n`);
     return 1;
   }
   return 0;
@@ -206,7 +212,7 @@ async function runSink(path: string): Promise<Sink> {
   const fail = (error: Error) => {
     if (failed) return;
     failed = true;
-    process.stderr.write(`backupstats meter: cannot report to the run at ${path}: ${error.message}\n`);
+    writeSync(2, `backupstats meter: cannot report to the run at ${path}: ${error.message}\n`);
   };
   socket.on('error', fail);
   await new Promise<void>((resolve) => {

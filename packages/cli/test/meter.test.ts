@@ -77,27 +77,29 @@ describe('backupstats meter', () => {
     expect(statSync(join(dir, 'data.out')).size).toBe(0);
   });
 
-  it('alone, it keeps its input pipe blocking while it copies: set-up opens neither stdin nor stdout as a stream', async () => {
+  it('keeps its input and output pipes blocking while it copies: neither set-up nor its thread opens them as streams', async () => {
     const dir = tempDir('meter');
-    // The meter's own fd 0, read from /proc once its first byte came out: its set-up is over and it copies.
+    // The meter's own fds 0 and 1, read from /proc once its first byte came out: its set-up is over and it copies.
     const ended = await runShell(
       [
-        'mkfifo in',
-        'backupstats meter -q --operation Source:Read < in > out &',
+        'mkfifo in piped',
+        'cat piped > out &',
+        'backupstats meter -q --operation Source:Read < in > piped &',
         'pid=$!',
         'exec 3> in',
         'printf x >&3',
         'while [ ! -s out ]; do sleep 0.01; done',
-        'grep ^flags: /proc/$pid/fdinfo/0',
+        'grep -h ^flags: /proc/$pid/fdinfo/0 /proc/$pid/fdinfo/1',
         'exec 3>&-',
-        'wait $pid',
+        'wait',
       ].join('\n'),
       { cwd: dir, env: { OTEL_METRICS_EXPORTER: 'none' } },
     );
     expect(ended).toMatchObject({ code: 0, stderr: '' });
-    const flags = Number.parseInt(/^flags:\s*([0-7]+)/.exec(ended.stdout)?.[1] ?? 'NaN', 8);
+    const flags = [...ended.stdout.matchAll(/^flags:\s*([0-7]+)/gm)].map((match) => Number.parseInt(match[1] ?? '', 8));
+    expect(flags).toHaveLength(2);
     // O_NONBLOCK is 04000 on Linux.
-    expect(flags & 0o4000).toBe(0);
+    expect(flags.map((value) => value & 0o4000)).toEqual([0, 0]);
     expect(readFileSync(join(dir, 'out'), 'utf8')).toBe('x');
   });
 
