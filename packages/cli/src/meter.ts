@@ -3,8 +3,8 @@
 // stats of its own, and draws the progress line.
 import { writeSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { parseArgs } from 'node:util';
 import { isatty } from 'node:tty';
+import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { encodeReport, type MeterReport, RUN_SOCKET_VARIABLE } from './channel.js';
 import { CELL, CELLS, CONTROLS, END_EPIPE, END_ERROR, GO, GO_COPY, GO_NEVER, readCells, unixNow } from './copy-loop.js';
