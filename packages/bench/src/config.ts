@@ -8,6 +8,11 @@ export interface BenchConfig {
   readonly pipelineMiB?: number | undefined;
   /** Interleaved rounds of the pipeline and demo benchmarks (both demos), when `--rounds=N` overrides the default. */
   readonly rounds?: number | undefined;
+  /**
+   * Another build of the `backupstats` command (its dist/cli.js, inside a package folder where its imports resolve),
+   * measured beside the current one in the shell rows, when `--cli-baseline=PATH` names it.
+   */
+  readonly cliBaseline?: string | undefined;
 }
 
 /** The benchmark names `--only` accepts, in the order a full run executes them. */
@@ -30,7 +35,7 @@ export const BENCHMARKS = [
   'shell',
 ] as const;
 
-const ACCEPTED = `--quick, --only=${BENCHMARKS.join(',')}, --pipeline-mib=N, --rounds=N`;
+const ACCEPTED = `--quick, --only=${BENCHMARKS.join(',')}, --pipeline-mib=N, --rounds=N, --cli-baseline=PATH`;
 
 function positiveInteger(arg: string, prefix: string): number {
   const text = arg.slice(prefix.length);
@@ -47,10 +52,13 @@ export function parseArgs(argv: readonly string[]): BenchConfig {
   let only: string[] = [];
   let pipelineMiB: number | undefined;
   let rounds: number | undefined;
+  let cliBaseline: string | undefined;
   for (const arg of argv) {
     if (arg === '--quick') quick = true;
     else if (arg.startsWith('--pipeline-mib=')) pipelineMiB = positiveInteger(arg, '--pipeline-mib=');
     else if (arg.startsWith('--rounds=')) rounds = positiveInteger(arg, '--rounds=');
+    else if (arg.startsWith('--cli-baseline=') && arg.length > '--cli-baseline='.length)
+      cliBaseline = arg.slice('--cli-baseline='.length);
     else if (arg.startsWith('--only=')) {
       only = arg
         .slice('--only='.length)
@@ -65,5 +73,5 @@ export function parseArgs(argv: readonly string[]): BenchConfig {
       throw new Error(`bench: unknown argument "${arg}"; accepted: ${ACCEPTED}`);
     }
   }
-  return { quick, only, pipelineMiB, rounds };
+  return { quick, only, pipelineMiB, rounds, cliBaseline };
 }

@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,http-request,azure-upload,pushgateway,textfile,timeline,scrape,shell] [--pipeline-mib=N] [--rounds=N]`
+// `pnpm bench [--quick] [--only=record,workers,pipeline,flush,memory,demo,demo-workers,demo-s3,s3-request,http-request,azure-upload,pushgateway,textfile,timeline,scrape,shell] [--pipeline-mib=N] [--rounds=N] [--cli-baseline=PATH]`
 // Runs the benchmarks one after the other, prints the Markdown tables on stdout (progress goes to stderr), and
 // writes them with the whole run as JSON to bench-results/<date>.md and .json (git-ignored): the JSON is the
 // record of a run; docs/performance.md is written by hand from it.

@@ -1,6 +1,6 @@
 // The copy of `backupstats meter`, run in a worker thread: blocking readSync / writeSync on fds 0 and 1 with one
 // buffer. A pipe stage does nothing else, and blocking calls make the two waits exact (the time inside read is the
-// wait for the stage before, the time inside write the wait for the stage after) at four clock reads per chunk. The
+// wait for the stage before, the time inside write the wait for the stage after) at two clock reads per chunk. The
 // numbers go into shared memory that the main thread reads on its timer, so the meter reports and redraws its
 // progress line while the copy is blocked, and a meter killed mid-copy loses only what its last report missed.
 import { readSync, writeSync } from 'node:fs';
@@ -22,13 +22,21 @@ export const CELL = {
 } as const;
 export const CELLS = 9;
 
-/** Int32Array indexes: the sequence number (odd while the worker writes the cells) and the end. */
+/** Int32Array indexes: the sequence number (odd while the worker writes the cells), the end, and the start. */
 export const SEQUENCE = 0;
 /** 0 while copying; 1 at the end of the input; 2 when the output closed (EPIPE); 3 on another error. */
 export const END = 1;
 export const END_INPUT = 1;
 export const END_EPIPE = 2;
 export const END_ERROR = 3;
+/**
+ * 0 until the main thread lets the copy start, 1 then, 2 when the meter ends without copying: the worker starts up
+ * while the main thread connects to its run or builds its own stats, and copies nothing before the meter is set.
+ */
+export const GO = 2;
+export const CONTROLS = 3;
+export const GO_COPY = 1;
+export const GO_NEVER = 2;
 
 const CHUNK_BYTES = 1024 * 1024;
 
@@ -49,8 +57,9 @@ export function copyLoop(
     cells[CELL.waitingOn] = on;
     Atomics.add(control, SEQUENCE, 1);
   };
+  // The end of one chunk's write is the start of the next chunk's read: one clock read less per chunk.
+  let before = unixNow();
   for (;;) {
-    const before = unixNow();
     begin(1, before);
     let read: number;
     try {
@@ -60,7 +69,9 @@ export function copyLoop(
       if (code === 'EAGAIN') {
         // A non-blocking fd with nothing yet: wait 1 ms, counted as waiting for input.
         Atomics.wait(sleep, 0, 0, 1);
-        add(cells, control, CELL.inputWaitMs, unixNow() - before);
+        const now = unixNow();
+        add(cells, control, CELL.inputWaitMs, now - before);
+        before = now;
         continue;
       }
       if (code === 'EOF') return { end: END_INPUT };
@@ -108,6 +119,7 @@ export function copyLoop(
     cells[CELL.waitingOn] = 0;
     Atomics.add(control, SEQUENCE, 1);
     if (failure !== undefined) return failure;
+    before = wrote;
   }
 }
 

@@ -3,10 +3,11 @@
 // stats of its own, and draws the progress line.
 import { writeSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { isatty } from 'node:tty';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { encodeReport, type MeterReport, RUN_SOCKET_VARIABLE } from './channel.js';
-import { CELL, CELLS, END_EPIPE, END_ERROR, readCells, unixNow } from './copy-loop.js';
+import { CELL, CELLS, CONTROLS, END_EPIPE, END_ERROR, GO, GO_COPY, GO_NEVER, readCells, unixNow } from './copy-loop.js';
 import { DEFAULT_LABELS, type Labels, parseBytes, parseLabels, UsageError } from './options.js';
 import { progressLine } from './progress.js';
 import { StageRecorder } from './stage-recorder.js';
@@ -76,23 +77,66 @@ export async function meterCommand(args: string[]): Promise<number> {
     process.stdout.write(`${METER_USAGE}\n`);
     return 0;
   }
+  // The worker starts up (a thread and its own module loading) while this thread sets up where the numbers go; it
+  // copies nothing before it is told to.
+  const copier = startCopier();
   const socketPath = process.env[RUN_SOCKET_VARIABLE];
-  const sink = socketPath ? await runSink(socketPath) : await ownSink(options);
-  const result = await copy(options, sink);
+  let sink: Sink;
+  try {
+    sink = socketPath ? await runSink(socketPath) : await ownSink(options);
+  } catch (error) {
+    await copier.cancel();
+    throw error;
+  }
+  const result = await copy(options, sink, copier);
   await sink.close();
   if (result === 'EPIPE') diesOfSigpipe();
   return result;
 }
 
-/** Copies in a worker; reports at its start, at its first byte, every interval and at its end. */
-async function copy(options: Options, sink: Sink): Promise<number | 'EPIPE'> {
+/** The copy's worker, started and waiting for the word to copy, and the memory it shares. */
+interface Copier {
+  readonly worker: Worker;
+  readonly cells: Float64Array;
+  readonly control: Int32Array;
+  start(): void;
+  cancel(): Promise<void>;
+}
+
+function startCopier(): Copier {
   const cellMemory = new SharedArrayBuffer(CELLS * 8);
-  const controlMemory = new SharedArrayBuffer(8);
-  const cells = new Float64Array(cellMemory);
+  const controlMemory = new SharedArrayBuffer(CONTROLS * 4);
   const control = new Int32Array(controlMemory);
+  // The copy reads and writes fds 0 and 1 itself, blocking. The meter never touches process.stdin, process.stdout
+  // or process.stderr (a worker's default stdio does, to pipe its output into them): Node.js would open a pipe there
+  // as a stream and make it non-blocking for every process that shares it, the copy meeting EAGAIN.
+  const worker = new Worker(new URL('./meter-worker.js', import.meta.url), {
+    workerData: { cells: cellMemory, control: controlMemory },
+    stdout: true,
+    stderr: true,
+  });
+  const tell = (go: number) => {
+    Atomics.store(control, GO, go);
+    Atomics.notify(control, GO);
+  };
+  return {
+    worker,
+    cells: new Float64Array(cellMemory),
+    control,
+    start: () => tell(GO_COPY),
+    cancel: async () => {
+      tell(GO_NEVER);
+      await worker.terminate();
+    },
+  };
+}
+
+/** Copies in the worker; reports at its start, at its first byte, every interval and at its end. */
+async function copy(options: Options, sink: Sink, copier: Copier): Promise<number | 'EPIPE'> {
+  const { worker, cells, control } = copier;
   const startedAt = unixNow();
   const id = `${process.pid}.${Math.round(startedAt)}`;
-  const progress = process.stderr.isTTY === true && !options.quiet;
+  const progress = isatty(2) && !options.quiet;
   let lastAt = startedAt;
   let lastBytes = 0;
   let rate = 0;
@@ -127,9 +171,6 @@ async function copy(options: Options, sink: Sink): Promise<number | 'EPIPE'> {
   };
   // The run learns of the meter before any data reaches it, so it knows every meter before the ones after it.
   flush(false);
-  const worker = new Worker(new URL('./meter-worker.js', import.meta.url), {
-    workerData: { cells: cellMemory, control: controlMemory },
-  });
   const timer = setInterval(() => flush(false), FLUSH_INTERVAL_MS);
   const result = await new Promise<{ end: number; message?: string }>((resolve) => {
     worker.on('message', (message: { end: number; message?: string } | 'first byte') => {
@@ -137,13 +178,14 @@ async function copy(options: Options, sink: Sink): Promise<number | 'EPIPE'> {
       else resolve(message);
     });
     worker.once('error', (error) => resolve({ end: END_ERROR, message: error.message }));
+    copier.start();
   });
   clearInterval(timer);
   flush(true);
   await worker.terminate();
   if (result.end === END_EPIPE) return 'EPIPE';
   if (result.end === END_ERROR) {
-    process.stderr.write(`backupstats meter: ${result.message ?? 'the copy failed'}\n`);
+    writeSync(2, `backupstats meter: ${result.message ?? 'the copy failed'}\n`);
     return 1;
   }
   return 0;
@@ -170,7 +212,7 @@ async function runSink(path: string): Promise<Sink> {
   const fail = (error: Error) => {
     if (failed) return;
     failed = true;
-    process.stderr.write(`backupstats meter: cannot report to the run at ${path}: ${error.message}\n`);
+    writeSync(2, `backupstats meter: cannot report to the run at ${path}: ${error.message}\n`);
   };
   socket.on('error', fail);
   await new Promise<void>((resolve) => {

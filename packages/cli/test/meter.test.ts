@@ -2,8 +2,9 @@
 // closed early, a SIGKILL); the progress line on a terminal. Real processes through `sh`.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { sampleValue } from '../../../test/support/pushgateway/group-series.js';
 import { runShell, startCommand, tempDir, textfileSamples } from './cli-process.js';
 
@@ -53,6 +54,53 @@ describe('backupstats meter', () => {
     expect(['Source:Read', 'Compressor:Write', 'Destination:Write'].map((op) => bytesOf(file, op))).toEqual([
       2147483648, 2147483648, 2147483648,
     ]);
+  });
+
+  it('its exporter cannot start (its port is taken): exit 2 with the message and code, and not one byte copied', async () => {
+    const dir = tempDir('meter');
+    writeFileSync(join(dir, 'data'), randomBytes(1024 * 1024));
+    // The port is found taken only once the SDK is loaded: the copy, ready by then, must still not have started.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    const { port } = taken.address() as AddressInfo;
+    const ended = await runShell('backupstats meter -q --operation Source:Read < data > data.out', {
+      cwd: dir,
+      env: {
+        OTEL_METRICS_EXPORTER: 'prometheus',
+        OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+        OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+      },
+    });
+    expect(ended.code).toBe(2);
+    expect(ended.stderr).toContain('(BACKUPSTATS_LISTEN_FAILED)');
+    expect(statSync(join(dir, 'data.out')).size).toBe(0);
+  });
+
+  it('keeps its input and output pipes blocking while it copies: neither set-up nor its thread opens them as streams', async () => {
+    const dir = tempDir('meter');
+    // The meter's own fds 0 and 1, read from /proc once its first byte came out: its set-up is over and it copies.
+    const ended = await runShell(
+      [
+        'mkfifo in piped',
+        'cat piped > out &',
+        'backupstats meter -q --operation Source:Read < in > piped &',
+        'pid=$!',
+        'exec 3> in',
+        'printf x >&3',
+        'while [ ! -s out ]; do sleep 0.01; done',
+        'grep -h ^flags: /proc/$pid/fdinfo/0 /proc/$pid/fdinfo/1',
+        'exec 3>&-',
+        'wait',
+      ].join('\n'),
+      { cwd: dir, env: { OTEL_METRICS_EXPORTER: 'none' } },
+    );
+    expect(ended).toMatchObject({ code: 0, stderr: '' });
+    const flags = [...ended.stdout.matchAll(/^flags:\s*([0-7]+)/gm)].map((match) => Number.parseInt(match[1] ?? '', 8));
+    expect(flags).toHaveLength(2);
+    // O_NONBLOCK is 04000 on Linux.
+    expect(flags.map((value) => value & 0o4000)).toEqual([0, 0]);
+    expect(readFileSync(join(dir, 'out'), 'utf8')).toBe('x');
   });
 
   it('its output closed early (head -c 1): it ends by SIGPIPE as a pipeline stage does, without a stack trace', async () => {

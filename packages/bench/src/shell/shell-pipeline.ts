@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig } from '../config.js';
 import { type Summary, summarize } from '../harness/sample.js';
@@ -36,9 +36,19 @@ export interface ShellResult {
   readonly gzipPipedCpu: Summary;
   readonly gzipMetered: Summary;
   readonly gzipMeteredCpu: Summary;
-  /** `backupstats run -- sh -c true` and `sh -c true`, ms. */
+  /** `backupstats run -- sh -c true` and `sh -c true`: wall ms and CPU ms (user + system of the shell's children). */
   readonly runStartup: Summary;
+  readonly runStartupCpu: Summary;
   readonly bareStartup: Summary;
+  readonly bareStartupCpu: Summary;
+  /** The same rows of the build `--cli-baseline` names, measured in turn with the current one. */
+  readonly baseline?: {
+    readonly cli: string;
+    readonly gzipMetered: Summary;
+    readonly gzipMeteredCpu: Summary;
+    readonly runStartup: Summary;
+    readonly runStartupCpu: Summary;
+  };
   readonly rounds: number;
 }
 
@@ -46,6 +56,9 @@ interface Timed {
   readonly seconds: number;
   readonly cpuSeconds: number;
 }
+
+const ms = (timed: Timed): number => timed.seconds * 1000;
+const cpuMs = (timed: Timed): number => timed.cpuSeconds * 1000;
 
 /**
  * Runs `script` with bash (for `times`, which prints the CPU time of the shell's children) and the command's folder
@@ -104,11 +117,19 @@ async function writeLetters(path: string, bytes: number): Promise<void> {
 export async function runShellPipeline(config: BenchConfig): Promise<ShellResult> {
   if (!existsSync(CLI)) throw new Error(`bench shell: ${CLI} is missing; run pnpm build`);
   const dir = await mkdtemp(join(tmpdir(), 'backupstats-bench-shell-'));
-  const bin = join(dir, 'bin');
   const { mkdir, writeFile, chmod } = await import('node:fs/promises');
-  await mkdir(bin);
-  await writeFile(join(bin, 'backupstats'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  await chmod(join(bin, 'backupstats'), 0o755);
+  /** A folder with a `backupstats` that runs `cli`, to put first on the PATH. */
+  const binOf = async (name: string, cli: string) => {
+    const folder = join(dir, name);
+    await mkdir(folder);
+    await writeFile(join(folder, 'backupstats'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`);
+    await chmod(join(folder, 'backupstats'), 0o755);
+    return folder;
+  };
+  const bin = await binOf('bin', CLI);
+  const baselineCli = config.cliBaseline === undefined ? undefined : resolve(config.cliBaseline);
+  if (baselineCli !== undefined && !existsSync(baselineCli)) throw new Error(`bench shell: ${baselineCli} is missing`);
+  const baselineBin = baselineCli === undefined ? undefined : await binOf('baseline-bin', baselineCli);
   const env = {
     OTEL_METRICS_EXPORTER: 'textfile',
     BACKUPSTATS_TEXTFILE_PATH: join(dir, 'job.prom'),
@@ -118,35 +139,39 @@ export async function runShellPipeline(config: BenchConfig): Promise<ShellResult
   const streamBytes = config.quick ? 8 * 1024 * 1024 : 2 * 1024 * 1024 * 1024;
   const gzipBytes = config.quick ? 2 * 1024 * 1024 : 512 * 1024 * 1024;
   try {
-    const copiers: Array<[string, string]> = [
-      ['cat', 'cat'],
-      ...(PV === undefined ? [] : ([['pv -q', `${PV} -q`]] as Array<[string, string]>)),
-      ['backupstats meter', 'OTEL_METRICS_EXPORTER=none backupstats meter -q --operation Source:Read'],
+    const meter = 'OTEL_METRICS_EXPORTER=none backupstats meter -q --operation Source:Read';
+    const copiers: Array<[string, string, string]> = [
+      ['cat', 'cat', bin],
+      ...(PV === undefined ? [] : ([['pv -q', `${PV} -q`, bin]] as Array<[string, string, string]>)),
+      ['backupstats meter', meter, bin],
+      ...(baselineBin === undefined
+        ? []
+        : ([['backupstats meter (baseline)', meter, baselineBin]] as Array<[string, string, string]>)),
     ];
     const copyTimes = new Map<string, Timed[]>(copiers.map(([name]) => [name, []]));
     await writeLetters(join(dir, 'in.bin'), gzipBytes);
     const bare: Timed[] = [];
     const piped: Timed[] = [];
     const metered: Timed[] = [];
-    const runStartup: number[] = [];
-    const bareStartup: number[] = [];
+    const meteredBaseline: Timed[] = [];
+    const runStartup: Timed[] = [];
+    const runStartupBaseline: Timed[] = [];
+    const bareStartup: Timed[] = [];
+    const meteredGzip = `cd ${dir} && backupstats run -- sh -c 'backupstats meter -q --operation Source:Read < in.bin | gzip -6 | backupstats meter -q --operation Compressor:Write > out.gz'`;
     for (let round = 0; round < rounds; round++) {
-      for (const [name, command] of copiers) {
-        const timed = await timeShell(`head -c ${streamBytes} /dev/zero | ${command} > /dev/null`, env, bin);
+      for (const [name, command, path] of copiers) {
+        const timed = await timeShell(`head -c ${streamBytes} /dev/zero | ${command} > /dev/null`, env, path);
         copyTimes.get(name)?.push(timed);
       }
       bare.push(await timeShell(`cd ${dir} && gzip -6 < in.bin > out.gz`, env, bin));
       piped.push(await timeShell(`cd ${dir} && cat in.bin | gzip -6 | cat > out.gz`, env, bin));
-      metered.push(
-        await timeShell(
-          `cd ${dir} && backupstats run -- sh -c 'backupstats meter -q --operation Source:Read < in.bin | gzip -6 | backupstats meter -q --operation Compressor:Write > out.gz'`,
-          env,
-          bin,
-        ),
-      );
+      metered.push(await timeShell(meteredGzip, env, bin));
+      if (baselineBin !== undefined) meteredBaseline.push(await timeShell(meteredGzip, env, baselineBin));
       for (let i = 0; i < (config.quick ? 1 : 5); i++) {
-        bareStartup.push((await timeShell('sh -c true', env, bin)).seconds * 1000);
-        runStartup.push((await timeShell('backupstats run -- sh -c true', env, bin)).seconds * 1000);
+        bareStartup.push(await timeShell('sh -c true', env, bin));
+        runStartup.push(await timeShell('backupstats run -- sh -c true', env, bin));
+        if (baselineBin !== undefined)
+          runStartupBaseline.push(await timeShell('backupstats run -- sh -c true', env, baselineBin));
       }
     }
     const gz = await stat(join(dir, 'out.gz'));
@@ -172,8 +197,21 @@ export async function runShellPipeline(config: BenchConfig): Promise<ShellResult
       gzipPipedCpu: summarize(piped.map((t) => t.cpuSeconds)),
       gzipMetered: summarize(metered.map((t) => t.seconds)),
       gzipMeteredCpu: summarize(metered.map((t) => t.cpuSeconds)),
-      runStartup: summarize(runStartup),
-      bareStartup: summarize(bareStartup),
+      runStartup: summarize(runStartup.map(ms)),
+      runStartupCpu: summarize(runStartup.map(cpuMs)),
+      bareStartup: summarize(bareStartup.map(ms)),
+      bareStartupCpu: summarize(bareStartup.map(cpuMs)),
+      ...(baselineCli === undefined
+        ? {}
+        : {
+            baseline: {
+              cli: baselineCli,
+              gzipMetered: summarize(meteredBaseline.map((t) => t.seconds)),
+              gzipMeteredCpu: summarize(meteredBaseline.map((t) => t.cpuSeconds)),
+              runStartup: summarize(runStartupBaseline.map(ms)),
+              runStartupCpu: summarize(runStartupBaseline.map(cpuMs)),
+            },
+          }),
       rounds,
     };
   } finally {

@@ -33,27 +33,36 @@ export function shellSection(result: ShellResult): string[] {
         ),
         gzipRow('cat | gzip -6 | cat, bare between pipes', result.gzipPiped, result.gzipPipedCpu, result),
         gzipRow('gzip -6 between two meters in `backupstats run`', result.gzipMetered, result.gzipMeteredCpu, result),
-        [
-          '`sh -c true`, ms',
-          `${fixed(result.bareStartup.median, 0)} (${fixed(result.bareStartup.min, 0)}–${fixed(result.bareStartup.max, 0)})`,
-          '–',
-          '–',
-          '–',
-        ],
-        [
+        ...(result.baseline === undefined
+          ? []
+          : [gzipRow('the same, baseline build', result.baseline.gzipMetered, result.baseline.gzipMeteredCpu, result)]),
+        startupRow('`sh -c true`, ms', result.bareStartup, result.bareStartupCpu),
+        startupRow(
           '`backupstats run -- sh -c true` (textfile export), ms',
-          `${fixed(result.runStartup.median, 0)} (${fixed(result.runStartup.min, 0)}–${fixed(result.runStartup.max, 0)})`,
-          `+${fixed(result.runStartup.median - result.bareStartup.median, 0)} ms`,
-          '–',
-          '–',
-        ],
+          result.runStartup,
+          result.runStartupCpu,
+          result,
+        ),
+        ...(result.baseline === undefined
+          ? []
+          : [
+              startupRow(
+                'the same, baseline build, ms',
+                result.baseline.runStartup,
+                result.baseline.runStartupCpu,
+                result,
+              ),
+            ]),
       ],
     ),
     '',
     `Each case in turn, ${result.rounds} round(s). \`head -c\` of /dev/zero feeds the copiers, whose output goes to ` +
       '/dev/null; CPU is user + system of the whole pipeline (bash `times`). The gzip input is random letters of a ' +
       '16-letter alphabet; the metered run exports to a textfile at its end.' +
-      (result.pvMissing ? ' pv is not installed (apt-get install pv): its row is missing.' : ''),
+      (result.pvMissing ? ' pv is not installed (apt-get install pv): its row is missing.' : '') +
+      (result.baseline === undefined
+        ? ''
+        : ` The baseline build is ${result.baseline.cli}, run in turn with the current one.`),
   ];
 }
 
@@ -65,5 +74,16 @@ function gzipRow(name: string, wall: Summary, cpu: Summary, over?: ShellResult):
     over === undefined ? '–' : pct(wall.median, over.gzipBare.median),
     fixed(cpu.median, 2),
     over === undefined ? '–' : pct(cpu.median, over.gzipBareCpu.median),
+  ];
+}
+
+function startupRow(name: string, wall: Summary, cpu: Summary, over?: ShellResult): string[] {
+  const plus = (a: number, b: number) => `${a >= b ? '+' : ''}${fixed(a - b, 0)} ms`;
+  return [
+    name,
+    `${fixed(wall.median, 0)} (${fixed(wall.min, 0)}–${fixed(wall.max, 0)})`,
+    over === undefined ? '–' : plus(wall.median, over.bareStartup.median),
+    `${fixed(cpu.median, 0)} ms`,
+    over === undefined ? '–' : plus(cpu.median, over.bareStartupCpu.median),
   ];
 }
