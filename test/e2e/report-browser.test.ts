@@ -11,7 +11,7 @@ import { expect, onTestFinished } from 'vitest';
 import { readSummary, runCli } from '../../packages/examples/test-support/run-cli.js';
 import { it } from '../support/fixtures.js';
 import { statsWithHistograms } from '../support/histogram-stats.js';
-import { CHROMIUM, drawnCharts, layoutOf, openReport } from '../support/report-browser.js';
+import { CHROMIUM, chartLegends, drawnCharts, layoutOf, openReport } from '../support/report-browser.js';
 
 const SCREENSHOT = resolve(process.env.BACKUPSTATS_SCREENSHOT_PATH ?? 'reports/browser/report.png');
 
@@ -96,24 +96,13 @@ it.skipIf(NO_BROWSER)(
     for (const chart of charts) expect(chart.drawn, chart.chart).toBeGreaterThan(0);
     // One operation has one colour on the page: the throughput and busy-share charts agree, and no chart gives two
     // of its operations the same colour.
-    const legends = await page.$$eval('[data-chart="bytesPerSecond"], [data-chart="busyShare"]', (holders) =>
-      holders.map((holder) =>
-        Array.from(holder.querySelectorAll('.u-legend .u-series'))
-          .slice(1)
-          .map((row) => {
-            const marker = row.querySelector('.u-marker');
-            return [
-              row.querySelector('.u-label')?.textContent ?? '',
-              marker ? getComputedStyle(marker).borderColor : '',
-            ];
-          }),
-      ),
-    );
-    const [throughputColours, busyColours] = legends.map((entries) => new Map(entries as [string, string][]));
-    const inBoth = [...(throughputColours?.keys() ?? [])].filter((label) => busyColours?.has(label));
+    const legends = await chartLegends(page);
+    const colourMap = (chart: string) => new Map(legends.find((l) => l.chart === chart)?.colours);
+    const [throughputColours, busyColours] = [colourMap('bytesPerSecond'), colourMap('busyShare')];
+    const inBoth = [...throughputColours.keys()].filter((label) => busyColours.has(label));
     expect(inBoth.length).toBeGreaterThan(1);
-    for (const label of inBoth) expect(busyColours?.get(label), label).toBe(throughputColours?.get(label));
-    for (const colours of [throughputColours, busyColours]) expect(new Set(colours?.values()).size).toBe(colours?.size);
+    for (const label of inBoth) expect(busyColours.get(label), label).toBe(throughputColours.get(label));
+    for (const colours of [throughputColours, busyColours]) expect(new Set(colours.values()).size).toBe(colours.size);
 
     const shown = await page.$$eval('[data-key]', (cells) =>
       cells.map((cell) => ({

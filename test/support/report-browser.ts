@@ -106,3 +106,17 @@ const LAYOUT = `(() => {
 export function layoutOf(page: Page): Promise<{ overflow: number; wrapped: string[] }> {
   return page.evaluate<{ overflow: number; wrapped: string[] }>(LAYOUT);
 }
+
+// Run in the page: each line chart's legend, as its operations' labels and their marker colours.
+const LEGENDS = `(() => [...document.querySelectorAll('.uplot-holder')].map((holder) => ({
+  chart: holder.getAttribute('data-chart') ?? '?',
+  colours: [...holder.querySelectorAll('.u-legend .u-series')].slice(1).map((row) => [
+    row.querySelector('.u-label')?.textContent ?? '',
+    getComputedStyle(row.querySelector('.u-marker')).borderColor,
+  ]),
+})))()`;
+
+/** The legend of every line chart: its kind and, per operation shown, the label and the colour of its line. */
+export function chartLegends(page: Page): Promise<{ chart: string; colours: [string, string][] }[]> {
+  return page.evaluate<{ chart: string; colours: [string, string][] }[]>(LEGENDS);
+}
