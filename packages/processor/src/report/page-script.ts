@@ -51,7 +51,12 @@ export const PAGE_SCRIPT = `
     return text.slice(0, half) + '\u2026' + text.slice(text.length - (max - 1 - half));
   }
   // A moment as UTC date and time to the millisecond, without the ISO form's T.
-  function timeOf(ms) { return new Date(ms).toISOString().replace('T', ' '); }
+  // A run's start: its time of day when it is on the day the stats were created (the page's first line gives that
+  // day), the whole date otherwise; the cell's title always holds the whole timestamp.
+  function timeOf(ms) {
+    var iso = new Date(ms).toISOString();
+    return iso.slice(0, 10) === new Date(data.createdAt).toISOString().slice(0, 10) ? iso.slice(11) : iso.replace('T', ' ');
+  }
   function where(s) { return s.family + ' ' + s.component + '/' + s.implementation + ' ' + s.operation; }
   function section(id) { return document.getElementById(id); }
 
@@ -62,7 +67,7 @@ export const PAGE_SCRIPT = `
   var runs = section('runs');
   if (data.runs.length === 0) runs.appendChild(el('p', {}, 'No run ended.'));
   else table(runs, ['run', 'started', 'outcome', 'duration', 'read', 'stored', 'stored/read', 'throughput', 'bottleneck'], data.runs.map(function (r, i) {
-    return [el('td', {}, '#' + (i + 1) + ' ' + where(r)), el('td', { class: 'time' }, timeOf(r.startedAt)),
+    return [el('td', {}, '#' + (i + 1) + ' ' + where(r)), el('td', { class: 'time', title: new Date(r.startedAt).toISOString() }, timeOf(r.startedAt)),
       el('td', { class: r.outcome }, r.outcome + (r.reason ? ' (' + r.reason + ')' : '')),
       num('runs.' + i + '.seconds', r.seconds, 'seconds'), num('runs.' + i + '.bytes', r.bytes, 'bytes'),
       num('runs.' + i + '.storedBytes', r.storedBytes, 'bytes'), num('runs.' + i + '.storedRatio', r.storedRatio, 'ratio'),

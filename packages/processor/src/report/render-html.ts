@@ -13,7 +13,7 @@ table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 3px 8px; b
 td.num { text-align: right; font-variant-numeric: tabular-nums; } td.failure { color: #b91c1c; } td.success { color: #15803d; } td.partial { color: #b45309; }
 .sentence { font-weight: 600; margin: 2px 0 6px; } svg.shares text { font-size: 12px; fill: #374151; }
 #series table { font-size: 12px; }
-p, h3, td.label { overflow-wrap: anywhere; } td.num, td.time { white-space: nowrap; }
+p, h3, td.label { overflow-wrap: anywhere; } td.label { min-width: 8em; } td.num, td.time { white-space: nowrap; }
 svg.shares { max-width: 100%; height: auto; } .note { color: #4b5563; font-size: 13px; }
 .multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: 14px 22px; margin-top: 10px; }
 .multiples figure { margin: 0; min-width: 0; } .multiples figcaption { font-size: 13px; overflow-wrap: anywhere; }
