@@ -29,6 +29,11 @@ function writerRates(report: BackupStatsReport): { from: number; to: number; rat
   }));
 }
 
+/** The bytes the rates add up to over their intervals. */
+function bytesOf(rates: ReturnType<typeof writerRates>): number {
+  return rates.reduce((sum, { from, to, rate }) => sum + ((rate ?? 0) * (to - from)) / 1000, 0);
+}
+
 describe('the throughput timeline', () => {
   it('keeps a steady writer steady when a new series records between two flushes, and puts nothing after it stops', async ({
     harness,
@@ -89,6 +94,41 @@ describe('the throughput timeline', () => {
       const expected = to <= 1000 || from >= 3000 ? RATE : from >= 1000 && to <= 3000 ? 0 : undefined;
       if (expected !== undefined) expect(rate, `${from}-${to} ms`).toBeCloseTo(expected, -1);
     }
+    await stats.shutdown();
+  });
+  it('keeps the whole course of a long writer at an even resolution: its rate changes stay where they were', async ({
+    harness,
+  }) => {
+    // 300 flushes, a second apart, each after a write: far more moves than a series keeps samples, so its samples
+    // are halved again and again. The writer writes 1,000 bytes a second for 30 s, then 3,000 until 250 s, then 2,000.
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 2 ** 30 });
+    const writer = stats.backup.scope({ operation: 'Destination:Write' });
+    const rateAt = (second: number) => (second <= 30 ? 1000 : second <= 250 ? 3000 : 2000);
+    let written = 0;
+    for (let second = 1; second <= 300; second++) {
+      vi.setSystemTime(START + second * 1000);
+      writer.timedIncrementBytes(rateAt(second), 10);
+      written += rateAt(second);
+      stats.flush();
+      if (second > 200) {
+        // After each flush, those that halve the samples included: the course ends there and holds every byte.
+        const sofar = reportData(stats);
+        expect(sofar.times.at(-1)).toBe(START + second * 1000);
+        expect(bytesOf(writerRates(sofar)) / written).toBeCloseTo(1, 5);
+      }
+    }
+    const report = reportData(stats);
+    expect(report.series).toEqual([
+      expect.objectContaining({ operation: 'Destination:Write', count: 300, bytes: written, seconds: 3 }),
+    ]);
+    expect(report.times[0]).toBe(START);
+    // Kept samples are evenly spaced, 16 s apart by now: only the intervals within 16 s of a change can blur.
+    const rates = writerRates(report);
+    const steady = rates.filter(({ from, to }) =>
+      [30_000, 250_000].every((at) => to <= at - 16_000 || from >= at + 16_000),
+    );
+    expect(steady.length).toBeGreaterThan(85);
+    for (const { from, to, rate } of steady) expect(rate, `${from}-${to} ms`).toBeCloseTo(rateAt(to / 1000), 3);
     await stats.shutdown();
   });
 });
