@@ -1,0 +1,130 @@
+// What the textfile exporter writes, to the character: the exposition, then the series that says which job's file
+// it is, names escaped as the text format escapes them; nothing after its shutdown. And how the previous run's file
+// is read: its series matched by name and labels whatever their order and escapes.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExportResult } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  InstrumentType,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
+import { createBackupStats } from 'backupstats';
+import { createTextfileExporter } from 'backupstats/textfile';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { parseExposition } from '../support/pushgateway/exposition.js';
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'backupstats-textfile-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** No metrics, from a job of this service name. */
+function nothingFrom(service: string): ResourceMetrics {
+  return { resource: resourceFromAttributes({ 'service.name': service }), scopeMetrics: [] };
+}
+
+function exportTo(
+  exporter: ReturnType<typeof createTextfileExporter>,
+  metrics: ResourceMetrics,
+): Promise<ExportResult> {
+  return new Promise((resolve) => exporter.export(metrics, resolve));
+}
+
+/** Stats on a provider whose reader exports to a textfile exporter of `path` when told. */
+function job(path: string, service: string) {
+  const provider = new MeterProvider({
+    resource: resourceFromAttributes({ 'service.name': service }),
+    readers: [
+      new PeriodicExportingMetricReader({
+        exporter: createTextfileExporter({ path }),
+        exportIntervalMillis: 3_600_000,
+      }),
+    ],
+  });
+  onTestFinished(() => provider.shutdown().catch(() => {}));
+  return { provider, stats: createBackupStats({ meterProvider: provider }) };
+}
+
+const BACKUP = { component: 'BackupEngine', implementation: 'Builtin', operation: 'Backup' };
+
+describe('the textfile', () => {
+  it("holds the exposition, then the file's info series naming the file and the job, escaped, ending in a newline", async () => {
+    const dir = join(scratch(), 'a "quoted" \\ dir');
+    mkdirSync(dir);
+    const path = join(dir, 'nightly.prom');
+    const exporter = createTextfileExporter({ path });
+    expect(await exportTo(exporter, nothingFrom('night"ly\\\njob'))).toEqual({ code: 0 });
+    const escaped = 'night\\"ly\\\\\\njob';
+    expect(readFileSync(path, 'utf8')).toBe(
+      [
+        '# HELP target_info Target metadata',
+        '# TYPE target_info gauge',
+        `target_info{service_name="${escaped}"} 1`,
+        '# no registered metrics',
+        '# HELP backupstats_textfile_info The file node_exporter reads this from, and the job that writes it.',
+        '# TYPE backupstats_textfile_info gauge',
+        `backupstats_textfile_info{file="${path.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}",service_name="${escaped}"} 1`,
+        '',
+      ].join('\n'),
+    );
+    expect(exporter.selectAggregationTemporality?.(InstrumentType.COUNTER)).toBe(1);
+    expect(exporter.selectAggregationTemporality?.(InstrumentType.HISTOGRAM)).toBe(1);
+    await exporter.shutdown();
+  });
+
+  it('is not written by an export after the shutdown, which fails as such', async () => {
+    const dir = scratch();
+    const exporter = createTextfileExporter({ path: join(dir, 'nightly.prom') });
+    await exporter.shutdown();
+    const result = await exportTo(exporter, nothingFrom('nightly'));
+    expect(result.code).toBe(1);
+    expect(result.error).toMatchObject({
+      code: 'BACKUPSTATS_SHUT_DOWN',
+      message: 'the textfile exporter is shut down',
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("of the previous run is carried under a service name that needs escapes, its series matched whatever their labels' order", async () => {
+    const dir = scratch();
+    const path = join(dir, 'nightly.prom');
+    const service = 'night}ly "a\\b"';
+    const first = job(path, service);
+    first.stats.backup.scope(BACKUP).startRun().fail('source');
+    await first.stats.shutdown();
+    await first.provider.shutdown();
+    const failedAt = parseExposition(readFileSync(path, 'utf8')).find(
+      (s) => s.name === 'backup_last_failure_timestamp',
+    );
+    expect(failedAt?.labels.service_name).toBe(service);
+
+    // The previous file as another writer would order its labels: the same series.
+    const previous = readFileSync(path, 'utf8')
+      .split('\n')
+      .map((line) => {
+        if (!line.startsWith('backup_last_failure_timestamp{')) return line;
+        const [, labels = '', value = ''] = /^[^{]*\{(.*)\} (\S+)$/.exec(line) ?? [];
+        const pairs = labels.match(/[a-z_]+="(?:[^"\\]|\\.)*"/g) ?? [];
+        return `backup_last_failure_timestamp{${[...pairs].reverse().join(',')}} ${value}`;
+      })
+      .join('\n');
+    writeFileSync(path, previous);
+
+    const second = job(path, service);
+    await second.provider.forceFlush();
+    const carried = parseExposition(readFileSync(path, 'utf8')).filter(
+      (s) => s.name === 'backup_last_failure_timestamp',
+    );
+    expect(carried).toEqual([failedAt]);
+    second.stats.backup.scope(BACKUP).startRun().fail('destination');
+    await second.provider.forceFlush();
+    const own = parseExposition(readFileSync(path, 'utf8')).filter((s) => s.name === 'backup_last_failure_timestamp');
+    expect(own).toHaveLength(1);
+    expect(own[0]?.value).toBeGreaterThanOrEqual(failedAt?.value as number);
+  });
+});
