@@ -127,4 +127,42 @@ describe('the textfile', () => {
     expect(own).toHaveLength(1);
     expect(own[0]?.value).toBeGreaterThanOrEqual(failedAt?.value as number);
   });
+  it("of the previous run gives its last runs' gauges of this job, their comment lines with them, and nothing else", async () => {
+    const dir = scratch();
+    const path = join(dir, 'nightly.prom');
+    const ours = 'operation="Backup",service_name="nightly"';
+    writeFileSync(
+      path,
+      [
+        'stray_last_success_timestamp 5',
+        '',
+        '# HELP backup_last_success_timestamp When the last successful backup run ended.',
+        '# UNIT backup_last_success_timestamp seconds',
+        '# TYPE backup_last_success_timestamp   gauge  ',
+        '# a comment of its own',
+        `backup_last_success_timestamp{${ours}} 1000`,
+        'backup_last_success_timestamp{operation="Backup",service_name="weekly"} 900',
+        '# HELP restore_last_failure_timestamp Untyped: not carried.',
+        `restore_last_failure_timestamp{${ours}} 800`,
+        '# TYPE backup_last_success_count counter',
+        `backup_last_success_count{${ours}} 3`,
+        '# TYPE backup_runs_total counter',
+        `backup_runs_total{${ours}} 7`,
+        '',
+      ].join('\n'),
+    );
+    const exporter = createTextfileExporter({ path });
+    await exportTo(exporter, nothingFrom('nightly'));
+    const text = readFileSync(path, 'utf8');
+    expect(text.split('\n').slice(3, 9)).toEqual([
+      'target_info{service_name="nightly"} 1',
+      '# HELP backup_last_success_timestamp When the last successful backup run ended.',
+      '# UNIT backup_last_success_timestamp seconds',
+      '# TYPE backup_last_success_timestamp   gauge  ',
+      '# a comment of its own',
+      `backup_last_success_timestamp{${ours}} 1000`,
+    ]);
+    expect(text).not.toMatch(/weekly|stray|restore_last_failure|backup_last_success_count|backup_runs_total/);
+    await exporter.shutdown();
+  });
 });
