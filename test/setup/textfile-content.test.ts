@@ -165,4 +165,19 @@ describe('the textfile', () => {
     expect(text).not.toMatch(/weekly|stray|restore_last_failure|backup_last_success_count|backup_runs_total/);
     await exporter.shutdown();
   });
+  it("is written beside files that are no other file of this job: another name's, not .prom, no target_info of it, a directory", async () => {
+    const dir = scratch();
+    const info = (service: string) => `# TYPE target_info gauge\ntarget_info{service_name="${service}"} 1\n`;
+    writeFileSync(join(dir, 'weekly.prom'), info('weekly'));
+    writeFileSync(join(dir, 'nightly.prom.bak'), info('nightly'));
+    writeFileSync(join(dir, 'other.prom'), 'backup_runs_total{service_name="nightly"} 1\n');
+    mkdirSync(join(dir, 'folder.prom'));
+    const path = join(dir, 'nightly.prom');
+    // The file itself, from the job's previous run, is its own.
+    writeFileSync(path, info('nightly'));
+    const exporter = createTextfileExporter({ path });
+    expect(await exportTo(exporter, nothingFrom('nightly'))).toEqual({ code: 0 });
+    expect(readFileSync(path, 'utf8')).toContain('backupstats_textfile_info{');
+    await exporter.shutdown();
+  });
 });
