@@ -4,7 +4,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExportResult } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   InstrumentType,
@@ -16,6 +15,10 @@ import { createBackupStats } from 'backupstats';
 import { createTextfileExporter } from 'backupstats/textfile';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseExposition } from '../support/pushgateway/exposition.js';
+
+type Exporter = ReturnType<typeof createTextfileExporter>;
+/** What an export reports to its callback. */
+type ExportResult = Parameters<Parameters<Exporter['export']>[1]>[0];
 
 function scratch(): string {
   const dir = mkdtempSync(join(tmpdir(), 'backupstats-textfile-'));
