@@ -183,4 +183,43 @@ describe('the textfile', () => {
     expect(readFileSync(path, 'utf8')).toContain('backupstats_textfile_info{');
     await exporter.shutdown();
   });
+  it('is written by every export asked for before a flush or the shutdown once they resolve', async () => {
+    const dir = scratch();
+    const path = join(dir, 'nightly.prom');
+    const exporter = createTextfileExporter({ path });
+    const results: ExportResult[] = [];
+    exporter.export(nothingFrom('nightly'), (result) => results.push(result));
+    await exporter.forceFlush();
+    expect(results).toEqual([{ code: 0 }]);
+    expect(readFileSync(path, 'utf8')).toContain('backupstats_textfile_info{');
+    rmSync(path);
+    exporter.export(nothingFrom('nightly'), (result) => results.push(result));
+    await exporter.shutdown();
+    expect(results).toHaveLength(2);
+    // Written, then the lock released.
+    expect(readdirSync(dir)).toEqual(['nightly.prom']);
+  });
+
+  it('that cannot be written fails the export with the path and the reason; one of another file of the job, with that', async () => {
+    const dir = scratch();
+    const path = join(dir, 'nightly.prom');
+    const exporter = createTextfileExporter({ path });
+    onTestFinished(() => exporter.shutdown());
+    mkdirSync(path);
+    const failed = await exportTo(exporter, nothingFrom('nightly'));
+    expect(failed.code).toBe(1);
+    expect(failed.error).toMatchObject({ code: 'BACKUPSTATS_WRITE_FAILED' });
+    expect(failed.error?.message).toMatch(new RegExp(`^the write of ${path} failed: E[A-Z]+: `));
+
+    const weekly = join(dir, 'weekly.prom');
+    const other = createTextfileExporter({ path: weekly });
+    onTestFinished(() => other.shutdown());
+    writeFileSync(join(dir, 'old.prom'), 'target_info{service_name="weekly"} 1\n');
+    const refused = await exportTo(other, nothingFrom('weekly'));
+    expect(refused.code).toBe(1);
+    expect(refused.error).toMatchObject({ code: 'BACKUPSTATS_TEXTFILE_TAKEN' });
+    expect(refused.error?.message).toMatch(
+      /^backupstats: createTextfileExporter option path is .*old\.prom in the same directory/,
+    );
+  });
 });
