@@ -131,4 +131,20 @@ describe('the throughput timeline', () => {
     for (const { from, to, rate } of steady) expect(rate, `${from}-${to} ms`).toBeCloseTo(rateAt(to / 1000), 3);
     await stats.shutdown();
   });
+  it('gives no rate to the intervals of a short course where two points of the axis fall on one millisecond', async ({
+    harness,
+  }) => {
+    // 40 ms of writing at 1,000,000 bytes a second: the axis' 120 points are a third of a millisecond apart.
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 2 ** 30 });
+    const writer = stats.backup.scope({ operation: 'Destination:Write' });
+    for (let t = 10; t <= 40; t += 10) {
+      vi.setSystemTime(START + t);
+      writer.timedIncrementBytes(10_000, 1);
+      stats.flush();
+    }
+    const rates = writerRates(reportData(stats)).map(({ rate }) => rate);
+    expect(rates.filter((rate) => rate === null).length).toBeGreaterThan(60);
+    expect(rates.filter((rate) => rate !== null)).toEqual(Array.from({ length: 40 }, () => RATE));
+    await stats.shutdown();
+  });
 });
