@@ -1,7 +1,7 @@
 // What the textfile exporter writes, to the character: the exposition, then the series that says which job's file
 // it is, names escaped as the text format escapes them; nothing after its shutdown. And how the previous run's file
 // is read: its series matched by name and labels whatever their order and escapes.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -140,11 +140,16 @@ describe('the textfile', () => {
         'stray_last_success_timestamp 5',
         '',
         '# HELP backup_last_success_timestamp When the last successful backup run ended.',
-        '# UNIT backup_last_success_timestamp seconds',
         '# TYPE backup_last_success_timestamp   gauge  ',
+        '# UNIT backup_last_success_timestamp seconds',
         '# a comment of its own',
+        '   ',
         `backup_last_success_timestamp{${ours}} 1000`,
-        'backup_last_success_timestamp{operation="Backup",service_name="weekly"} 900',
+        // Labels end at their closing brace, found past quoted braces and escaped quotes: what follows is no label.
+        `backup_last_success_timestamp{operation="a\\"}b",service_name="nightly"} 1000 # {service_name="weekly"} 1`,
+        'backup_last_success_timestamp{operation="Backup",service_name="weekly"} 900 # {service_name="nightly"} 1',
+        '# TYPE backup_progress_ratio gauge',
+        `backup_progress_ratio{${ours}} 0.5`,
         '# HELP restore_last_failure_timestamp Untyped: not carried.',
         `restore_last_failure_timestamp{${ours}} 800`,
         '# TYPE backup_last_success_count counter',
@@ -157,15 +162,18 @@ describe('the textfile', () => {
     const exporter = createTextfileExporter({ path });
     await exportTo(exporter, nothingFrom('nightly'));
     const text = readFileSync(path, 'utf8');
-    expect(text.split('\n').slice(3, 9)).toEqual([
+    expect(text.split('\n').slice(3, 10)).toEqual([
       'target_info{service_name="nightly"} 1',
       '# HELP backup_last_success_timestamp When the last successful backup run ended.',
-      '# UNIT backup_last_success_timestamp seconds',
       '# TYPE backup_last_success_timestamp   gauge  ',
+      '# UNIT backup_last_success_timestamp seconds',
       '# a comment of its own',
       `backup_last_success_timestamp{${ours}} 1000`,
+      `backup_last_success_timestamp{operation="a\\"}b",service_name="nightly"} 1000 # {service_name="weekly"} 1`,
     ]);
-    expect(text).not.toMatch(/weekly|stray|restore_last_failure|backup_last_success_count|backup_runs_total/);
+    expect(text).not.toMatch(
+      /^\s+$|900|stray|restore_last_failure|backup_last_success_count|backup_runs_total|progress/m,
+    );
     await exporter.shutdown();
   });
   it("is written beside files that are no other file of this job: another name's, not .prom, no target_info of it, a directory", async () => {
@@ -173,7 +181,15 @@ describe('the textfile', () => {
     const info = (service: string) => `# TYPE target_info gauge\ntarget_info{service_name="${service}"} 1\n`;
     writeFileSync(join(dir, 'weekly.prom'), info('weekly'));
     writeFileSync(join(dir, 'nightly.prom.bak'), info('nightly'));
-    writeFileSync(join(dir, 'other.prom'), 'backup_runs_total{service_name="nightly"} 1\n');
+    writeFileSync(
+      join(dir, 'other.prom'),
+      [
+        'backup_runs_total{service_name="nightly"} 1',
+        '# target_info{service_name="nightly"} 1',
+        'target_info 1 # {service_name="nightly"}',
+        '',
+      ].join('\n'),
+    );
     mkdirSync(join(dir, 'folder.prom'));
     const path = join(dir, 'nightly.prom');
     // The file itself, from the job's previous run, is its own.
@@ -221,5 +237,59 @@ describe('the textfile', () => {
     expect(refused.error?.message).toMatch(
       /^backupstats: createTextfileExporter option path is .*old\.prom in the same directory/,
     );
+  });
+  it('of the previous run keeps, in a family this run has too, the series this run has not', async () => {
+    const dir = scratch();
+    const path = join(dir, 'nightly.prom');
+    const failed = (operation: string, at: number) =>
+      `backup_last_failure_timestamp{component="BackupEngine",implementation="Builtin",operation="${operation}",otel_scope_name="backupstats",otel_scope_version="0.0.9",service_name="nightly"} ${at}`;
+    writeFileSync(
+      path,
+      ['# TYPE backup_last_failure_timestamp gauge', failed('Backup', 1000), failed('Backup:Full', 900), ''].join('\n'),
+    );
+    const { provider, stats } = job(path, 'nightly');
+    stats.backup.scope(BACKUP).startRun().fail('source');
+    await provider.forceFlush();
+    const failures = parseExposition(readFileSync(path, 'utf8')).filter(
+      (s) => s.name === 'backup_last_failure_timestamp',
+    );
+    expect(failures.map((s) => [s.labels.operation, s.value > 1000])).toEqual([
+      ['Backup', true],
+      ['Backup:Full', false],
+    ]);
+  });
+
+  it('of a job without a service name names none; the first other file of the job, by name, is the one named', async () => {
+    const dir = scratch();
+    const exporter = createTextfileExporter({ path: join(dir, 'unnamed.prom') });
+    await exportTo(exporter, { resource: resourceFromAttributes({}), scopeMetrics: [] });
+    expect(readFileSync(join(dir, 'unnamed.prom'), 'utf8')).toContain('",service_name=""} 1\n');
+    await exporter.shutdown();
+
+    for (const name of ['b.prom', 'a.prom', 'c.prom'])
+      writeFileSync(join(dir, name), 'target_info{service_name="nightly"} 1\n');
+    const refused = createTextfileExporter({ path: join(dir, 'nightly.prom') });
+    onTestFinished(() => refused.shutdown());
+    const result = await exportTo(refused, nothingFrom('nightly'));
+    expect(result.error?.message).toContain(`and ${join(dir, 'a.prom')} in the same directory`);
+  });
+
+  it('has a lock readable by everyone, not writable by others whatever the umask, and leaves no file open', async () => {
+    const dir = scratch();
+    const warm = createTextfileExporter({ path: join(dir, 'warm.prom') });
+    await warm.shutdown();
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    const umask = process.umask(0);
+    try {
+      const paths = ['a', 'b', 'c'].map((name) => join(dir, `${name}.prom`));
+      for (const path of paths) writeFileSync(path, '# TYPE backup_last_success_timestamp gauge\n');
+      const exporters = paths.map((path) => createTextfileExporter({ path }));
+      expect(statSync(join(dir, '.a.prom.lock')).mode & 0o777).toBe(0o644);
+      for (const exporter of exporters) await exporter.shutdown();
+    } finally {
+      process.umask(umask);
+    }
+    expect(open()).toBe(before);
   });
 });
