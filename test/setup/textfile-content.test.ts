@@ -96,7 +96,7 @@ describe('the textfile', () => {
   it("of the previous run is carried under a service name that needs escapes, its series matched whatever their labels' order", async () => {
     const dir = scratch();
     const path = join(dir, 'nightly.prom');
-    const service = 'night}ly "a\\b"';
+    const service = 'night}ly "a\\b"\nnext line';
     const first = job(path, service);
     first.stats.backup.scope(BACKUP).startRun().fail('source');
     await first.stats.shutdown();
@@ -291,5 +291,15 @@ describe('the textfile', () => {
       process.umask(umask);
     }
     expect(open()).toBe(before);
+  });
+  it('whose directory was removed fails the export as a write, not by a throw', async () => {
+    const dir = join(scratch(), 'gone');
+    mkdirSync(dir);
+    const exporter = createTextfileExporter({ path: join(dir, 'nightly.prom') });
+    rmSync(dir, { recursive: true });
+    const result = await exportTo(exporter, nothingFrom('nightly'));
+    expect(result.code).toBe(1);
+    expect(result.error).toMatchObject({ code: 'BACKUPSTATS_WRITE_FAILED' });
+    await exporter.shutdown();
   });
 });
