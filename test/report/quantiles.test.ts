@@ -27,6 +27,8 @@ describe('the quantiles of a series', () => {
     ['in the first bucket', [2, 8], [0.005, 0.0074, 0.00794]],
     // One in each bucket: the median at the top of the second bucket; above the last boundary, up to the largest.
     ['one in each bucket', [5, 50, 500, 5000], [0.1, 3.4, 4.84]],
+    // An empty bucket between two: the median at the top of the first, not at the start of the next one.
+    ['with an empty bucket between', [5, 500], [0.01, 0.42, 0.492]],
     // All equal: nothing to interpolate.
     ['all equal', [30, 30, 30], [0.03, 0.03, 0.03]],
   ])('%s', (_name, durations, [p50, p90, p99]) => {

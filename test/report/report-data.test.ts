@@ -8,6 +8,7 @@ import { it } from '../support/fixtures.js';
 import { statsWithHistograms } from '../support/histogram-stats.js';
 
 const START = 1_800_000_000_000;
+const ENGINE = { component: 'BackupEngine', implementation: 'Builtin' };
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date', 'performance'] });
@@ -127,15 +128,39 @@ describe('reportData runs', () => {
   });
 });
 
+describe('reportData series', () => {
+  it('past maxScopes: the overflow series is flagged, its labels all "overflow"', async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, maxScopes: 3 });
+    stats.backup.scope({ ...ENGINE, operation: 'Source:Read' }).timedIncrementBytes(10, 1);
+    stats.backup.scope({ ...ENGINE, operation: 'Source:Open' }).timedIncrement(1);
+    expect(
+      reportData(stats).series.map(({ overflow, component, operation }) => [overflow, component, operation]),
+    ).toEqual([
+      [false, 'BackupEngine', 'Source:Read'],
+      [true, 'overflow', 'overflow'],
+    ]);
+    await stats.shutdown();
+  });
+
+  it('counted but never timed: no quantiles and no latency, with histograms kept', () => {
+    const { stats } = statsWithHistograms();
+    stats.backup.scope({ ...ENGINE, operation: 'Source:Read' }).timedIncrementBytes(10, 0, 0);
+    const report = reportData(stats);
+    expect(report.series).toEqual([expect.objectContaining({ count: 1, bytes: 10, p50: null, p90: null, p99: null })]);
+    expect(report.latency).toEqual([]);
+  });
+});
+
 describe('reportData of many operations', () => {
   it('lists the 24 busiest stages of a run, busiest first; charts the 16 operations with the most time, and the latency of the 16 with the most operations', () => {
     const { stats } = statsWithHistograms({ flushIntervalMillis: 2 ** 30 });
     const engine = stats.backup.scope({ component: 'BackupEngine', implementation: 'Builtin' });
     const run = engine.scope({ operation: 'Backup' }).startRun();
     // Op<i>: 30 - i operations taking (i + 1) * 10 ms in all, so the busiest are the ones with the fewest operations.
-    // Half of them before a flush, half after, so that every operation has a course over time.
+    // Half of them before a flush, half after, so that every operation has a course over time. Made in a shuffled
+    // order, so that no ranking is the order of the series.
     for (const half of [0, 1]) {
-      for (let i = 0; i < 30; i++) {
+      for (const i of Array.from({ length: 30 }, (_, k) => (k * 7) % 30)) {
         const operations = 30 - i;
         const scope = engine.scope({ operation: `Op${i}` });
         for (let n = half; n < operations; n += 2) scope.timedIncrementBytes(100, ((i + 1) * 10) / operations);

@@ -71,6 +71,8 @@ describe('the throughput timeline', () => {
     for (const { from, to, rate } of during) expect(rate, `${from}-${to} ms`).toBeCloseTo(RATE, -1);
     expect(after.length).toBeGreaterThan(20);
     for (const { from, to, rate } of after) expect(rate, `${from}-${to} ms`).toBe(0);
+    // The interval where it stopped included: the course holds every byte, no more.
+    expect(bytesOf(rates) / (30 * CHUNK)).toBeCloseTo(1, 6);
     await stats.shutdown();
   });
 
@@ -145,6 +147,31 @@ describe('the throughput timeline', () => {
     const rates = writerRates(reportData(stats)).map(({ rate }) => rate);
     expect(rates.filter((rate) => rate === null).length).toBeGreaterThan(60);
     expect(rates.filter((rate) => rate !== null)).toEqual(Array.from({ length: 40 }, () => RATE));
+    await stats.shutdown();
+  });
+  it("sums an operation's series: two writers of half the bytes each, busy 5 % of the time each", async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 2 ** 30 });
+    const writers = ['A', 'B'].map((implementation) =>
+      stats.backup.scope({ component: 'BackupStorage', implementation, operation: 'Destination:Write' }),
+    );
+    for (let t = 100; t <= 3000; t += 100) {
+      vi.setSystemTime(START + t);
+      for (const writer of writers) writer.timedIncrementBytes(CHUNK / 2, 5);
+      if (t % 1000 === 0) stats.flush();
+    }
+    const report = reportData(stats);
+    expect(report.timelines).toHaveLength(1);
+    const [writes] = report.timelines;
+    expect(writes?.bytesPerSecond).toHaveLength(report.times.length);
+    expect(writes?.busyShare).toHaveLength(report.times.length);
+    // From the first flush on: before it, the first writes went at once, ahead of the others.
+    for (let i = 1; i < report.times.length; i++) {
+      if ((report.times[i - 1] as number) < START + 1000) continue;
+      expect(writes?.bytesPerSecond[i], `${i}`).toBeCloseTo(RATE, -1);
+      expect(writes?.busyShare[i], `${i}`).toBeCloseTo(0.1, 6);
+    }
     await stats.shutdown();
   });
 });
