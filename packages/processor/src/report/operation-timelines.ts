@@ -65,6 +65,7 @@ function valueAt(samples: readonly (readonly number[])[], at: number, column: nu
   let previous: readonly number[] | undefined;
   for (const sample of samples) {
     const t = sample[0] as number;
+    // Stryker disable next-line EqualityOperator: a sample at `at` gives its value either way (as the one interpolated from)
     if (t >= at) {
       if (previous === undefined) return 0;
       // The previous sample is before `at`, so before this one: t0 < at <= t.
@@ -75,12 +76,14 @@ function valueAt(samples: readonly (readonly number[])[], at: number, column: nu
     }
     previous = sample;
   }
-  return previous === undefined ? 0 : (previous[column] as number);
+  // After the last sample (a series has two at least).
+  return (previous as readonly number[])[column] as number;
 }
 
 /** Per interval: the rise of `values` over the time it took (ms), times `scale`; null for the first point. */
 function rates(times: readonly number[], values: readonly number[], scale: number): (number | null)[] {
   return values.map((value, i) => {
+    // Stryker disable next-line ConditionalExpression: without it the first interval's length is NaN, which gives null too
     if (i === 0) return null;
     const dt = (times[i] as number) - (times[i - 1] as number);
     return dt > 0 ? round(((value - (values[i - 1] as number)) * scale) / dt) : null;
@@ -89,5 +92,6 @@ function rates(times: readonly number[], values: readonly number[], scale: numbe
 
 /** Six significant digits: what a chart shows, at a third of the characters. */
 export function round(value: number): number {
-  return value === 0 || !Number.isFinite(value) ? value : Number(value.toPrecision(6));
+  // 0, NaN and the infinities come back as they were.
+  return Number(value.toPrecision(6));
 }
