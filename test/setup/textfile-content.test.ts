@@ -120,6 +120,8 @@ describe('the textfile', () => {
 
     const second = job(path, service);
     await second.provider.forceFlush();
+    // With metrics the exposition ends in a newline of its own: no blank line before the file's info series.
+    expect(readFileSync(path, 'utf8')).not.toContain('\n\n');
     const carried = parseExposition(readFileSync(path, 'utf8')).filter(
       (s) => s.name === 'backup_last_failure_timestamp',
     );
@@ -137,6 +139,7 @@ describe('the textfile', () => {
     writeFileSync(
       path,
       [
+        '# a comment before any family',
         'stray_last_success_timestamp 5',
         '',
         '# HELP backup_last_success_timestamp When the last successful backup run ended.',
