@@ -29,6 +29,7 @@ export function checkTextfilePath(code: ErrorCode, subject: string, value: unkno
   if (statOf(path) === 'directory') throw refuse(shown, 'it is a directory');
   // Stryker disable next-line StringLiteral: the id lets a later run remove the probe of a process killed before it did
   const probe = temporaryName(path, `${process.pid}-probe`);
+  // Stryker disable next-line BlockStatement: only a directory this process cannot write tells: test/processes/textfile-unwritable.test.ts
   try {
     closeSync(openSync(probe, 'wx', 0o644));
     unlinkSync(probe);
