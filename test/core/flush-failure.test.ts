@@ -1,5 +1,6 @@
 // An instrument that throws in the middle of a flush (a custom MeterProvider, a View's attributes processor)
-// must not make the retry add any measurement twice, and shutdown() must reject, never throw, and still close.
+// must not make the retry add any measurement twice, and shutdown() must reject, never throw, and still close. The
+// report holds what the instruments took, no more.
 import type { MeterProvider as ApiMeterProvider, Counter, Meter } from '@opentelemetry/api';
 import {
   AggregationTemporality,
@@ -11,6 +12,7 @@ import {
   type ViewOptions,
 } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from 'backupstats';
+import { reportData } from 'backupstats/report';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { valuesByKey } from '../support/harness.js';
@@ -108,6 +110,26 @@ describe('an instrument that throws in the middle of a flush', () => {
     expect(values.get('backup.operations{C,I,Other}')).toBe(2);
     // flush() reported it to its caller by throwing; the collection's own flush then succeeded: nothing for diag.
     expect(diagnostics.messages).toEqual([]);
+    await stats.shutdown();
+  });
+
+  it("the report's series hold what the instruments took: after failed flushes, what was exported; after the retry, all", async ({
+    diagnostics,
+  }) => {
+    const { provider } = realProvider();
+    const stats = createBackupStats({
+      meterProvider: throwingProvider(provider, 'backup.bytes', 2),
+      flushIntervalMillis: 2 ** 30,
+    });
+    const first = stats.backup.scope(LABELS);
+    first.timedIncrement(0, 0);
+    for (let i = 0; i < 10; i++) first.timedIncrementBytes(100, 1);
+    expect(() => stats.flush()).toThrow(new Error('transient'));
+    // The report's own flush fails too (said through diag): the operations counter took every record, the bytes
+    // counter threw, and the time counter after it was not reached.
+    expect(reportData(stats).series).toEqual([expect.objectContaining({ count: 11, bytes: 0, seconds: 0 })]);
+    expect(diagnostics.messages).toHaveLength(1);
+    expect(reportData(stats).series).toEqual([expect.objectContaining({ count: 11, bytes: 1000, seconds: 0.01 })]);
     await stats.shutdown();
   });
 

@@ -10,6 +10,7 @@ import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 
 const writer = fileURLToPath(new URL('../fixtures/textfile-writer.mjs', import.meta.url));
+const exiting = fileURLToPath(new URL('../fixtures/textfile-exit.mjs', import.meta.url));
 
 describe('two processes writing one textfile', () => {
   it('the second is refused at set-up with the first one named; after the first is killed, the next run writes', async ({
@@ -57,5 +58,13 @@ describe('two processes writing one textfile', () => {
     expect(existsSync(join(dir, '.nightly.prom.lock'))).toBe(false);
     const again = createTextfileExporter({ path });
     await again.shutdown();
+  });
+  it('a process that exits without shutting its exporters down removes their locks as it exits', async ({
+    startFixture,
+  }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'backupstats-lock-'));
+    const job = startFixture(exiting, { FIXTURE_PATHS: [join(dir, 'a.prom'), join(dir, 'b.prom')].join(',') });
+    expect(await job.exited(), job.stderr()).toEqual({ code: 0, signal: null });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

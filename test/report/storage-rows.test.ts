@@ -31,6 +31,27 @@ describe('reportData storage', () => {
     await stats.shutdown();
   });
 
+  it('lists the implementations with attempts only, most attempts first whatever came first; S3 summed apart', async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    const on = (implementation: string, operation: string) =>
+      stats.backup.scope({ component: 'BackupStorage', implementation, operation });
+    on('S3', 'AWS:Request:Send').timedIncrementBytes(10, 5);
+    on('S3', 'AWS:Request:Throttled').timedIncrementBytes(10, 5);
+    on('S3', 'AWS:Request:Throttled').timedIncrementBytes(10, 5);
+    // Throttled without any attempt sent: no row.
+    on('GCS', 'HTTP:Request:Throttled').timedIncrementBytes(1, 1);
+    for (let i = 0; i < 3; i++) on('Azure', 'HTTP:Request:Send').timedIncrementBytes(1000, 20);
+    const report = reportData(stats);
+    expect(report.storage.map((row) => [row.implementation, row.attempts])).toEqual([
+      ['Azure', 3],
+      ['S3', 1],
+    ]);
+    expect(report.s3).toEqual({ attempts: 1, failed: 0, throttled: 2, bytes: 10, seconds: 0.005 });
+    await stats.shutdown();
+  });
+
   it('is empty when no storage request was metered', async ({ harness }) => {
     const stats = createBackupStats({ meterProvider: harness.provider });
     stats.backup.scope({ operation: 'Source:Read' }).timedIncrementBytes(10, 1);

@@ -142,6 +142,26 @@ describe('progress of a run given its expected size', () => {
     await stats.shutdown();
   });
 
+  it("bytes of its operation recorded before the start, still unflushed, are not a run's progress", async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
+    const write = stats.backup.scope({ ...RUN, operation: Operation.SourceRead });
+    // The first record of a series goes at once; the next two wait for a flush.
+    write.timedIncrementBytes(1, 1);
+    write.timedIncrementBytes(100, 1);
+    write.timedIncrementBytes(100, 1);
+    stats.backup.scope(RUN).startRun({ expectedBytes: 400 });
+    vi.advanceTimersByTime(1000);
+    let values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.run.progress', RUN))).toBe(0);
+    write.timedIncrementBytes(100, 1);
+    vi.advanceTimersByTime(1000);
+    values = numbers(await harness.collect());
+    expect(values.get(runKey('backup.run.progress', RUN))).toBe(0.25);
+    await stats.shutdown();
+  });
+
   it('a run expected to move nothing is done; a run past its estimate shows more than 1 and no time left', async ({
     harness,
   }) => {

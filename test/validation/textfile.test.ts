@@ -103,6 +103,24 @@ describe('createTextfileExporter options', () => {
     );
   });
 
+  it.each([
+    ['a name that is only .prom', (dir: string) => join(dir, '.prom'), '(it does not end in .prom)'],
+    ['blanks', () => '   ', ''],
+    [
+      'a directory under a file',
+      (dir: string) => join(dir, 'file', 'sub', 'b.prom'),
+      "(its directory /D/file/sub cannot be read: ENOTDIR: not a directory, stat '/D/file/sub')",
+    ],
+  ])('%s: refused, with the reason', (_case, pathIn, reason) => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'file'), '');
+    const path = pathIn(dir);
+    expect(() => createTextfileExporter({ path })).toThrow(
+      `backupstats: createTextfileExporter option path is ${JSON.stringify(path)}${reason ? ' ' : ''}${reason.replaceAll('/D', dir)}; ${ACCEPTED}`,
+    );
+    expect(readdirSync(dir)).toEqual(['file']);
+  });
+
   it('a directory that does not exist: refused at the call, naming the directory', () => {
     const path = join(scratch(), 'none', 'b.prom');
     expect(() => createTextfileExporter({ path })).toThrow(

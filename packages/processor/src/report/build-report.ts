@@ -116,9 +116,7 @@ function reportRun(run: RunProfile): ReportRun {
     bytes: run.bytes ?? null,
     storedBytes: run.storedBytes ?? null,
     storedRatio:
-      run.storedBytes !== undefined && run.bytes !== undefined && run.bytes > 0
-        ? round(run.storedBytes / run.bytes)
-        : null,
+      run.storedBytes !== undefined && (run.bytes ?? 0) > 0 ? round(run.storedBytes / (run.bytes as number)) : null,
     bytesPerSecond: run.bytes !== undefined && run.seconds > 0 ? round(run.bytes / run.seconds) : null,
     stages: stages.slice(0, RUN_STAGES),
     bottleneck: bottleneckOf(stages, run.family),
@@ -146,6 +144,7 @@ function bucketsOf(
 }
 
 function rounded(value: number | null): number | null {
+  // Stryker disable next-line ConditionalExpression: round gives null back as it was (null is no finite number)
   return value === null ? null : round(value);
 }
 

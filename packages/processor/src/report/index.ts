@@ -44,7 +44,8 @@ export function reportData(stats: BackupStats): BackupStatsReport {
  * process to one path land in the order of the calls: the page of the latest call is the one left. The temporary
  * files beside `path` of processes killed in the middle of a write are removed.
  *
- * @throws TypeError (at the call) when `stats` are not stats of this library; rejects when the file cannot be written.
+ * @throws TypeError (as a rejection) when `stats` are not stats of this library or `path` is no file path; rejects
+ *   when the file cannot be written.
  */
 export async function writeReport(stats: BackupStats, path: string): Promise<BackupStatsReport> {
   const timeline = timelineFor('writeReport', stats);

@@ -21,8 +21,8 @@ export function operationTimelines(series: readonly SampledSeries[]): {
 } {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
+  // Every series has two samples at least: its zero and its first move.
   for (const { samples } of series) {
-    if (samples.length < 2) continue;
     first = Math.min(first, (samples[0] as number[])[0] as number);
     last = Math.max(last, (samples[samples.length - 1] as number[])[0] as number);
   }
@@ -57,26 +57,33 @@ export function operationTimelines(series: readonly SampledSeries[]): {
   return { times, timelines };
 }
 
-/** Column `column` of the samples at `at`, linear between samples, 0 before the first and the last value after. */
+/**
+ * Column `column` of the samples at `at`, linear between samples, 0 up to the first (the zero before the series'
+ * first move) and the last value after.
+ */
 function valueAt(samples: readonly (readonly number[])[], at: number, column: number): number {
   let previous: readonly number[] | undefined;
   for (const sample of samples) {
     const t = sample[0] as number;
+    // Stryker disable next-line EqualityOperator: a sample at `at` gives its value either way (as the one interpolated from)
     if (t >= at) {
-      if (previous === undefined) return t === at ? (sample[column] as number) : 0;
+      if (previous === undefined) return 0;
+      // The previous sample is before `at`, so before this one: t0 < at <= t.
       const t0 = previous[0] as number;
       const v0 = previous[column] as number;
       const v1 = sample[column] as number;
-      return t === t0 ? v1 : v0 + ((v1 - v0) * (at - t0)) / (t - t0);
+      return v0 + ((v1 - v0) * (at - t0)) / (t - t0);
     }
     previous = sample;
   }
-  return previous === undefined ? 0 : (previous[column] as number);
+  // After the last sample (a series has two at least).
+  return (previous as readonly number[])[column] as number;
 }
 
 /** Per interval: the rise of `values` over the time it took (ms), times `scale`; null for the first point. */
 function rates(times: readonly number[], values: readonly number[], scale: number): (number | null)[] {
   return values.map((value, i) => {
+    // Stryker disable next-line ConditionalExpression: without it the first interval's length is NaN, which gives null too
     if (i === 0) return null;
     const dt = (times[i] as number) - (times[i - 1] as number);
     return dt > 0 ? round(((value - (values[i - 1] as number)) * scale) / dt) : null;
@@ -85,5 +92,6 @@ function rates(times: readonly number[], values: readonly number[], scale: numbe
 
 /** Six significant digits: what a chart shows, at a third of the characters. */
 export function round(value: number): number {
-  return value === 0 || !Number.isFinite(value) ? value : Number(value.toPrecision(6));
+  // 0, NaN and the infinities come back as they were.
+  return Number(value.toPrecision(6));
 }

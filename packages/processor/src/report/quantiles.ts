@@ -17,14 +17,19 @@ export function quantile(buckets: Buckets, q: number): number | null {
   if (!(total > 0)) return null;
   const rank = q * total;
   let below = 0;
+  // The loop returns at the last bucket with a count at the latest (rank <= total), and rank > 0 passes over the
+  // empty buckets (one that met it would follow a bucket with a count that met it first).
+  // Stryker disable next-line EqualityOperator: see above
   for (let i = 0; i < counts.length; i++) {
     const count = counts[i] as number;
-    if (count > 0 && below + count >= rank) {
+    if (below + count >= rank) {
       const lower = Math.max(i === 0 ? 0 : (boundaries[i - 1] as number), buckets.minSeconds);
       const upper = Math.min(
         i < boundaries.length ? (boundaries[i] as number) : buckets.maxSeconds,
         buckets.maxSeconds,
       );
+      // A bucket that holds a value has upper >= lower, and at equality the interpolation gives lower too.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: see above
       if (!(upper > lower)) return Math.max(lower, Math.min(upper, buckets.maxSeconds));
       return lower + ((upper - lower) * (rank - below)) / count;
     }

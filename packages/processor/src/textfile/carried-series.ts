@@ -32,8 +32,8 @@ export function withCarried(current: string, carried: readonly Family[]): string
       continue;
     }
     const present = new Set(now.samples.map(seriesKey));
-    const merged = outByName.get(old.name);
-    for (const line of old.samples) if (!present.has(seriesKey(line))) merged?.samples.push(line);
+    const merged = outByName.get(old.name) as Family;
+    for (const line of old.samples) if (!present.has(seriesKey(line))) merged.samples.push(line);
   }
   return formatFamilies(out);
 }
@@ -41,6 +41,12 @@ export function withCarried(current: string, carried: readonly Family[]): string
 function seriesKey(line: string): string {
   const labels = Object.entries(sampleLabels(line))
     .filter(([name]) => !name.startsWith('otel_scope_'))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(byName);
   return `${sampleName(line)}${JSON.stringify(labels)}`;
+}
+
+/** Label pairs in the order of their names. */
+function byName([a]: readonly [string, string], [b]: readonly [string, string]): number {
+  // Stryker disable next-line EqualityOperator: a line's label names are unique, and either order makes one key of one set
+  return a < b ? -1 : 1;
 }

@@ -27,11 +27,15 @@ export function checkTextfilePath(code: ErrorCode, subject: string, value: unkno
   const kind = statOf(dir);
   if (kind !== 'directory') throw refuse(shown, `its directory ${dir} ${kind}`);
   if (statOf(path) === 'directory') throw refuse(shown, 'it is a directory');
+  // Stryker disable next-line StringLiteral: the id lets a later run remove the probe of a process killed before it did
   const probe = temporaryName(path, `${process.pid}-probe`);
+  // Stryker disable next-line BlockStatement: only a directory this process cannot write tells: test/processes/textfile-unwritable.test.ts
   try {
     closeSync(openSync(probe, 'wx', 0o644));
     unlinkSync(probe);
-  } catch (error) {
+    // Reached in a directory this process cannot write: test/processes/textfile-unwritable.test.ts (as another user).
+  } catch (error) /* Stryker disable next-line BlockStatement: see above */ {
+    // Stryker disable next-line StringLiteral: see above
     throw refuse(shown, `its directory ${dir} is not writable: ${reasonOf(error)}`);
   }
   return path;
@@ -41,6 +45,7 @@ export function checkTextfilePath(code: ErrorCode, subject: string, value: unkno
 function statOf(path: string): string {
   try {
     // BigInt stats: see readRegularFile.
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: only a fresh process shows it: test/processes/textfile-fifo.test.ts
     const stats = statSync(path, { bigint: true });
     return stats.isDirectory() ? 'directory' : 'is not a directory';
   } catch (error) {
@@ -69,9 +74,11 @@ export function readRegularFile(path: string): string | undefined {
   try {
     // BigInt stats, because Node's fs.realpathSync reads the shared result of the last number-valued stat and
     // stops resolving links when that was a FIFO: every package imported afterwards would load from its link's path,
-    // and its own dependencies would not resolve (Node 20, 22).
+    // and its own dependencies would not resolve (Node 20, 22). Only a fresh process shows it:
+    // test/processes/textfile-fifo.test.ts.
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: see above
     return fstatSync(fd, { bigint: true }).isFile() ? readFileSync(fd, 'utf8') : undefined;
-  } catch {
+  } catch /* Stryker disable next-line BlockStatement: an empty block returns undefined all the same */ {
     return undefined;
   } finally {
     closeSync(fd);

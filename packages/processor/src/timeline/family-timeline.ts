@@ -84,6 +84,7 @@ export class FamilyTimeline implements RunObserver {
       timeline.bytes += handle.bytes;
       timeline.millis += handle.durationMillis;
       this.moving.push(handle);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: the check only spares a store: after() empties both
       if (this.progressing.size > 0) this.movingBytes.push(handle.bytes);
     }
   }
@@ -103,6 +104,7 @@ export class FamilyTimeline implements RunObserver {
       timeline.millis -= handle.durationMillis;
       timeline.sample(at);
     }
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the check only spares a loop over no run
     if (this.progressing.size > 0) this.advanceProgress(at);
     this.moving.length = 0;
     this.movingBytes.length = 0;

@@ -24,5 +24,6 @@ export function attachTimeline(stats: object, timeline: StatsTimeline): void {
 
 /** The timeline of stats made by `createBackupStats` or `startBackupStats`; undefined for any other object. */
 export function timelineOf(stats: unknown): StatsTimeline | undefined {
-  return typeof stats === 'object' && stats !== null ? timelines.get(stats) : undefined;
+  // A WeakMap answers undefined for what cannot be a key (null, a string), so no check of the type is needed.
+  return timelines.get(stats as object);
 }
