@@ -5,10 +5,11 @@
 // run, each outcome's duration and gauges at its first end, the progress gauges) must therefore not return before
 // its millisecond has passed. The wall clock here moves one millisecond every READS_PER_MILLISECOND reads, as a real
 // one moves while it is read in a loop, so that the millisecond each read falls in is the same on every run.
-import { AggregationTemporality, type DataPoint, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { AggregationTemporality } from '@opentelemetry/sdk-metrics';
 import { createBackupStats, Operation, type Run, RunFailure } from 'backupstats';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createHarness } from '../support/harness.js';
+import { pointsNotBeforeEnd } from '../support/point-times.js';
 
 /** Far more reads than a step and a collection make (a few dozen), far fewer than a real clock makes in a millisecond. */
 const READS_PER_MILLISECOND = 1_000;
@@ -32,22 +33,6 @@ function steppingWallClock(): { nextMillisecond(): void } {
   };
 }
 
-const toNanos = ([seconds, nanos]: [number, number]): bigint => BigInt(seconds) * 1_000_000_000n + BigInt(nanos);
-
-/** Every point of the export whose start is not before its end, as `step: name {attributes} start end`. */
-function notBeforeEnd(step: string, exported: ResourceMetrics): string[] {
-  const bad: string[] = [];
-  for (const scope of exported.scopeMetrics)
-    for (const metric of scope.metrics)
-      for (const p of metric.dataPoints as DataPoint<unknown>[]) {
-        const start = toNanos(p.startTime);
-        const end = toNanos(p.endTime);
-        if (start >= end)
-          bad.push(`${step}: ${metric.descriptor.name} ${JSON.stringify(p.attributes)} ${start} ${end}`);
-      }
-  return bad;
-}
-
 const RUN = { component: 'BackupEngine', implementation: 'Builtin', operation: Operation.Backup };
 
 describe('runs whose steps fall in the millisecond of the next collection', () => {
@@ -63,7 +48,7 @@ describe('runs whose steps fall in the millisecond of the next collection', () =
       const step = async (name: string, act: () => void) => {
         clock.nextMillisecond();
         act();
-        bad.push(...notBeforeEnd(name, await harness.collect()));
+        bad.push(...pointsNotBeforeEnd(await harness.collect()).map((point) => `${name}: ${point}`));
       };
       await step('nothing yet', () => {});
       const handle = stats.backup.scope(RUN);
