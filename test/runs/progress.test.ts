@@ -240,6 +240,42 @@ describe('progress of a run given its expected size', () => {
     expect(exported).not.toContain(runKey('backup.active_runs', RUN));
     await stats.shutdown();
   });
+
+  it('flushed every second: samples 3 s apart, a window that straddles a change of pace, a finished run stalled', async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
+    const source = stats.backup.scope({ ...RUN, operation: Operation.SourceRead });
+    // The series exists before the run, so that every later byte waits for a flush.
+    source.timedIncrementBytes(1, 1);
+    await harness.collect();
+    const run = stats.backup.scope(RUN).startRun({ expectedBytes: 10_000 });
+    const remaining = async () =>
+      numbers(await harness.collect()).get(runKey('backup.run.remaining_time', RUN)) as number;
+    // 10 B/s for 100 s, then 30 B/s, each second's bytes taken by that second's flush.
+    let answer = 0;
+    for (let second = 1; second <= 130; second++) {
+      vi.advanceTimersByTime(1000);
+      source.timedIncrementBytes(second <= 100 ? 10 : 30, 1);
+      answer = await remaining();
+    }
+    // A flush under 3.75 s after the sample before the latest replaces the latest, so the samples kept are 3 s
+    // apart (0, 3, 6, …) and the last minute (70 s to 130 s) reaches back to the one at 69 s: 690 B done then,
+    // 1900 B now, 1210 B in 61 s. 8100 B left take 8100 × 61 / 1210 s.
+    expect(answer).toBeCloseTo((8100 * 61) / 1210, 9);
+
+    // Done to the byte at 400 s, then still for over a minute: the window moved nothing, and nothing is left.
+    for (let second = 131; second <= 400; second++) {
+      vi.advanceTimersByTime(1000);
+      source.timedIncrementBytes(30, 1);
+      await harness.collect();
+    }
+    vi.advanceTimersByTime(61_000);
+    expect(await remaining()).toBe(0);
+    expect(numbers(await harness.collect()).get(runKey('backup.run.progress', RUN))).toBe(1);
+    run.succeed();
+    await stats.shutdown();
+  });
 });
 
 describe('phases', () => {
