@@ -3,12 +3,50 @@
 // runs of a family are kept.
 import { createBackupStats } from 'backupstats';
 import { reportData } from 'backupstats/report';
-import { describe, expect } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
 import { it } from '../support/fixtures.js';
 
 const ENGINE = { component: 'BackupEngine', implementation: 'Builtin' };
 
 describe('a run in the report', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('starts when its start was called: two runs a millisecond apart keep their order, whichever ended first', async ({
+    harness,
+  }) => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    const T0 = Date.UTC(2026, 11, 1, 23, 0, 0);
+    vi.setSystemTime(T0);
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 2 ** 30 });
+    // Each handle's first run, so that neither waits out a millisecond of its own.
+    stats.backup
+      .scope({ ...ENGINE, operation: 'Backup' })
+      .startRun()
+      .succeed();
+    stats.backup
+      .scope({ ...ENGINE, implementation: 'Later', operation: 'Backup' })
+      .startRun()
+      .succeed();
+    vi.setSystemTime(T0 + 10_000);
+    vi.advanceTimersByTime(0.4);
+    const first = stats.backup.scope({ ...ENGINE, operation: 'Backup' }).startRun();
+    vi.advanceTimersByTime(0.6);
+    const second = stats.backup.scope({ ...ENGINE, implementation: 'Later', operation: 'Backup' }).startRun();
+    // The second ends first, 0.9 ms after its start: its end less its duration would say it started before the first.
+    vi.advanceTimersByTime(0.9);
+    second.succeed();
+    vi.advanceTimersByTime(0.1);
+    first.succeed();
+    const runs = reportData(stats).runs.slice(2);
+    expect(runs.map((run) => [run.implementation, run.startedAt])).toEqual([
+      ['Builtin', T0 + 10_000],
+      ['Later', T0 + 10_001],
+    ]);
+    await stats.shutdown();
+  });
+
   it("has the other series that moved while it ran as its stages, never its own, whatever the run's operation", async ({
     harness,
   }) => {
