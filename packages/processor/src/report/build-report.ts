@@ -110,7 +110,7 @@ function reportRun(run: RunProfile): ReportRun {
     ...labelsOf(run.family, run.attributes),
     outcome: run.outcome,
     reason: run.reason ?? null,
-    startedAt: Math.round(run.endedAt - millis),
+    startedAt: run.startedAt,
     endedAt: run.endedAt,
     seconds: round(run.seconds),
     bytes: run.bytes ?? null,

@@ -36,6 +36,8 @@ const STORED_OPERATION = 'Destination:Write';
 /** A run in progress: where each series stood when it started. */
 interface Baseline {
   readonly attributes: Attributes;
+  /** Unix ms, when the run book told of the start. */
+  readonly startedAt: number;
   readonly at: Map<TimedHandle, readonly [number, number, number]>;
 }
 
@@ -153,7 +155,7 @@ export class FamilyTimeline implements RunObserver {
 
   started(run: object, attributes: Attributes, expected?: ExpectedProgress): void {
     const at = this.positions();
-    this.open.set(run, { attributes, at });
+    this.open.set(run, { attributes, startedAt: Date.now(), at });
     if (expected === undefined) return;
     // What its operation's series hold now was recorded before the run: the next flush takes it, not as progress.
     let pending = 0;
@@ -214,6 +216,7 @@ export class FamilyTimeline implements RunObserver {
       attributes: baseline.attributes,
       outcome,
       reason,
+      startedAt: baseline.startedAt,
       endedAt,
       seconds,
       bytes,

@@ -21,6 +21,11 @@ export interface RunProfile {
   readonly outcome: RunOutcome;
   /** The reason, for a failure or a partial end. */
   readonly reason: string | undefined;
+  /**
+   * When it started, Unix ms, read at its start: its end less its duration would place two runs started within a
+   * millisecond of each other in either order, since the wall clock counts whole milliseconds.
+   */
+  readonly startedAt: number;
   /** When it ended, Unix ms. */
   readonly endedAt: number;
   readonly seconds: number;
