@@ -3,6 +3,7 @@
 // received, throttled = the 503s it answered, bytes = the bodies it carried, and the object-level totals stay exact.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { createBackupStats } from 'backupstats';
 import { HttpOperation, meterBlobClient } from 'backupstats/azure';
 import { createRecordingStats } from 'backupstats/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -134,5 +135,21 @@ describe('meterBlobClient against Azurite', () => {
     expect(() => meterBlobClient(service, {} as never)).toThrow(
       expect.objectContaining({ code: 'BACKUPSTATS_INVALID_ARGUMENT', message: expect.stringMatching(/stats/) }),
     );
+  });
+
+  it('refuses stats whose operation is set: it names every Azure operation itself', () => {
+    const real = createBackupStats();
+    onTestFinished(() => real.shutdown());
+    const service = blobService(proxy);
+    expect(() => meterBlobClient(service, real.backup.scope({ operation: 'Mine' }))).toThrow(
+      expect.objectContaining({
+        code: 'BACKUPSTATS_INVALID_ARGUMENT',
+        message: expect.stringMatching(
+          /^backupstats: meterBlobClient stats is an instance of \w+ \(its operation is set, so every Azure operation would be recorded under that one\); accepted: a Stats whose operation is unset, .*: meterBlobClient sets HTTP:Request:Send, Destination:Write, Source:Read, … itself$/,
+        ),
+      }),
+    );
+    // The refused call left the client unmetered: stats with a component are accepted.
+    meterBlobClient(service, real.backup.scope({ component: 'MyEngine' }))();
   });
 });

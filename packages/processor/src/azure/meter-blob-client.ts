@@ -1,10 +1,10 @@
 import type { BlobClient, BlobServiceClient, ContainerClient } from '@azure/storage-blob';
 import { HttpOperation } from '../api/http-operation.js';
-import { Component, Implementation, Operation } from '../api/labels.js';
+import { Implementation, Operation } from '../api/labels.js';
 import type { Stats } from '../api/stats.js';
 import { requireStats } from '../base/arguments.js';
 import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
-import { noop } from '../base/noop.js';
+import { storageOperations } from '../io/storage-operations.js';
 import { attemptPolicy, objectPolicy, type PipelinePolicyLike } from './policies.js';
 
 /** A client of `@azure/storage-blob`: a `BlobServiceClient`, a `ContainerClient` or a `BlobClient` (any kind). */
@@ -77,18 +77,7 @@ export function meterBlobClient(client: MeterableBlobClient, stats: Stats): () =
       'its pipeline is metered already',
     );
   }
-  const storage = stats.scope({ component: Component.BackupStorage, implementation: Implementation.Azure });
-  const on = (operation: string): Stats => storage.scope({ operation });
-  if (stats.timedIncrement !== noop && on(HttpOperation.RequestSend) === on(Operation.SourceRead)) {
-    throw notAcceptedArgument(
-      ERROR_CODES.INVALID_ARGUMENT,
-      fn,
-      'stats',
-      stats,
-      'a Stats whose operation is unset, such as backupStats.backup or backupStats.backup.scope({ component }): meterBlobClient sets HTTP:Request:Send, Destination:Write, Source:Read, … itself',
-      'its operation is set, so every Azure operation would be recorded under that one',
-    );
-  }
+  const on = storageOperations(fn, stats, Implementation.Azure, HttpOperation.RequestSend);
   // After the Retry phase: the SDK's retry policy calls it once per attempt.
   pipeline.addPolicy(
     attemptPolicy(ATTEMPT, {

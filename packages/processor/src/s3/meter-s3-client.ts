@@ -1,9 +1,9 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { Component, Implementation, Operation } from '../api/labels.js';
+import { Implementation, Operation } from '../api/labels.js';
 import type { Stats } from '../api/stats.js';
 import { requireStats } from '../base/arguments.js';
 import { ERROR_CODES, notAcceptedArgument } from '../base/errors.js';
-import { noop } from '../base/noop.js';
+import { storageOperations } from '../io/storage-operations.js';
 import { attemptMiddleware, type MiddlewareStackLike } from './attempt-middleware.js';
 import { objectMiddleware } from './object-middleware.js';
 
@@ -57,20 +57,7 @@ export function meterS3Client(client: MeterableS3Client, stats: Stats): () => vo
     );
   }
 
-  const storage = stats.scope({ component: Component.BackupStorage, implementation: Implementation.S3 });
-  const on = (operation: string): Stats => storage.scope({ operation });
-  // The first value of a label wins, and the same labels give the same handle: two operations giving one handle
-  // means `stats` has its operation set. The null stats (whose record is base's noop) give one for everything.
-  if (stats.timedIncrement !== noop && on(S3Operation.RequestSend) === on(Operation.SourceRead)) {
-    throw notAcceptedArgument(
-      ERROR_CODES.INVALID_ARGUMENT,
-      'meterS3Client',
-      'stats',
-      stats,
-      'a Stats whose operation is unset, such as backupStats.backup or backupStats.backup.scope({ component }): meterS3Client sets AWS:Request:Send, Destination:Write, Source:Read, … itself',
-      'its operation is set, so every S3 operation would be recorded under that one',
-    );
-  }
+  const on = storageOperations('meterS3Client', stats, Implementation.S3, S3Operation.RequestSend);
   metered.add(
     attemptMiddleware({
       send: on(S3Operation.RequestSend),
