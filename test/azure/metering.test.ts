@@ -7,22 +7,16 @@ import { createBackupStats } from 'backupstats';
 import { HttpOperation, meterBlobClient } from 'backupstats/azure';
 import { createRecordingStats } from 'backupstats/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import {
-  blobService,
-  type CountingProxy,
-  type Endpoint,
-  startAzurite,
-  startCountingProxy,
-} from '../support/azurite.js';
+import { type AzureProxy, blobService, type Endpoint, startAzureProxy, startAzurite } from '../support/azurite.js';
 
 const MiB = 1024 * 1024;
 
 let azurite: Endpoint;
-let proxy: CountingProxy;
+let proxy: AzureProxy;
 
 beforeAll(async () => {
   azurite = await startAzurite();
-  proxy = await startCountingProxy(azurite);
+  proxy = await startAzureProxy(azurite);
 });
 afterAll(async () => {
   await proxy?.stop();

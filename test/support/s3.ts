@@ -2,23 +2,17 @@
 // it, both on 127.0.0.1 at ports the OS picks, for the S3 tests. Each start returns a stop function; tests
 // register it with onTestFinished.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import { type Endpoint, type ProxiedRequest, type ProxyCounts, startCountingProxy } from './counting-proxy.js';
+
+export type { Endpoint, ProxiedRequest };
 
 /** s3rver's one account. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
-
-/** A running server or proxy. */
-export interface Endpoint {
-  /** `http://127.0.0.1:<port>` */
-  readonly url: string;
-  readonly port: number;
-  stop(): Promise<void>;
-}
 
 /** Starts s3rver on 127.0.0.1 with its data in a new temporary folder (removed by `stop`). */
 export async function startS3Server(): Promise<Endpoint> {
@@ -38,26 +32,15 @@ export async function startS3Server(): Promise<Endpoint> {
 /** What the proxy does with one request it received. */
 export type Fault = 'slowdown' | 'reset' | undefined;
 
-/** One request the proxy received, as a fault policy sees it. */
-export interface ProxiedRequest {
-  readonly method: string;
-  readonly url: string;
-  /** 1 for the first request with this method and URL, 2 for the second (a retry), … */
-  readonly attempt: number;
-}
-
-/** What the proxy counted. Body bytes are counted as they pass, for answered and reset requests alike. */
-export interface ProxyCounts {
-  requests: number;
+/** What the proxy counted: every request and body byte, and the faults it made. */
+export interface S3ProxyCounts extends ProxyCounts {
   slowDowns: number;
   resets: number;
-  requestBodyBytes: number;
-  responseBodyBytes: number;
 }
 
 /** A proxy and what went through it. */
 export interface S3Proxy extends Endpoint {
-  readonly counts: Readonly<ProxyCounts>;
+  readonly counts: Readonly<S3ProxyCounts>;
 }
 
 const SLOW_DOWN = Buffer.from(
@@ -73,72 +56,20 @@ export async function startS3Proxy(
   target: Endpoint,
   fault: (request: ProxiedRequest) => Fault = () => undefined,
 ): Promise<S3Proxy> {
-  const counts: ProxyCounts = { requests: 0, slowDowns: 0, resets: 0, requestBodyBytes: 0, responseBodyBytes: 0 };
-  const attempts = new Map<string, number>();
-  const upstream = new Agent({ keepAlive: true });
-  const sockets = new Set<Socket>();
-
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
-    const headers = { ...req.headers };
-    delete headers.expect;
-    const out = request(
-      { host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers, agent: upstream },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.on('data', (chunk: Buffer) => {
-          counts.responseBodyBytes += chunk.length;
-        });
-        answer.pipe(res);
-      },
-    );
-    out.on('error', () => res.destroy());
-    out.end(body);
-  };
-
-  const server = createServer((req, res) => {
-    counts.requests += 1;
-    const key = `${req.method} ${req.url}`;
-    const attempt = (attempts.get(key) ?? 0) + 1;
-    attempts.set(key, attempt);
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => {
-      counts.requestBodyBytes += chunk.length;
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      const what = fault({ method: req.method ?? 'GET', url: req.url ?? '/', attempt });
-      if (what === 'reset') {
-        counts.resets += 1;
-        req.socket.resetAndDestroy();
-      } else if (what === 'slowdown') {
-        counts.slowDowns += 1;
-        counts.responseBodyBytes += SLOW_DOWN.length;
-        res.writeHead(503, { 'content-type': 'application/xml', 'content-length': SLOW_DOWN.length });
-        res.end(SLOW_DOWN);
-      } else {
-        forward(req, res, Buffer.concat(chunks));
-      }
-    });
+  const counts: S3ProxyCounts = { requests: 0, slowDowns: 0, resets: 0, requestBodyBytes: 0, responseBodyBytes: 0 };
+  const proxy = await startCountingProxy(target, counts, (request) => {
+    const what = fault(request);
+    if (what === 'reset') {
+      counts.resets += 1;
+      return 'reset';
+    }
+    if (what === 'slowdown') {
+      counts.slowDowns += 1;
+      return { status: 503, headers: { 'content-type': 'application/xml' }, body: SLOW_DOWN };
+    }
+    return undefined;
   });
-  // The client's keep-alive sockets must not be closed under it while idle: a request sent on a socket the
-  // server is closing at that instant never reaches the server, which would make the counts disagree.
-  server.keepAliveTimeout = 120_000;
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    counts,
-    async stop() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      upstream.destroy();
-    },
-  };
+  return { ...proxy, counts };
 }
 
 /** An S3 client for s3rver (or a proxy in front of it): path-style addressing, s3rver's credentials. */
