@@ -112,6 +112,21 @@ function freePort() {
 }
 
 /**
+ * The workspace's pnpm (package.json's packageManager): the pnpm running this script when it is that version (under
+ * `pnpm test`, which says where it is in npm_execpath), else `npx -y pnpm@<version>`, whose start costs seconds more.
+ */
+function pinnedPnpm() {
+  const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager;
+  const execpath = process.env.npm_execpath;
+  const manifest = execpath ? join(dirname(execpath), '..', 'package.json') : undefined;
+  if (manifest !== undefined && existsSync(manifest)) {
+    const { name, version } = JSON.parse(readFileSync(manifest, 'utf8'));
+    if (`${name}@${version}` === pinned) return [process.execPath, execpath];
+  }
+  return ['npx', '-y', pinned];
+}
+
+/**
  * The command from its tarball, as `npx -y @backupstats/cli run -- ...` runs it on a host with only Node.js: npm
  * exec installs the command and the library it depends on in its cache and runs `backupstats`, whose own
  * `backupstats meter` stages find it on the PATH that npm exec sets.
@@ -121,7 +136,8 @@ async function checkCommand(libraryTarball) {
   const cliPack = mkdtempSync(join(tmpdir(), 'backupstats-cli-pack-'));
   const app = mkdtempSync(join(tmpdir(), 'backupstats-cli-app-'));
   apps.push(cliPack, app);
-  run('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', cliPack], { cwd: cliDir });
+  const [pnpm, ...pnpmArgs] = pinnedPnpm();
+  run(pnpm, [...pnpmArgs, 'pack', '--pack-destination', cliPack], { cwd: cliDir });
   const [cliTarball] = readdirSync(cliPack).filter((name) => name.endsWith('.tgz'));
   if (cliTarball === undefined) fail('pnpm pack wrote no tarball of packages/cli');
   const manifest = JSON.parse(

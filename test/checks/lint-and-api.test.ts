@@ -1,10 +1,10 @@
 // The linter, and the API reference's validation: every public symbol documented, every {@link} resolved.
 import { expect, it } from 'vitest';
-import { PNPM, runCommand } from '../support/command.js';
+import { runScript } from '../support/command.js';
 
 // Biome alone takes seconds; it starts with the suite's slowest files, which can starve it of the CPU for a while.
 it('pnpm lint passes', { timeout: 120_000 }, async () => {
-  const { code, output } = await runCommand([...PNPM, 'run', 'lint']);
+  const { code, output } = await runScript('lint');
   expect(code, output).toBe(0);
 });
 
@@ -12,6 +12,6 @@ it('pnpm lint passes', { timeout: 120_000 }, async () => {
 it('pnpm docs:api:check passes: every public symbol documented, every link resolved', {
   timeout: 120_000,
 }, async () => {
-  const { code, output } = await runCommand([...PNPM, 'run', 'docs:api:check']);
+  const { code, output } = await runScript('docs:api:check');
   expect(code, output).toBe(0);
 });

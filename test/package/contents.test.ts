@@ -23,7 +23,15 @@ interface Packed {
   readonly files: Array<{ path: string }>;
 }
 
+let packedOnce: Packed | undefined;
+
+/** `npm pack --dry-run` of the package, run once for the file (each start of npm costs about a second of CPU). */
 function pack(): Packed {
+  packedOnce ??= runPack();
+  return packedOnce;
+}
+
+function runPack(): Packed {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const run = spawnSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: packageDir,
@@ -33,9 +41,9 @@ function pack(): Packed {
   // Under pnpm, npm may warn of pnpm's own settings: no warning the user did not cause.
   if (run.status !== 0 || /npm warn/i.test(run.stderr)) throw new Error(`npm pack said:\n${run.stderr}`);
   const out = run.stdout;
-  const [packed] = JSON.parse(out) as Packed[];
-  if (packed === undefined) throw new Error(`npm pack printed no package:\n${out}`);
-  return packed;
+  const [first] = JSON.parse(out) as Packed[];
+  if (first === undefined) throw new Error(`npm pack printed no package:\n${out}`);
+  return first;
 }
 
 function packedFiles(): string[] {

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type BENCHMARKS, type BenchConfig, parseArgs } from './config.js';
-import { runDemo } from './demo/demo.js';
+import { demoData, runDemo } from './demo/demo.js';
 import { runFlushCost } from './flush/flush-cost.js';
 import { runMemory } from './memory/memory.js';
 import { runPipeline } from './pipeline/pipeline.js';
@@ -55,9 +55,12 @@ async function main(config: BenchConfig): Promise<RunResults> {
   const pipeline = await run('pipeline', () => runPipeline(config, log));
   const flush = await run('flush', () => runFlushCost(config));
   const memory = await run('memory', () => runMemory(config));
-  const demo = await run('demo', () => runDemo(config, log));
-  const demoWorkers = await run('demo-workers', () => runDemo(config, log, 'folder', ['--workers', '2']));
-  const demoS3 = await run('demo-s3', () => runDemo(config, log, 's3'));
+  // The three demo benchmarks back up one generated data set, made by the first of them that runs.
+  const data = demoData(config);
+  const demo = await run('demo', () => runDemo(config, log, data));
+  const demoWorkers = await run('demo-workers', () => runDemo(config, log, data, 'folder', ['--workers', '2']));
+  const demoS3 = await run('demo-s3', () => runDemo(config, log, data, 's3'));
+  await data.remove();
   const s3Request = await run('s3-request', () => runS3Request(config));
   const httpRequest = await run('http-request', () => runHttpRequest(config));
   const azureUpload = await run('azure-upload', () => runAzureUpload(config));

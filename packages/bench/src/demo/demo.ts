@@ -70,32 +70,86 @@ async function runCli(
 }
 
 /**
+ * The demo's generated data, made on first use by the demo's own generator and backed up by every demo benchmark of
+ * the run: one data set, so the three demo benchmarks time the same files and generate them once.
+ */
+export interface DemoData {
+  /** The folder of the generated files (the kept round trip's `source`). */
+  source(): Promise<string>;
+  /**
+   * Wall time of one start of the tool alone (`--help`), ms: a new run each call, except with --quick, where the
+   * first run's time answers every call (a quick run's figures mean nothing; the start-up run is the same for all).
+   */
+  startupMs(): Promise<number>;
+  /** Deletes the data, once every benchmark that backs it up is done. */
+  remove(): Promise<void>;
+}
+
+/** The data set `pnpm demo` backs up (200 MiB; 1 MiB with --quick), made when a benchmark first asks for it. */
+export function demoData(config: BenchConfig): DemoData {
+  const sizeMiB = demoSizeMiB(config);
+  let made: Promise<{ kept: string; source: string }> | undefined;
+  let quickStartup: Promise<number> | undefined;
+  const startup = async () => (await runCli(['--help'], true)).ms;
+  const make = async () => {
+    // One full demo round trip with `--keep`, into a temporary folder (`--storage file`): its `source` is the data.
+    const setup = await runCli(['--quiet', '--keep', '--storage', 'file', '--size', `${sizeMiB}MiB`], true);
+    const kept = /^kept: (.+)$/m.exec(setup.stdout)?.[1]?.trim();
+    if (kept === undefined) throw new Error(`the demo printed no "kept: <folder>" line:\n${setup.stdout}`);
+    const source = join(kept, 'source');
+    if (!existsSync(source)) {
+      await rm(kept, { recursive: true, force: true });
+      throw new Error(`the demo kept ${kept} without the source folder ${source}`);
+    }
+    return { kept, source };
+  };
+  return {
+    async source() {
+      made ??= make();
+      return (await made).source;
+    },
+    startupMs() {
+      if (!config.quick) return startup();
+      quickStartup ??= startup();
+      return quickStartup;
+    },
+    async remove() {
+      const kept = await made?.then(
+        (data) => data.kept,
+        () => undefined,
+      );
+      if (kept !== undefined) await rm(kept, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Sample data size, MiB: tiny with --quick, whose figures mean nothing; it only shows that every step runs. */
+function demoSizeMiB(config: BenchConfig): number {
+  return config.quick ? 1 : 200;
+}
+
+/**
  * Times the demo's `backup <folder> <storage>` with metrics on and off (`BACKUPSTATS_DISABLED=true`), over the
- * same generated data, alternating on and off in every round. The data comes from the demo's own generator
- * (one full demo round trip with `--keep`), so it is the data set `pnpm demo` backs up. With `storage: 's3'`
+ * same generated data ({@link demoData}), alternating on and off in every round. With `storage: 's3'`
  * the backup goes to `s3://bench/run-N` on an s3rver this process runs on 127.0.0.1 (the same for on and off),
  * emptied after each run.
  */
 export async function runDemo(
   config: BenchConfig,
   log: (line: string) => void,
+  data: DemoData,
   storage: DemoStorage = 'folder',
   /** More arguments of the timed backups (`--workers 2`). */
   extra: readonly string[] = [],
 ): Promise<DemoResult> {
   if (!existsSync(CLI)) return { status: 'todo', reason: `the demo's backup tool (${CLI}) is not there` };
-  const sizeMiB = config.quick ? 4 : 200;
+  const sizeMiB = demoSizeMiB(config);
   const rounds = config.rounds ?? (config.quick ? 1 : storage === 's3' ? 8 : 6);
   const scratch = await mkdtemp(join(tmpdir(), 'backupstats-bench-demo-'));
-  let kept: string | undefined;
   let s3: BenchS3 | undefined;
   try {
+    const source = await data.source();
     if (storage === 's3') s3 = await startBenchS3();
-    const setup = await runCli(['--quiet', '--keep', '--size', `${sizeMiB}MiB`], true);
-    kept = /^kept: (.+)$/m.exec(setup.stdout)?.[1]?.trim();
-    if (kept === undefined) throw new Error(`the demo printed no "kept: <folder>" line:\n${setup.stdout}`);
-    const source = join(kept, 'source');
-    if (!existsSync(source)) throw new Error(`the demo kept ${kept} without the source folder ${source}`);
 
     const startup: number[] = [];
     const on: number[] = [];
@@ -133,7 +187,7 @@ export async function runDemo(
         (metrics ? on : off).push(run.ms);
         (metrics ? onCpu : offCpu).push(run.cpuMs);
       }
-      startup.push((await runCli(['--help'], true)).ms);
+      startup.push(await data.startupMs());
       log(
         `  demo (${storage}) round ${round + 1}/${rounds}: on ${on.at(-1)?.toFixed(0)} ms, off ${off.at(-1)?.toFixed(0)} ms`,
       );
@@ -161,6 +215,5 @@ export async function runDemo(
   } finally {
     await s3?.stop();
     await rm(scratch, { recursive: true, force: true });
-    if (kept !== undefined) await rm(kept, { recursive: true, force: true });
   }
 }

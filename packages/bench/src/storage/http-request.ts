@@ -77,14 +77,15 @@ export async function runHttpRequest(config: BenchConfig): Promise<HttpRequestRe
     await response.arrayBuffer();
   };
 
-  const rounds = config.quick ? 2 : 15;
-  const perRound = config.quick ? 50 : 400;
+  const rounds = config.quick ? 1 : 15;
+  const perRound = config.quick ? 10 : 400;
+  const warmUp = config.quick ? 5 : 50;
   const times = new Map<string, { wall: number[]; cpu: number[] }>();
   let metered = 0;
   try {
     // Warm-up: both clients, every case, so that no case pays the first compilation.
-    for (const metering of METERINGS) await roundOf(metering, viaHttp, 50);
-    for (const metering of METERINGS) await roundOf(metering, viaFetch, 50);
+    for (const metering of METERINGS) await roundOf(metering, viaHttp, warmUp);
+    for (const metering of METERINGS) await roundOf(metering, viaFetch, warmUp);
     for (let round = 0; round < rounds; round++) {
       for (const [client, send] of [
         ['http.request', viaHttp],
@@ -106,7 +107,8 @@ export async function runHttpRequest(config: BenchConfig): Promise<HttpRequestRe
     stats.flush();
     const sent = await otel.total('backup.operations');
     // The warm-up's metered requests count too.
-    if (sent !== metered + 100) throw new Error(`http-request: exported ${sent} attempts, expected ${metered + 100}`);
+    if (sent !== metered + 2 * warmUp)
+      throw new Error(`http-request: exported ${sent} attempts, expected ${metered + 2 * warmUp}`);
   } finally {
     agent.destroy();
     for (const socket of sockets) socket.destroy();
