@@ -11,6 +11,7 @@ import { CELL, CELLS, CONTROLS, END_EPIPE, END_ERROR, GO, GO_COPY, GO_NEVER, rea
 import { DEFAULT_LABELS, type Labels, parseBytes, parseLabels, UsageError } from './options.js';
 import { progressLine } from './progress.js';
 import { StageRecorder } from './stage-recorder.js';
+import { consoleToStderr } from './stderr-console.js';
 
 export const METER_USAGE = `Usage: backupstats meter --operation OP [options]
 
@@ -238,6 +239,7 @@ async function runSink(path: string): Promise<Sink> {
 
 /** Without a run: stats of its own from the environment, exported when it ends. */
 async function ownSink(options: Options): Promise<Sink> {
+  consoleToStderr();
   const { startBackupStats } = await import('backupstats/setup');
   const stats = await startBackupStats();
   const recorder = new StageRecorder(stats.backup, { ...DEFAULT_LABELS, ...options.labels });
