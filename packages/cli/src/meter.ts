@@ -111,7 +111,7 @@ function startCopier(): Copier {
   // The copy reads and writes fds 0 and 1 itself, blocking. The meter never touches process.stdin, process.stdout
   // or process.stderr (a worker's default stdio does, to pipe its output into them): Node.js would open a pipe there
   // as a stream and make it non-blocking for every process that shares it, the copy meeting EAGAIN.
-  const worker = new Worker(new URL('./meter-worker.js', import.meta.url), {
+  const worker = new Worker(new URL('./meter-worker.cjs', import.meta.url), {
     workerData: { cells: cellMemory, control: controlMemory },
     stdout: true,
     stderr: true,
@@ -240,7 +240,7 @@ async function runSink(path: string): Promise<Sink> {
 /** Without a run: stats of its own from the environment, exported when it ends. */
 async function ownSink(options: Options): Promise<Sink> {
   consoleToStderr();
-  const { startBackupStats } = await import('backupstats/setup');
+  const { startBackupStats } = await import('./library.js');
   const stats = await startBackupStats();
   const recorder = new StageRecorder(stats.backup, { ...DEFAULT_LABELS, ...options.labels });
   return {

@@ -102,11 +102,7 @@ export async function runCommand(args: string[]): Promise<number> {
     return 0;
   }
   consoleToStderr();
-  // Both at once: the loader reads the files of one while it compiles the other's.
-  const [{ createBackupStats, RunFailure }, { startBackupStats }] = await Promise.all([
-    import('backupstats'),
-    import('backupstats/setup'),
-  ]);
+  const { createBackupStats, RunFailure, startBackupStats } = await import('./library.js');
   // Stats without a provider cost nothing and have the families of the installed library: checked before anything
   // is built or exported.
   const probe = createBackupStats();
