@@ -4,14 +4,19 @@ import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
+/** The bundle of the library and the SDK (src/library.ts), which the command requires only when it builds stats. */
+const LIBRARY = './library.cjs';
+
 export default defineConfig({
-  // The command, with the library and the OpenTelemetry packages it loads bundled in: a start-up that resolves and
-  // reads a few files rather than two hundred. Each dynamic import stays a chunk of its own (splitting), so a command
-  // loads only what it runs: `meter` inside a run never loads the library nor the SDK, and an exporter that is not
-  // configured is never read. The dependencies stay in package.json so that an install gets the same versions.
-  entry: { cli: 'src/cli.ts', 'meter-worker': 'src/meter-worker.ts' },
-  format: ['esm'],
-  splitting: true,
+  // CommonJS bundles: Node.js loads CommonJS without its ES module loader, whose own start-up and per-file work
+  // cost a command more than the files' code does. The command (with `meter` and `run`) is one bundle; the library
+  // with the OpenTelemetry packages it loads is another (library.cjs), required only by a command that builds stats:
+  // a `meter` inside a run never reads it. The worker that copies is a third. The dependencies stay in package.json
+  // so that an install gets the same versions.
+  entry: { cli: 'src/cli.ts', library: 'src/library.ts', 'meter-worker': 'src/meter-worker.ts' },
+  format: ['cjs'],
+  // `import.meta.url` (the worker's path, the library's peer resolution) in CommonJS.
+  shims: true,
   // The gRPC exporter is not a dependency of the command: its import fails at run time with the library's own
   // missing-package error, as it does for the library.
   noExternal: [
@@ -20,21 +25,33 @@ export default defineConfig({
     /^protobufjs/,
     /^@protobufjs\//,
   ],
-  external: ['@opentelemetry/exporter-metrics-otlp-grpc', '@grpc/grpc-js'],
+  external: ['@opentelemetry/exporter-metrics-otlp-grpc', '@grpc/grpc-js', LIBRARY],
   clean: true,
   sourcemap: false,
   target: 'node20',
   platform: 'node',
-  // The ES module builds of the OpenTelemetry packages: their CommonJS builds would need `require` in an ES module.
+  // The ES module builds of the OpenTelemetry packages, which the bundler trims to what the command uses.
   esbuildOptions(options) {
     options.mainFields = ['module', 'main'];
   },
   esbuildPlugins: [
     {
-      // The OpenTelemetry ES module builds `import * as process from 'process'`: Node.js builds that namespace by
-      // reading every property of `process`, stdin and stdout included, which opens them as streams and makes a
-      // pipe on fd 0 or 1 non-blocking (a meter's blocking copy then meets EAGAIN at every read). The global, in a
-      // CommonJS wrapper whose properties the bundle reads only when used, instead.
+      // `import('./library.js')` becomes a `require` of the library's own bundle rather than a copy of it. A
+      // `require`, not an `import()`: Node.js would load a CommonJS file through its ES module loader, which first
+      // scans the whole file for its export names.
+      name: 'library-bundle',
+      setup(build) {
+        build.onResolve({ filter: /^\.\/library\.js$/ }, () => ({ path: LIBRARY, namespace: 'library-bundle' }));
+        build.onLoad({ filter: /.*/, namespace: 'library-bundle' }, () => ({
+          contents: `module.exports = require(${JSON.stringify(LIBRARY)});`,
+          loader: 'js',
+        }));
+      },
+    },
+    {
+      // The OpenTelemetry ES module builds `import * as process from 'process'`: the global itself, whose properties
+      // the bundle reads only when used. A copy of them would read process.stdin and process.stdout, which opens them
+      // as streams and makes a pipe on fd 0 or 1 non-blocking (a meter's blocking copy then meets EAGAIN).
       name: 'process-global',
       setup(build) {
         build.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-global' }));
@@ -45,23 +62,10 @@ export default defineConfig({
       },
     },
     {
-      // The Prometheus exporter ships only CommonJS, and a chunk that an `import()` loads gives a CommonJS module's
-      // exports only as `default`: an ES module in front of it names the two exports the library imports.
-      name: 'prometheus-exporter-esm',
+      name: 'semantic-conventions-names',
       setup(build) {
-        build.onResolve({ filter: /^@opentelemetry\/exporter-prometheus$/ }, (args) => ({
-          path: args.path,
-          namespace: 'prometheus-exporter-esm',
-          pluginData: { resolveDir: dirname(args.importer) },
-        }));
-        build.onLoad({ filter: /.*/, namespace: 'prometheus-exporter-esm' }, (args) => ({
-          contents:
-            "export { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus/build/src/index.js';",
-          resolveDir: (args.pluginData as { resolveDir: string }).resolveDir,
-          loader: 'js',
-        }));
-        // Its `require('@opentelemetry/semantic-conventions')` would bring the whole CommonJS build (200 KB): an ES
-        // module that re-exports the names the requiring file uses lets the bundler keep just those.
+        // The Prometheus exporter's `require('@opentelemetry/semantic-conventions')` would bring the whole CommonJS
+        // build (200 KB): an ES module that re-exports the names the requiring file uses lets the bundler keep those.
         build.onResolve({ filter: /^@opentelemetry\/semantic-conventions$/ }, (args) => {
           if (args.kind !== 'require-call') return undefined;
           const source = readFileSync(args.importer, 'utf8');
@@ -78,9 +82,6 @@ export default defineConfig({
       },
     },
   ],
-  // `require` for the packages that ship only CommonJS (the Prometheus exporter): their `require('http')` needs it.
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
-  },
+  banner: { js: '#!/usr/bin/env node' },
   define: { BACKUPSTATS_CLI_VERSION: JSON.stringify(version) },
 });

@@ -9,7 +9,7 @@ export interface BenchConfig {
   /** Interleaved rounds of the pipeline and demo benchmarks (both demos), when `--rounds=N` overrides the default. */
   readonly rounds?: number | undefined;
   /**
-   * Another build of the `backupstats` command (its dist/cli.js, inside a package folder where its imports resolve),
+   * Another build of the `backupstats` command (its dist/cli.cjs, inside a package folder where its imports resolve),
    * measured beside the current one in the shell rows, when `--cli-baseline=PATH` names it.
    */
   readonly cliBaseline?: string | undefined;

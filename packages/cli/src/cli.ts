@@ -1,4 +1,5 @@
 // The `backupstats` command (docs/shell.md).
+import * as nodeModule from 'node:module';
 import { METER_USAGE, meterCommand } from './meter.js';
 import { UsageError } from './options.js';
 import { RUN_USAGE, runCommand } from './run.js';
@@ -26,6 +27,9 @@ Example, for cron and node_exporter's textfile collector:
 const USAGES: Record<string, string> = { run: RUN_USAGE, meter: METER_USAGE };
 
 async function main(argv: string[]): Promise<number> {
+  // Node.js 22.1 and later keep the code they compile on disk (in the temporary folder) for the next start: the
+  // library's bundle, which `run` requires on every start, is then not compiled again. Node.js 20 has no such cache.
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   const [command, ...args] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
@@ -65,4 +69,11 @@ function isArgsError(error: unknown): boolean {
 }
 
 // An explicit exit: a command that left something behind (a grandchild holding a pipe) must not hold the job.
-process.exit(await main(process.argv.slice(2)));
+main(process.argv.slice(2)).then(
+  (status) => process.exit(status),
+  (error: unknown) => {
+    // What no command expected: its stack, as Node.js prints an uncaught error, and the status Node.js gives it.
+    process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -11,6 +11,7 @@ import { CELL, CELLS, CONTROLS, END_EPIPE, END_ERROR, GO, GO_COPY, GO_NEVER, rea
 import { DEFAULT_LABELS, type Labels, parseBytes, parseLabels, UsageError } from './options.js';
 import { progressLine } from './progress.js';
 import { StageRecorder } from './stage-recorder.js';
+import { consoleToStderr } from './stderr-console.js';
 
 export const METER_USAGE = `Usage: backupstats meter --operation OP [options]
 
@@ -110,7 +111,7 @@ function startCopier(): Copier {
   // The copy reads and writes fds 0 and 1 itself, blocking. The meter never touches process.stdin, process.stdout
   // or process.stderr (a worker's default stdio does, to pipe its output into them): Node.js would open a pipe there
   // as a stream and make it non-blocking for every process that shares it, the copy meeting EAGAIN.
-  const worker = new Worker(new URL('./meter-worker.js', import.meta.url), {
+  const worker = new Worker(new URL('./meter-worker.cjs', import.meta.url), {
     workerData: { cells: cellMemory, control: controlMemory },
     stdout: true,
     stderr: true,
@@ -238,7 +239,8 @@ async function runSink(path: string): Promise<Sink> {
 
 /** Without a run: stats of its own from the environment, exported when it ends. */
 async function ownSink(options: Options): Promise<Sink> {
-  const { startBackupStats } = await import('backupstats/setup');
+  consoleToStderr();
+  const { startBackupStats } = await import('./library.js');
   const stats = await startBackupStats();
   const recorder = new StageRecorder(stats.backup, { ...DEFAULT_LABELS, ...options.labels });
   return {

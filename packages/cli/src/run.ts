@@ -10,6 +10,7 @@ import { decodeReport, type MeterReport, RUN_SOCKET_VARIABLE } from './channel.j
 import { DEFAULT_LABELS, parseBytes, parseLabels, UsageError } from './options.js';
 import { StageRecorder } from './stage-recorder.js';
 import { PipelineStages } from './stages.js';
+import { consoleToStderr } from './stderr-console.js';
 
 /** The families `--family` names; those the installed library has are accepted. */
 export const FAMILIES = ['backup', 'restore', 'verify', 'prune'] as const;
@@ -100,11 +101,8 @@ export async function runCommand(args: string[]): Promise<number> {
     process.stdout.write(`${RUN_USAGE}\n`);
     return 0;
   }
-  // Both at once: the loader reads the files of one while it compiles the other's.
-  const [{ createBackupStats, RunFailure }, { startBackupStats }] = await Promise.all([
-    import('backupstats'),
-    import('backupstats/setup'),
-  ]);
+  consoleToStderr();
+  const { createBackupStats, RunFailure, startBackupStats } = await import('./library.js');
   // Stats without a provider cost nothing and have the families of the installed library: checked before anything
   // is built or exported.
   const probe = createBackupStats();

@@ -1,4 +1,4 @@
-// Runs the built `backupstats` command (dist/cli.js) in child processes, as a shell user would: a `backupstats` on the
+// Runs the built `backupstats` command (dist/cli.cjs) in child processes, as a shell user would: a `backupstats` on the
 // PATH, the environment cleaned of the test runner's OTEL_* and BACKUPSTATS_* variables.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { onTestFinished } from 'vitest';
 import { parseExposition, type Sample } from '../../../test/support/pushgateway/exposition.js';
 
 /** The built command. */
-export const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` first`);
 
 /** A folder with a `backupstats` that runs the built command, first on the PATH of every child. */

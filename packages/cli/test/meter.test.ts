@@ -34,6 +34,19 @@ describe('backupstats meter', () => {
     expect(bytesOf(join(dir, 'meter.prom'), 'Source:Read')).toBe(data.length);
   });
 
+  it('alone with the console exporter: its output is its input, byte for byte, and the metrics go to stderr', async () => {
+    const dir = tempDir('meter-console');
+    const data = randomBytes(64 * 1024);
+    writeFileSync(join(dir, 'data'), data);
+    const ended = await runShell('backupstats meter -q --operation Source:Read < data > data.out', {
+      cwd: dir,
+      env: { OTEL_METRICS_EXPORTER: 'console' },
+    });
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'data.out')).equals(data)).toBe(true);
+    expect(ended.stderr).toContain('backup.bytes');
+  });
+
   // 2 GiB through two meters and cksum: about 10 s of CPU on two cores, so a minute of room on a busy machine.
   it('2 GiB through two meters inside a run: the same checksum out, and every stage exported exactly', {
     timeout: 120_000,

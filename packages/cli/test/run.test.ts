@@ -152,6 +152,13 @@ describe('backupstats run', () => {
     }
   });
 
+  it("with the console exporter: stdout is the command's alone, and the metrics go to stderr", async () => {
+    const ended = await runCli(['run', '--', 'sh', '-c', 'printf data'], { env: { OTEL_METRICS_EXPORTER: 'console' } });
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.stdout).toBe('data');
+    expect(ended.stderr).toContain('backup.runs');
+  });
+
   it('a command that cannot start: exit 127 and a configuration failure', async () => {
     const dir = tempDir('run');
     const ended = await runCli(['run', '--', join(dir, 'no-such-program')], { env: textfileEnv(dir) });

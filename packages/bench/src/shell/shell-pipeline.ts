@@ -8,7 +8,7 @@ import type { BenchConfig } from '../config.js';
 import { type Summary, summarize } from '../harness/sample.js';
 
 /** The built command: `pnpm bench` builds it first. */
-const CLI = fileURLToPath(new URL('../../../cli/dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../cli/dist/cli.cjs', import.meta.url));
 const PV = ['/usr/bin/pv', '/bin/pv'].find((path) => existsSync(path));
 
 /** One way of copying a stream, timed. */

@@ -9,7 +9,6 @@ import {
   type HistogramTemporality,
 } from '../../histogram/histogram-producer.js';
 import { groupingKeyOf, groupingPath } from '../../pushgateway/grouping-key.js';
-import { openPushgatewayExporter } from '../../pushgateway/pushgateway-exporter.js';
 import { fileOfSameJob, IDENTITY_ATTRIBUTES, sameJobText, serviceNameOf } from '../../textfile/job-identity.js';
 import { openTextfileExporter } from '../../textfile/textfile-exporter.js';
 import type { ExportSettings } from '../env/export-settings.js';
@@ -17,7 +16,7 @@ import type { TemporalityPreference } from '../env/otlp-settings.js';
 import { TEXTFILE_PATH_VARIABLE } from '../env/textfile-settings.js';
 import { type DeliveryWatch, watchDelivery } from './delivery.js';
 import { loadOtlpExporter, type OtlpExporterFactory } from './otlp-exporters.js';
-import { createPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.js';
+import type { PrometheusEndpoint } from './prometheus-endpoint.js';
 
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
 type PrometheusModule = typeof import('@opentelemetry/exporter-prometheus');
@@ -51,7 +50,13 @@ export async function buildReaders(
 ): Promise<Readers> {
   let otlp: OtlpExporterFactory | undefined;
   let prometheusModule: PrometheusModule | undefined;
+  // The Pushgateway client and the scrape endpoint load only when configured: they bring Node.js' http and https
+  // modules (and with them tls), whose loading a job that exports elsewhere would pay at every start.
+  let pushgatewayModule: typeof import('../../pushgateway/pushgateway-exporter.js') | undefined;
+  let endpointModule: typeof import('./prometheus-endpoint.js') | undefined;
   for (const name of settings.exporters) {
+    if (name === 'pushgateway') pushgatewayModule = await import('../../pushgateway/pushgateway-exporter.js');
+    if (name === 'prometheus') endpointModule = await import('./prometheus-endpoint.js');
     if (name === 'otlp' && settings.otlp !== undefined)
       otlp = await loadOtlpExporter(settings.otlp, settings.exportersSource, line);
     // The Pushgateway and textfile exporters write the text format with exporter-prometheus's serializer.
@@ -101,12 +106,15 @@ export async function buildReaders(
       );
     }
     const push = settings.pushgateway;
-    if (name === 'pushgateway' && push !== undefined && prometheusModule !== undefined) {
+    if (name === 'pushgateway' && push !== undefined && prometheusModule !== undefined && pushgatewayModule) {
       // Job and instance are resolved here, from the resource, so that messages name the group.
       const key = groupingKeyOf(resourceAttributes, { labels: push.labels });
       const config = { ...push, ...key, timeoutMillis: settings.timeoutMillis };
       // No prefix, and no timestamps: the Pushgateway refuses pushed samples that have one.
-      const exporter = openPushgatewayExporter(config, new prometheusModule.PrometheusSerializer(undefined, false));
+      const exporter = pushgatewayModule.openPushgatewayExporter(
+        config,
+        new prometheusModule.PrometheusSerializer(undefined, false),
+      );
       const url = `${push.url.origin}${push.url.pathname.replace(/\/+$/, '')}${groupingPath(key)}`;
       // exporter-prometheus writes explicit-bucket histograms only.
       readers.push(periodic(exporter, `Pushgateway exporter (POST ${url})`, 'explicit'));
@@ -128,7 +136,7 @@ export async function buildReaders(
       readers.push(periodic(exporter, `textfile exporter (${textfile.path})`, 'explicit'));
     }
     const where = settings.prometheus;
-    if (name === 'prometheus' && where !== undefined && prometheusModule !== undefined) {
+    if (name === 'prometheus' && where !== undefined && prometheusModule !== undefined && endpointModule) {
       // The exporter's own server never starts: set-up serves its scrapes (see createPrometheusEndpoint). Host
       // and port are still passed so that exporter 0.2xx does not read OTEL_EXPORTER_PROMETHEUS_* from
       // process.env.
@@ -139,7 +147,7 @@ export async function buildReaders(
         preventServerStart: true,
         metricProducers: histograms('explicit'),
       });
-      endpoint = createPrometheusEndpoint(exporter, where.host, where.port);
+      endpoint = endpointModule.createPrometheusEndpoint(exporter, where.host, where.port);
       readers.push(exporter);
     }
   }
