@@ -111,6 +111,20 @@ describe('the bytes a reading counts', () => {
     expect(values.get(REMAINING)).toBe(0);
   });
 
+  it("a byte's fraction that a flush leaves for the next one once: the flush took the whole bytes", async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
+    const source = stats.backup.scope(SOURCE);
+    source.timedIncrementBytes(1, 1);
+    stats.backup.scope(RUN).startRun({ expectedBytes: 1000 });
+    source.timedIncrementBytes(100.5, 1);
+    vi.advanceTimersByTime(1000);
+    stats.flush();
+    const values = numbers(await harness.collect());
+    expect(values.get(PROGRESS)).toBeCloseTo(0.1005, 12);
+  });
+
   it("not another operation's bytes pending at the start: they take nothing from the run's progress", async ({
     harness,
   }) => {
