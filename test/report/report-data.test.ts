@@ -4,6 +4,7 @@
 import { createBackupStats } from 'backupstats';
 import { type BackupStatsReport, REPORT_VERSION, reportData, writeReport } from 'backupstats/report';
 import { afterEach, beforeEach, describe, expect, vi } from 'vitest';
+import { createCountingProvider } from '../support/counting-provider.js';
 import { it } from '../support/fixtures.js';
 import { statsWithHistograms } from '../support/histogram-stats.js';
 
@@ -139,6 +140,25 @@ describe('reportData series', () => {
       [false, 'BackupEngine', 'Source:Read'],
       [true, 'overflow', 'overflow'],
     ]);
+    await stats.shutdown();
+  });
+
+  it('hold what was exported when the operations counter refused a flush, and all of it after the retry', async ({
+    harness,
+    diagnostics,
+  }) => {
+    const counting = createCountingProvider(harness.provider);
+    const stats = createBackupStats({ meterProvider: counting.provider, flushIntervalMillis: 2 ** 30 });
+    const read = stats.backup.scope({ ...ENGINE, operation: 'Source:Read' });
+    // The first record goes to the instruments at once; the next two wait for a flush.
+    for (let i = 0; i < 3; i++) read.timedIncrementBytes(100, 1);
+    counting.failAdd('backup.operations', 1, new Error('refused'));
+    expect(() => stats.flush()).toThrow('refused');
+    // The report's own flush is refused too (said through diag): the series still holds the first record only.
+    counting.failAdd('backup.operations', 1, new Error('refused'));
+    expect(reportData(stats).series).toEqual([expect.objectContaining({ count: 1, bytes: 100, seconds: 0.001 })]);
+    expect(diagnostics.messages).toHaveLength(1);
+    expect(reportData(stats).series).toEqual([expect.objectContaining({ count: 3, bytes: 300, seconds: 0.003 })]);
     await stats.shutdown();
   });
 

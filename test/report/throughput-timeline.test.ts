@@ -98,6 +98,26 @@ describe('the throughput timeline', () => {
     }
     await stats.shutdown();
   });
+  it('keeps two idle flushes of a writer that moved at 18 others flat: a flush it moved in adds one sample', async ({
+    harness,
+  }) => {
+    // 18 moves and the sample of the idle stretch's end fit the samples a series keeps: none is halved away.
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 2 ** 30 });
+    const writer = stats.backup.scope({ operation: 'Destination:Write' });
+    for (let second = 1; second <= 20; second++) {
+      vi.setSystemTime(START + second * 1000);
+      if (second <= 8 || second > 10) writer.timedIncrementBytes(CHUNK, 5);
+      stats.flush();
+    }
+    const rates = writerRates(reportData(stats));
+    const idle = rates.filter(({ from, to }) => from >= 8000 && to <= 10_000);
+    expect(idle.length).toBeGreaterThan(8);
+    for (const { from, to, rate } of idle) expect(rate, `${from}-${to} ms`).toBe(0);
+    const writing = rates.filter(({ from, to }) => to <= 8000 || from >= 10_000);
+    for (const { from, to, rate } of writing) expect(rate, `${from}-${to} ms`).toBeCloseTo(CHUNK, -1);
+    await stats.shutdown();
+  });
+
   it('keeps the whole course of a long writer at an even resolution: its rate changes stay where they were', async ({
     harness,
   }) => {

@@ -55,6 +55,7 @@ export async function runTimelineCost(config: BenchConfig): Promise<TimelineResu
       'backup',
       (each) => handles.forEach(each as never),
       () => {},
+      true,
     );
     const record = (): void => {
       for (const handle of handles) handle.timedIncrementBytes(65_536, 0.25);

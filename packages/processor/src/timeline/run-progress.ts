@@ -54,15 +54,26 @@ export class RunProgress {
     const done = this.doneBytes;
     if (done > before) this.lastMovedAt = at;
     const last = this.at.length - 1;
-    if (last > 0 && at - (this.at[last - 1] as number) < SPACING_MILLIS) {
+    // A lone sample (the start, or the window's first) is never replaced: there is none before it.
+    if (at - (this.at[last - 1] ?? Number.NEGATIVE_INFINITY) < SPACING_MILLIS) {
       this.at[last] = at;
       this.done[last] = done;
     } else {
       this.at.push(at);
       this.done.push(done);
     }
-    // Keep one sample at or before the window's start, so that the throughput spans the whole window.
-    while (this.at.length > 2 && (this.at[1] as number) <= at - PROGRESS_WINDOW_MILLIS) {
+    // Stryker disable next-line CallExpression: a reading drops the same ones; this bounds them between readings
+    this.dropBefore(at);
+  }
+
+  /**
+   * Drops the samples older than the newest one at or before the window's start at `now` (Unix ms), which becomes
+   * the first: the throughput then spans the whole window. While the run is younger than the window, the first
+   * stays its start.
+   */
+  private dropBefore(now: number): void {
+    // With one sample left there is no second one to become the first.
+    while ((this.at[1] ?? Number.POSITIVE_INFINITY) <= now - PROGRESS_WINDOW_MILLIS) {
       this.at.shift();
       this.done.shift();
     }
@@ -70,19 +81,20 @@ export class RunProgress {
 
   /**
    * Where the run stands at `now` (Unix ms), with `pending` bytes of its operation recorded since the latest flush:
-   * read at a collection, whether the collection's own flush came before or comes after.
+   * read at a collection, whether the collection's own flush came before or comes after. The samples that the
+   * window left behind by then are dropped.
    */
   reading(now: number, pending: number): ProgressReading {
+    this.dropBefore(now);
     const done = Math.max(0, this.taken + pending);
     const expected = this.expectedBytes;
-    // The newest sample at or before the window's start, or the oldest one while the run is younger than it.
-    let anchor = 0;
-    for (let i = 1; i < this.at.length && (this.at[i] as number) <= now - PROGRESS_WINDOW_MILLIS; i++) anchor = i;
-    const span = now - (this.at[anchor] as number);
-    const moved = done - (this.done[anchor] as number);
+    const span = now - (this.at[0] as number);
+    const moved = done - (this.done[0] as number);
     let remainingSeconds = Number.POSITIVE_INFINITY;
     if (done >= expected) remainingSeconds = 0;
-    else if (moved > 0 && span > 0) remainingSeconds = ((expected - done) * span) / moved / 1000;
+    // No time since the first sample (read in the millisecond of the start): no throughput yet. Nothing moved
+    // since it: the division by 0 gives +Inf.
+    else if (span > 0) remainingSeconds = ((expected - done) * span) / Math.max(0, moved) / 1000;
     return {
       ratio: expected === 0 ? 1 : done / expected,
       remainingSeconds,

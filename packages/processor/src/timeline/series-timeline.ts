@@ -57,11 +57,15 @@ export class SeriesTimeline {
     return out;
   }
 
-  /** Keeps the first sample (the zero) and every second one after it, counted back from the latest. */
+  /**
+   * Keeps the first sample (the zero) and every second one after it: the odd ones, which end with the latest, since
+   * the samples are halved only when all {@link TIMELINE_SAMPLES} (an even number) are taken.
+   */
   private halve(): void {
     const s = this.samples;
     let kept = 1;
-    for (let i = 2 - ((this.length - 1) % 2); i < this.length; i += 2) {
+    // Stryker disable next-line EqualityOperator: i is odd and the length even, so `<=` stops where `<` does
+    for (let i = 1; i < this.length; i += 2) {
       s.copyWithin(kept * STRIDE, i * STRIDE, (i + 1) * STRIDE);
       kept += 1;
     }
