@@ -57,10 +57,11 @@ describe.skipIf(skip)('jobs writing files for node_exporter, scraped by a real P
         OTEL_METRICS_EXPORTER: 'textfile',
         BACKUPSTATS_TEXTFILE_PATH: join(node.dir, `${service}.prom`),
         OTEL_SERVICE_NAME: service,
-        // Both write every 300 ms while the other one writes too; the same 300 ms bound the final export, with room
-        // for a machine busy with the other test files.
-        OTEL_METRIC_EXPORT_INTERVAL: '300',
-        OTEL_METRIC_EXPORT_TIMEOUT: '300',
+        // Both write while the other one writes too. The interval bounds the final export (a timeout cannot exceed
+        // it), and a write syncs the file and its folder to the disk: a second, for a machine busy with the other
+        // test files (300 ms was once not enough there).
+        OTEL_METRIC_EXPORT_INTERVAL: '1000',
+        OTEL_METRIC_EXPORT_TIMEOUT: '1000',
         BACKUPSTATS_HISTOGRAMS: 'true',
         FIXTURE_BATCHES: batches,
         FIXTURE_PAUSE_MS: '20',
