@@ -1,4 +1,4 @@
-// Runs the example backup tool as a child process, as a user would, for the tests in /test/example-*.test.ts.
+// Runs the example backup tool as a child process, as a user would, for the tests in test/examples and test/e2e.
 import { createHash } from 'node:crypto';
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
