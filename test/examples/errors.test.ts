@@ -4,7 +4,7 @@ import { chmod, cp, mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, readSummary, row, runCli } from '../../packages/examples/test-support/run-cli.js';
+import { COMPILED_CLI, readSummary, row, runCli } from '../../packages/examples/test-support/run-cli.js';
 import { expectFailedRun } from '../support/failed-run.js';
 import { sourceTree as makeSourceTree } from '../support/source-tree.js';
 
@@ -17,7 +17,7 @@ const permissionsApply =
   !asRoot ||
   spawnSync(
     process.execPath,
-    ['-e', `require('fs').accessSync(${JSON.stringify(CLI)}, require('fs').constants.R_OK)`],
+    ['-e', `require('fs').accessSync(${JSON.stringify(COMPILED_CLI)}, require('fs').constants.R_OK)`],
     {
       uid: NOBODY,
       gid: NOBODY,
@@ -25,7 +25,7 @@ const permissionsApply =
   ).status === 0;
 if (!permissionsApply) {
   console.warn(
-    `backupstats example tests: running as root and user nobody cannot read ${CLI}; the permission cases are skipped`,
+    `backupstats example tests: running as root and user nobody cannot read ${COMPILED_CLI}; the permission cases are skipped`,
   );
 }
 // A real full file system: a 256 KiB tmpfs in a private mount namespace (unprivileged user namespaces).

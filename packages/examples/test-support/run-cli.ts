@@ -1,5 +1,6 @@
-// Runs the example backup tool as a child process, as a user would, for the tests in /test/example-*.test.ts.
+// Runs the example backup tool as a child process, as a user would, for the tests in test/examples and test/e2e.
 import { createHash } from 'node:crypto';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,8 +10,10 @@ import type { SummaryRow } from '../src/backup-tool/cli/scope-summary.js';
 
 /** The examples package (tsx resolves from there). */
 export const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** The tool's entry point. */
+/** The tool's entry point, as `pnpm demo` runs it through tsx. */
 export const CLI = join(EXAMPLES_DIR, 'src', 'backup-tool', 'cli.ts');
+/** The tool compiled to JavaScript by the examples' build (`pnpm build`): what the tests run unless told `viaTsx`. */
+export const COMPILED_CLI = join(EXAMPLES_DIR, 'dist', 'backup-tool', 'cli.js');
 
 /** How a run of the tool ended. */
 export interface CliResult {
@@ -32,12 +35,58 @@ export interface RunOptions {
   /** The Node.js binary to run the tool with (default: the one running the tests). */
   readonly node?: string;
   readonly timeoutMs?: number;
+  /**
+   * Run the TypeScript source through tsx, as `pnpm demo` does, instead of the compiled tool. Starting through tsx
+   * costs about twice the CPU of the compiled start, so only the tests that pin what users run keep it: no warning
+   * at start, and one run for each storage path (tsx's loader also has to reach the compression workers).
+   */
+  readonly viaTsx?: boolean;
 }
 
-/** Starts the tool through tsx, with the cleaned environment plus `env`, and returns it, for runs that stay up (`--serve`). */
+/** The modification times of the files under `folder`, none when it does not exist. */
+function mtimes(folder: string): number[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { recursive: true, withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.filter((entry) => entry.isFile()).map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs);
+}
+
+let compiledChecked = false;
+
+/**
+ * Throws unless dist/ holds a build of the current src/: a test must not pass or fail on old code. The build empties
+ * dist/ and writes every file anew, so dist/ is current when no file it is built from is newer than its oldest file
+ * (as scripts/build-if-stale.mjs judges the library). It does not build itself: the files of the e2e tier run four at
+ * once, and one building while another runs the tool would swap the files under it.
+ */
+function assertCompiledCurrent(): void {
+  if (compiledChecked) return;
+  const built = mtimes(join(EXAMPLES_DIR, 'dist'));
+  const sources = [
+    ...mtimes(join(EXAMPLES_DIR, 'src')),
+    ...['build.mjs', 'tsconfig.json'].map((file) => statSync(join(EXAMPLES_DIR, file)).mtimeMs),
+  ];
+  if (built.length === 0 || Math.max(...sources) > Math.min(...built)) {
+    throw new Error(
+      `the compiled example tool in ${join(EXAMPLES_DIR, 'dist')} is ${built.length === 0 ? 'missing' : 'older than its source'}: ` +
+        'run `npx -y pnpm@10.34.9 build` (or `node packages/examples/build.mjs`) before these tests',
+    );
+  }
+  compiledChecked = true;
+}
+
+/**
+ * Starts the tool, compiled (or through tsx with `viaTsx`), with the cleaned environment plus `env`, and returns it,
+ * for runs that stay up (`--serve`).
+ */
 export function startCli(args: readonly string[], options: RunOptions = {}): NodeProcess {
-  const { env, uid, gid, wrapper, node } = options;
-  return startNode(['--import', 'tsx', CLI, ...args], { cwd: EXAMPLES_DIR, env, uid, gid, wrapper, node });
+  const { env, uid, gid, wrapper, node, viaTsx } = options;
+  if (viaTsx !== true) assertCompiledCurrent();
+  const command = viaTsx === true ? ['--import', 'tsx', CLI] : [COMPILED_CLI];
+  return startNode([...command, ...args], { cwd: EXAMPLES_DIR, env, uid, gid, wrapper, node });
 }
 
 /** Runs the tool to its end and returns its exit status and output; SIGKILLs it and throws after `timeoutMs`. */

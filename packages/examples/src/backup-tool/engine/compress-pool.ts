@@ -20,10 +20,20 @@ export interface CompressPool {
   close(): Promise<void>;
 }
 
+/**
+ * The workers' entry. Run through tsx (this file is `.ts`), it is compress-task.mjs, which registers tsx in the
+ * worker before loading the TypeScript task; compiled to JavaScript (dist/, as the tests run the tool), it is the
+ * compiled task itself, so that the compiled tool never loads tsx.
+ */
+const TASK_ENTRY = new URL(
+  import.meta.url.endsWith('.ts') ? './compress-task.mjs' : './compress-task.js',
+  import.meta.url,
+).href;
+
 /** A pool of `threads` workers recording through `link` (made with `workers: threads`). */
 export function createCompressPool(threads: number, link: WorkerLink): CompressPool {
   const pool = new Piscina({
-    filename: new URL('./compress-task.mjs', import.meta.url).href,
+    filename: TASK_ENTRY,
     workerData: { link },
     minThreads: threads,
     maxThreads: threads,
