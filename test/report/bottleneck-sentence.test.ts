@@ -65,6 +65,13 @@ describe('bottleneckOf', () => {
     expect(bottleneckOf([stage('Source:Read', 1)], 'backup')?.sentence).toBe(
       'Source:Read was busy 100 % of the run: this backup is bound by reading its source (BackupEngine/Builtin)',
     );
+    // Just over one thread's worth (two operations overlapping for a moment) is not said as "1.0 threads at once".
+    expect(bottleneckOf([stage('Compressor:Write', 1.02)], 'backup')?.sentence).toBe(
+      'Compressor:Write was busy 102 % of the run: this backup is bound by compression (BackupEngine/Builtin)',
+    );
+    expect(bottleneckOf([stage('Compressor:Write', 1.05)], 'backup')?.sentence).toBe(
+      'Compressor:Write was busy 105 % of the run (1.1 threads at once on average): this backup is bound by compression (BackupEngine/Builtin)',
+    );
     expect(bottleneckOf([stage('Compressor:Write', 2.46)], 'backup')?.sentence).toBe(
       'Compressor:Write was busy 246 % of the run (2.5 threads at once on average): this backup is bound by compression (BackupEngine/Builtin)',
     );
