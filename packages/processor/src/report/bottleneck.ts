@@ -78,7 +78,9 @@ function sentenceOf(stage: ReportStage, family: ReportRun['family'], covered: nu
       return `${busiest}; at least ${percent(uncovered)} of the run went to work no metered stage measured`;
     return `${busiest}; its stages' busy time adds up to the run's length, so no single stage bounds this ${family}`;
   }
-  // Several threads in one stage: its time adds up over them, and the share says how many were busy on average.
-  const threads = stage.busyShare > 1 ? ` (${stage.busyShare.toFixed(1)} threads at once on average)` : '';
+  // Several threads in one stage: its time adds up over them, and the share says how many were busy on average. A
+  // share that reads 1.0 at one decimal (two operations overlapping for a moment) says nothing of threads.
+  const average = stage.busyShare.toFixed(1);
+  const threads = Number(average) > 1 ? ` (${average} threads at once on average)` : '';
   return `${stage.operation} was busy ${percent(stage.busyShare)} of the run${threads}: this ${family} is bound by ${words} (${where})`;
 }
