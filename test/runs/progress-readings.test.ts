@@ -24,14 +24,22 @@ afterEach(() => {
   metrics.disable();
 });
 
+/**
+ * Stats on `provider` that flush only when told, and their source series, created with a first byte before any run
+ * starts: its later bytes then wait in the series for a flush.
+ */
+function statsWithSource(provider: MeterProvider) {
+  const stats = createBackupStats({ meterProvider: provider, ...NOT_NOW });
+  const source = stats.backup.scope(SOURCE);
+  source.timedIncrementBytes(1, 1);
+  return { stats, source };
+}
+
 describe('the window of the last minute', () => {
   it('starts at the newest sample a minute old; a flush under 3.75 s after the sample before the latest replaces the latest', async ({
     harness,
   }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
-    const source = stats.backup.scope(SOURCE);
-    // The series exists before the run, so that its later bytes wait for a flush.
-    source.timedIncrementBytes(1, 1);
+    const { stats, source } = statsWithSource(harness.provider);
     stats.backup.scope(RUN).startRun({ expectedBytes: 3400 });
     const flushAt = (millis: number, bytes: number) => {
       vi.setSystemTime(T0 + millis);
@@ -57,9 +65,7 @@ describe('the window of the last minute', () => {
     // On an API without createGauge the progress gauges are observable: read in the collection's callbacks, here
     // before the collection's own flush, so the latest flush is a minute older than the window's start.
     const { provider } = createRecordingMeterProvider(harness.provider, { withoutCreateGauge: true });
-    const stats = createBackupStats({ meterProvider: provider, ...NOT_NOW });
-    const source = stats.backup.scope(SOURCE);
-    source.timedIncrementBytes(1, 1);
+    const { stats, source } = statsWithSource(provider);
     stats.backup.scope(RUN).startRun({ expectedBytes: 10_000 });
     for (const second of [10, 20]) {
       vi.setSystemTime(T0 + second * 1000);
@@ -77,9 +83,7 @@ describe('the window of the last minute', () => {
   it('has no throughput in the millisecond of the start: a run that moved then tells no time left (+Inf)', async ({
     harness,
   }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
-    const source = stats.backup.scope(SOURCE);
-    source.timedIncrementBytes(1, 1);
+    const { stats, source } = statsWithSource(harness.provider);
     stats.backup.scope(RUN).startRun({ expectedBytes: 1000 });
     source.timedIncrementBytes(100, 1);
     const values = numbers(await harness.collect());
@@ -92,10 +96,8 @@ describe('the bytes a reading counts', () => {
   it("at a run's end: its operation's bytes recorded since the latest flush, moved then; no other operation's", async ({
     harness,
   }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
-    const source = stats.backup.scope(SOURCE);
+    const { stats, source } = statsWithSource(harness.provider);
     const compressor = stats.backup.scope(COMPRESSOR);
-    source.timedIncrementBytes(1, 1);
     compressor.timedIncrementBytes(1, 1);
     const run = stats.backup.scope(RUN).startRun({ expectedBytes: 1000 });
     vi.advanceTimersByTime(5000);
@@ -114,9 +116,7 @@ describe('the bytes a reading counts', () => {
   it("a byte's fraction that a flush leaves for the next one once: the flush took the whole bytes", async ({
     harness,
   }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
-    const source = stats.backup.scope(SOURCE);
-    source.timedIncrementBytes(1, 1);
+    const { stats, source } = statsWithSource(harness.provider);
     stats.backup.scope(RUN).startRun({ expectedBytes: 1000 });
     source.timedIncrementBytes(100.5, 1);
     vi.advanceTimersByTime(1000);
@@ -128,10 +128,8 @@ describe('the bytes a reading counts', () => {
   it("not another operation's bytes pending at the start: they take nothing from the run's progress", async ({
     harness,
   }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider, ...NOT_NOW });
-    const source = stats.backup.scope(SOURCE);
+    const { stats, source } = statsWithSource(harness.provider);
     const compressor = stats.backup.scope(COMPRESSOR);
-    source.timedIncrementBytes(1, 1);
     compressor.timedIncrementBytes(1, 1);
     source.timedIncrementBytes(30, 1);
     compressor.timedIncrementBytes(50, 1);
@@ -205,9 +203,7 @@ describe('flushes at unusual moments', () => {
         });
       },
     };
-    const stats = createBackupStats({ meterProvider: provider, ...NOT_NOW });
-    const source = stats.backup.scope(SOURCE);
-    source.timedIncrementBytes(1, 1);
+    const { stats, source } = statsWithSource(provider);
     source.timedIncrementBytes(100, 1);
     let run: Run | undefined;
     during = () => {
