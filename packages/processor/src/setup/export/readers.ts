@@ -106,7 +106,12 @@ export async function buildReaders(
       );
     }
     const push = settings.pushgateway;
-    if (name === 'pushgateway' && push !== undefined && prometheusModule !== undefined && pushgatewayModule) {
+    if (
+      name === 'pushgateway' &&
+      push !== undefined &&
+      prometheusModule !== undefined &&
+      pushgatewayModule !== undefined
+    ) {
       // Job and instance are resolved here, from the resource, so that messages name the group.
       const key = groupingKeyOf(resourceAttributes, { labels: push.labels });
       const config = { ...push, ...key, timeoutMillis: settings.timeoutMillis };
@@ -136,7 +141,12 @@ export async function buildReaders(
       readers.push(periodic(exporter, `textfile exporter (${textfile.path})`, 'explicit'));
     }
     const where = settings.prometheus;
-    if (name === 'prometheus' && where !== undefined && prometheusModule !== undefined && endpointModule) {
+    if (
+      name === 'prometheus' &&
+      where !== undefined &&
+      prometheusModule !== undefined &&
+      endpointModule !== undefined
+    ) {
       // The exporter's own server never starts: set-up serves its scrapes (see createPrometheusEndpoint). Host
       // and port are still passed so that exporter 0.2xx does not read OTEL_EXPORTER_PROMETHEUS_* from
       // process.env.
