@@ -38,6 +38,11 @@ export interface TimingBudgetRow {
   readonly meteringNsPerChunk: number;
   /** The same in clock reads' worth ({@link PipelineResult.clockReadNs} each). */
   readonly meteringClockReads: number;
+  /**
+   * The same difference for `unmetered again`, ns per chunk: two runs of the same unmetered code, so what the
+   * figure above reads when nothing differs (its noise on this machine in this run).
+   */
+  readonly noiseNsPerChunk: number;
   /** Median over the rounds of the time the three stages' meters recorded, s: default, and exact timing. */
   readonly defaultSeconds: number;
   readonly exactSeconds: number;
@@ -256,15 +261,16 @@ function budgetRow(
   const chunks = total / chunk;
   const byDefault = times.get('backupstats default') as Timing[];
   const exact = times.get('backupstats exact timing') as Timing[];
-  const meteringNsPerChunk = summarize(
-    byDefault.map((t, i) => ((t.cpuMs - (base[i] as Timing).cpuMs) * 1e6) / chunks),
-  ).median;
+  const perChunk = (runs: readonly Timing[]): number =>
+    summarize(runs.map((t, i) => ((t.cpuMs - (base[i] as Timing).cpuMs) * 1e6) / chunks)).median;
+  const meteringNsPerChunk = perChunk(byDefault);
   const defaultSeconds = summarize(byDefault.map((t) => t.recordedSeconds ?? 0)).median;
   const exactSeconds = summarize(exact.map((t) => t.recordedSeconds ?? 0)).median;
   return {
     chunkBytes: chunk,
     meteringNsPerChunk,
     meteringClockReads: meteringNsPerChunk / clockReadNs,
+    noiseNsPerChunk: perChunk(times.get('unmetered again') as Timing[]),
     defaultSeconds,
     exactSeconds,
     estimateOffPercent: (defaultSeconds / exactSeconds - 1) * 100,
