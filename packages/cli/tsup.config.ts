@@ -1,11 +1,32 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** The bundle of the library and the SDK (src/library.ts), which the command requires only when it builds stats. */
 const LIBRARY = './library.cjs';
+
+/**
+ * The module that stands for `peer` where `importer` imports it, with the names the library uses from it. The
+ * Prometheus exporter package has no `exports` map, so its files are reachable.
+ */
+function peerNames(peer: string, importer: string): string {
+  if (peer === '@opentelemetry/resources') {
+    return "export { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';";
+  }
+  const build = '@opentelemetry/exporter-prometheus/build/src';
+  if (/[\\/](textfile|pushgateway)[\\/]index\.js$/.test(importer)) {
+    return `export { PrometheusSerializer } from '${build}/PrometheusSerializer.js';`;
+  }
+  // Set-up's exporters all use the serializer; only the scrape endpoint needs the exporter, loaded when read.
+  return [
+    `const { PrometheusSerializer } = require('${build}/PrometheusSerializer.js');`,
+    `module.exports = { PrometheusSerializer, get PrometheusExporter() {`,
+    `  return require('${build}/PrometheusExporter.js').PrometheusExporter; } };`,
+  ].join('\n');
+}
 
 export default defineConfig({
   // CommonJS bundles: Node.js loads CommonJS without its ES module loader, whose own start-up and per-file work
@@ -57,6 +78,24 @@ export default defineConfig({
         build.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-global' }));
         build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({
           contents: 'module.exports = process;',
+          loader: 'js',
+        }));
+      },
+    },
+    {
+      // The library imports these peers whole (`import()` of the package), and a whole package is what a bundle
+      // initializes: every resource detector (one loads node:crypto) and the Prometheus exporter's HTTP server
+      // (node:http) for a job that only writes a textfile. A module that re-exports the names the importer uses
+      // lets the bundler keep those. The command's tests fail if a name is missing here.
+      name: 'peer-names',
+      setup(build) {
+        build.onResolve({ filter: /^@opentelemetry\/(resources|exporter-prometheus)$/ }, (args) => {
+          if (args.kind !== 'dynamic-import') return undefined;
+          return { path: args.path, namespace: 'peer-names', pluginData: peerNames(args.path, args.importer) };
+        });
+        build.onLoad({ filter: /.*/, namespace: 'peer-names' }, (args) => ({
+          contents: args.pluginData as string,
+          resolveDir: dirname(fileURLToPath(import.meta.url)),
           loader: 'js',
         }));
       },
