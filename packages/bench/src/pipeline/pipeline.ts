@@ -8,6 +8,7 @@ import { type Summary, spreadPercent, summarize } from '../harness/sample.js';
 import { type CpuPin, pinToOneCpu } from './cpu-pin.js';
 import { PIPELINE_MODES, type PipelineMode } from './pipeline-modes.js';
 import type { Timing } from './pipeline-run.js';
+import type { DestinationKind } from './stages.js';
 
 /** One mode at one chunk size: wall time over the rounds and its overhead over the unmetered pipeline. */
 export interface PipelineRow {
@@ -34,7 +35,10 @@ export interface PipelineRow {
 /** At one chunk size: what the default mode's meters cost per chunk, and how close its timing estimate came. */
 export interface TimingBudgetRow {
   readonly chunkBytes: number;
-  /** Median over the rounds of (default CPU time − unmetered CPU time) / chunks, ns: the three stages' metering. */
+  /**
+   * Median over the rounds of (default CPU time − unmetered CPU time) / chunks, ns: the three stages' metering,
+   * measured with a destination that only counts its bytes.
+   */
   readonly meteringNsPerChunk: number;
   /** The same in clock reads' worth ({@link PipelineResult.clockReadNs} each). */
   readonly meteringClockReads: number;
@@ -67,7 +71,7 @@ export interface PipelineResult {
   readonly fresh: { readonly pipelines: number; readonly bytes: number; readonly rows: readonly StartRow[] };
   /** A file tree read one pipeline per file. */
   readonly tree: { readonly files: number; readonly fileBytes: number; readonly rows: readonly StartRow[] };
-  /** What one `performance.now()` costs here, ns (the cheapest of several batches of a million reads). */
+  /** What one `performance.now()` costs here, ns: the cheapest, over the rounds, of batches of a million reads. */
   readonly clockReadNs: number;
   readonly budget: readonly TimingBudgetRow[];
   readonly rounds: number;
@@ -84,11 +88,14 @@ const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 type Reply =
   | { readonly ready: true }
   | { readonly ok: true; readonly timing: Timing }
+  | { readonly ok: true; readonly clockReadNs: number }
   | { readonly ok: false; readonly error: string };
 
 /** A long-lived process running one mode; runs are requested one at a time. */
 interface ModeProcess {
-  run(chunk: number, total: number): Promise<Timing>;
+  run(chunk: number, total: number, destination?: DestinationKind): Promise<Timing>;
+  /** What one `performance.now()` costs in this process, ns (pipeline-run.ts, measureClockRead). */
+  clockRead(): Promise<number>;
   /** The median ms of `count` new pipelines of `bytes` each (pipeline-run.ts, runFresh). */
   runFresh(chunk: number, bytes: number, count: number): Promise<number>;
   /** The `count` files of `dir`, one pipeline each (pipeline-run.ts, runTree), ms. */
@@ -121,16 +128,26 @@ async function startMode(mode: PipelineMode, pin: CpuPin): Promise<ModeProcess> 
   });
   const ready = await next();
   if (!('ready' in ready)) throw new Error(`pipeline process for "${mode}" did not start`);
-  const ask = async (request: object): Promise<Timing> => {
+  const answer = async (request: object) => {
     const reply = next();
     child.send(request);
-    const answer = await reply;
-    if ('ready' in answer) throw new Error(`pipeline process for "${mode}" answered out of turn`);
-    if (!answer.ok) throw new Error(`pipeline (${mode}) failed: ${answer.error}`);
-    return answer.timing;
+    const answered = await reply;
+    if ('ready' in answered) throw new Error(`pipeline process for "${mode}" answered out of turn`);
+    if (!answered.ok) throw new Error(`pipeline (${mode}) failed: ${answered.error}`);
+    return answered;
+  };
+  const ask = async (request: object): Promise<Timing> => {
+    const answered = await answer(request);
+    if (!('timing' in answered)) throw new Error(`pipeline process for "${mode}" answered out of turn`);
+    return answered.timing;
   };
   return {
-    run: (chunk, total) => ask({ chunk, total }),
+    run: (chunk, total, destination) => ask({ chunk, total, destination }),
+    clockRead: async () => {
+      const answered = await answer({ chunk: 0, total: 0, clock: true });
+      if (!('clockReadNs' in answered)) throw new Error(`pipeline process for "${mode}" answered out of turn`);
+      return answered.clockReadNs;
+    },
     runFresh: async (chunk, bytes, count) => (await ask({ chunk, total: bytes, fresh: count })).wallMs,
     runTree: async (dir, count) => (await ask({ chunk: 0, total: 0, tree: { dir, count } })).wallMs,
     close() {
@@ -162,8 +179,7 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
     const proc = (mode: PipelineMode): ModeProcess => processes.get(mode) as ModeProcess;
 
     const rows: PipelineRow[] = [];
-    const budget: TimingBudgetRow[] = [];
-    const clockReadNs = measureClockRead();
+    const timesByChunk = new Map<number, Map<PipelineMode, Timing[]>>();
     for (const chunk of chunks) {
       // One unmeasured pass per mode, so every mode's code is optimized before the first timed round; a quick
       // run's figures mean nothing, so it skips the pass.
@@ -182,9 +198,9 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
         }
         log(`  pipeline ${chunk / 1024} KiB round ${round + 1}/${rounds}: ${line.join(', ')}`);
       }
+      timesByChunk.set(chunk, times);
       const base = times.get('unmetered') as Timing[];
       const noop = times.get('wrappers on noopStats') as Timing[];
-      budget.push(budgetRow(chunk, total, clockReadNs, base, times));
       for (const mode of PIPELINE_MODES) {
         const runs = times.get(mode) as Timing[];
         const overheads = summarize(runs.map((t, i) => (t.wallMs / (base[i] as Timing).wallMs - 1) * 100));
@@ -206,6 +222,42 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
         });
       }
     }
+    // The metering cost per chunk, on the same stages into a destination that only counts: the sha1 of the rows
+    // above is most of their CPU time (5 to 6 µs of a 4 KiB chunk's 8 to 10), which a difference of two whole runs
+    // then resolves poorly. The clock is timed in the unmetered process each round, pinned as the modes are; the
+    // cheapest round is its cost, the others having been slowed by whatever else ran.
+    const clockReads: number[] = [];
+    const counted = new Map<number, Map<PipelineMode, Timing[]>>();
+    for (const chunk of chunks) {
+      if (!config.quick)
+        for (const mode of BUDGET_MODES) await proc(mode).run(chunk, Math.min(total, 64 * MiB), 'count');
+      const times = new Map<PipelineMode, Timing[]>(BUDGET_MODES.map((m) => [m, []]));
+      for (let round = 0; round < rounds; round++) {
+        clockReads.push(await proc('unmetered').clockRead());
+        const shift = round % BUDGET_MODES.length;
+        const order = [...BUDGET_MODES.slice(shift), ...BUDGET_MODES.slice(0, shift)];
+        const line: string[] = [];
+        for (const mode of order) {
+          const timing = await proc(mode).run(chunk, total, 'count');
+          times.get(mode)?.push(timing);
+          line.push(`${mode} ${timing.cpuMs.toFixed(0)} ms CPU`);
+        }
+        log(
+          `  pipeline metering ${chunk / 1024} KiB, counting destination, round ${round + 1}/${rounds}: ${line.join(', ')}`,
+        );
+      }
+      counted.set(chunk, times);
+    }
+    const clockReadNs = Math.min(...clockReads);
+    const budget = chunks.map((chunk) =>
+      budgetRow(
+        chunk,
+        total,
+        clockReadNs,
+        counted.get(chunk) as Map<PipelineMode, Timing[]>,
+        timesByChunk.get(chunk) as Map<PipelineMode, Timing[]>,
+      ),
+    );
     const startRounds = config.quick ? 1 : 5;
     const freshCount = config.quick ? 3 : 20;
     const freshBytes = MiB;
@@ -239,43 +291,41 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
   }
 }
 
-/** What one `performance.now()` costs, ns: the cheapest of five batches of a million reads. */
-function measureClockRead(): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let batch = 0; batch < 5; batch++) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < 1_000_000; i++) performance.now();
-    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1_000_000);
-  }
-  return best;
-}
-
-/** The default mode's metering cost per chunk and its timing estimate against exact timing, at one chunk size. */
+/**
+ * At one chunk size: the default mode's metering cost per chunk, from the runs into a counting destination
+ * (`counted`), and its timing estimate against exact timing, from the rows' runs (`times`).
+ */
 function budgetRow(
   chunk: number,
   total: number,
   clockReadNs: number,
-  base: readonly Timing[],
+  counted: ReadonlyMap<PipelineMode, Timing[]>,
   times: ReadonlyMap<PipelineMode, Timing[]>,
 ): TimingBudgetRow {
   const chunks = total / chunk;
-  const byDefault = times.get('backupstats default') as Timing[];
-  const exact = times.get('backupstats exact timing') as Timing[];
+  const base = counted.get('unmetered') as Timing[];
   const perChunk = (runs: readonly Timing[]): number =>
     summarize(runs.map((t, i) => ((t.cpuMs - (base[i] as Timing).cpuMs) * 1e6) / chunks)).median;
-  const meteringNsPerChunk = perChunk(byDefault);
-  const defaultSeconds = summarize(byDefault.map((t) => t.recordedSeconds ?? 0)).median;
-  const exactSeconds = summarize(exact.map((t) => t.recordedSeconds ?? 0)).median;
+  const meteringNsPerChunk = perChunk(counted.get('backupstats default') as Timing[]);
+  const defaultSeconds = summarize(
+    (times.get('backupstats default') as Timing[]).map((t) => t.recordedSeconds ?? 0),
+  ).median;
+  const exactSeconds = summarize(
+    (times.get('backupstats exact timing') as Timing[]).map((t) => t.recordedSeconds ?? 0),
+  ).median;
   return {
     chunkBytes: chunk,
     meteringNsPerChunk,
     meteringClockReads: meteringNsPerChunk / clockReadNs,
-    noiseNsPerChunk: perChunk(times.get('unmetered again') as Timing[]),
+    noiseNsPerChunk: perChunk(counted.get('unmetered again') as Timing[]),
     defaultSeconds,
     exactSeconds,
     estimateOffPercent: (defaultSeconds / exactSeconds - 1) * 100,
   };
 }
+
+/** The modes of the metering cost per chunk: the default against unmetered, with the A/A control. */
+const BUDGET_MODES: readonly PipelineMode[] = ['unmetered', 'backupstats default', 'unmetered again'];
 
 /** The modes of the start-up and file-tree rows: the default against unmetered, with the A/A control. */
 const START_MODES: readonly PipelineMode[] = [
