@@ -36,6 +36,14 @@ export interface ShellResult {
   readonly gzipPipedCpu: Summary;
   readonly gzipMetered: Summary;
   readonly gzipMeteredCpu: Summary;
+  /**
+   * The metered run's wall time over the same round's piped and bare runs, percent: ratios within a round, so that
+   * a drift of the machine between rounds (seconds, on a shared one) weighs on both sides alike.
+   */
+  readonly gzipMeteredOverPipedPercent: Summary;
+  readonly gzipMeteredOverBarePercent: Summary;
+  /** `backupstats run -- sh -c true` minus the `sh -c true` run just before it, wall ms. */
+  readonly runStartupOverBareMs: Summary;
   /** `backupstats run -- sh -c true` and `sh -c true`: wall ms and CPU ms (user + system of the shell's children). */
   readonly runStartup: Summary;
   readonly runStartupCpu: Summary;
@@ -59,6 +67,8 @@ interface Timed {
 
 const ms = (timed: Timed): number => timed.seconds * 1000;
 const cpuMs = (timed: Timed): number => timed.cpuSeconds * 1000;
+/** How much longer `timed` took than `base`, percent of `base`. */
+const over = (timed: Timed, base: Timed): number => (timed.seconds / base.seconds - 1) * 100;
 
 /**
  * Runs `script` with bash (for `times`, which prints the CPU time of the shell's children) and the command's folder
@@ -197,6 +207,9 @@ export async function runShellPipeline(config: BenchConfig): Promise<ShellResult
       gzipPipedCpu: summarize(piped.map((t) => t.cpuSeconds)),
       gzipMetered: summarize(metered.map((t) => t.seconds)),
       gzipMeteredCpu: summarize(metered.map((t) => t.cpuSeconds)),
+      gzipMeteredOverPipedPercent: summarize(metered.map((t, i) => over(t, piped[i] as Timed))),
+      gzipMeteredOverBarePercent: summarize(metered.map((t, i) => over(t, bare[i] as Timed))),
+      runStartupOverBareMs: summarize(runStartup.map((t, i) => ms(t) - ms(bareStartup[i] as Timed))),
       runStartup: summarize(runStartup.map(ms)),
       runStartupCpu: summarize(runStartup.map(cpuMs)),
       bareStartup: summarize(bareStartup.map(ms)),

@@ -56,6 +56,11 @@ export function shellSection(result: ShellResult): string[] {
       ],
     ),
     '',
+    `Within each round: the metered gzip over the piped one ${pctRange(result.gzipMeteredOverPipedPercent)}, over ` +
+      `the bare one ${pctRange(result.gzipMeteredOverBarePercent)}; \`backupstats run -- sh -c true\` over the ` +
+      `\`sh -c true\` just before it ${fixed(result.runStartupOverBareMs.median, 0)} ms ` +
+      `(${fixed(result.runStartupOverBareMs.min, 0)} … ${fixed(result.runStartupOverBareMs.max, 0)} ms); medians.`,
+    '',
     `Each case in turn, ${result.rounds} round(s). \`head -c\` of /dev/zero feeds the copiers, whose output goes to ` +
       '/dev/null; CPU is user + system of the whole pipeline (bash `times`). The gzip input is random letters of a ' +
       '16-letter alphabet; the metered run exports to a textfile at its end.' +
@@ -64,6 +69,11 @@ export function shellSection(result: ShellResult): string[] {
         ? ''
         : ` The baseline build is ${result.baseline.cli}, run in turn with the current one.`),
   ];
+}
+
+/** A median percentage with the range of the rounds. */
+function pctRange(summary: Summary): string {
+  return `${fixed(summary.median, 1)} % (${fixed(summary.min, 1)} … ${fixed(summary.max, 1)} %)`;
 }
 
 function gzipRow(name: string, wall: Summary, cpu: Summary, over?: ShellResult): string[] {
