@@ -1,8 +1,6 @@
 // The `backupstats` command (docs/shell.md).
 import * as nodeModule from 'node:module';
-import { METER_USAGE, meterCommand } from './meter.js';
 import { UsageError } from './options.js';
-import { RUN_USAGE, runCommand } from './run.js';
 
 declare const BACKUPSTATS_CLI_VERSION: string;
 
@@ -24,7 +22,14 @@ Example, for cron and node_exporter's textfile collector:
   backupstats run -- sh -c 'pg_dump db | backupstats meter --operation Source:Read | gzip \\
     | backupstats meter --operation Compressor:Write > /backups/db.gz'`;
 
-const USAGES: Record<string, string> = { run: RUN_USAGE, meter: METER_USAGE };
+/**
+ * Each command's module, loaded only when that command runs: `run` never uses the copy thread's modules
+ * (worker_threads, tty), and every module loaded is start-up time of every job.
+ */
+const COMMANDS: Record<string, () => Promise<(args: string[]) => Promise<number>>> = {
+  run: async () => (await import('./run.js')).runCommand,
+  meter: async () => (await import('./meter.js')).meterCommand,
+};
 
 async function main(argv: string[]): Promise<number> {
   // Node.js 22.1 and later keep the code they compile on disk (in the temporary folder) for the next start: the
@@ -40,11 +45,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    if (command === 'run') return await runCommand(args);
-    if (command === 'meter') return await meterCommand(args);
-    throw new UsageError(`unknown command ${JSON.stringify(command)}: run or meter`);
+    const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (load === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}: run or meter`);
+    return await (await load())(args);
   } catch (error) {
-    const usage = USAGES[command];
+    const usage = Object.hasOwn(COMMANDS, command);
     if (error instanceof UsageError || isArgsError(error)) {
       process.stderr.write(`backupstats ${usage ? `${command}: ` : ''}${(error as Error).message}\n`);
       process.stderr.write(`Try: backupstats ${usage ? `${command} ` : ''}--help\n`);
