@@ -42,6 +42,7 @@ function runsAsPackage(): boolean {
 function manifestAt(dir: string): { name?: unknown; version?: unknown } | undefined {
   try {
     return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+    // Stryker disable next-line BlockStatement: without its return the function returns undefined all the same
   } catch {
     return undefined;
   }
