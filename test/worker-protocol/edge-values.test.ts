@@ -1,7 +1,8 @@
 // Values at the ends of what a worker writes, in process: the main thread reads them as a worker's numbers, not as
 // damaged memory (test/worker-protocol/damaged-cells.test.ts has the values past them). A count of 2^53 - 1, the
 // largest a cell holds exactly; and the minimum and maximum a slot's histogram starts with (Infinity and -Infinity)
-// in a copy of it the main thread takes. The cells are found from the slot's bytes cell (region-layout.ts: the
+// in a copy of it the main thread takes; and past them, a maximum below zero, which the worker's next record would
+// raise again, so the copy is made consistent by hand. The cells are found from the slot's bytes cell (region-layout.ts: the
 // count before it, the milliseconds after it, then the histogram's count, sum, minimum, maximum and zero count).
 import type { WorkerLink } from 'backupstats';
 import { connectBackupStats } from 'backupstats/worker';
@@ -70,5 +71,29 @@ describe('a value at the end of what a worker writes', () => {
     worker.backup.timedIncrementBytes(1, 3);
     expect((await collect()).histogram({})).toMatchObject({ count: 2, min: 0.001, max: 0.003 });
     expect(saidOfLink(diagnostics)).toEqual([]);
+  });
+
+  it('a maximum below zero in a consistent copy is past them: the place is no longer read, reported once', async ({
+    diagnostics,
+  }) => {
+    const { worker, collect, int32, numbers } = place();
+    const words = int32.slice();
+    worker.backup.timedIncrementBytes(BYTES, 1);
+    const seq = [...int32.keys()].filter((i) => words[i] === 0 && int32[i] === 2);
+    expect(seq).toHaveLength(1);
+    const bytes = bytesCell(numbers);
+    await collect();
+    // A record's next duration would raise it again: the copy is made consistent by hand.
+    numbers[bytes + 5] = -1;
+    int32[seq[0] as number] = 4;
+    await collect();
+    worker.backup.timedIncrementBytes(1, 3);
+    const { values, histogram } = await collect();
+    expect([values.get('backup.operations{-,-,-}'), histogram({})?.count]).toEqual([1, 1]);
+    const said = saidOfLink(diagnostics);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(
+      'the shared memory of a worker link holds a histogram maximum of -1, which no worker writes',
+    );
   });
 });

@@ -53,6 +53,19 @@ describe("a slot's rebase, read by the main thread", () => {
     expect(int32[at.word + 1]).toBe(2);
   });
 
+  it('of bytes alone (no time recorded, 0 ms taken off): keeps the totals exact', async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    onTestFinished(() => stats.shutdown());
+    const worker = connectBackupStats(stats.workerLink({ workers: 1, maxScopes: 2 }));
+    onTestFinished(() => worker.close());
+    const values = async () => valuesByKey(await harness.collect());
+    worker.backup.timedIncrementBytes(HALF, 0);
+    expect((await values()).get('backup.bytes{-,-,-}')).toBe(HALF);
+    worker.backup.timedIncrementBytes(HALF, 0);
+    const after = await values();
+    expect([after.get('backup.operations{-,-,-}'), after.get('backup.bytes{-,-,-}')]).toEqual([2, 2 * HALF]);
+  });
+
   it('being written (its number odd): the counters wait for the read after it is written', async ({ harness }) => {
     const { int32, at, totals } = await rebased(harness);
     int32[at.word] = 1;
