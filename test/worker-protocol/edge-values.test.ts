@@ -2,8 +2,9 @@
 // damaged memory (test/worker-protocol/damaged-cells.test.ts has the values past them). A count of 2^53 - 1, the
 // largest a cell holds exactly; and the minimum and maximum a slot's histogram starts with (Infinity and -Infinity)
 // in a copy of it the main thread takes; and past them, a maximum below zero, which the worker's next record would
-// raise again, so the copy is made consistent by hand. The cells are found from the slot's bytes cell (region-layout.ts: the
-// count before it, the milliseconds after it, then the histogram's count, sum, minimum, maximum and zero count).
+// raise again, so the copy is made consistent by hand. The cells are found from the slot's bytes cell
+// (region-layout.ts: the count before it, the milliseconds after it, then the histogram's count, sum, minimum,
+// maximum and zero count).
 import type { WorkerLink } from 'backupstats';
 import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect, onTestFinished } from 'vitest';
