@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBackupStats } from 'backupstats';
 import { type BackupStatsReport, writeReport } from 'backupstats/report';
-import { describe, expect, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, vi } from 'vitest';
 import { it } from '../support/fixtures.js';
 
 async function folder(): Promise<string> {
@@ -97,7 +97,7 @@ describe('writeReport to one path', () => {
     }
   });
 
-  it("keeps the temporary file of this process's write still under way: a write asked for meanwhile waits for it", async ({
+  it("keeps the temporary file of this process's write under way, not an ended one's; a write asked for meanwhile waits", async ({
     harness,
   }) => {
     const dir = await folder();
@@ -111,6 +111,8 @@ describe('writeReport to one path', () => {
     await new Promise(setImmediate);
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toHaveLength(1);
     stats.restore.scope({ operation: 'Restore' }).startRun().fail('source');
+    // One of an ended process is removed all the same.
+    await writeFile(join(dir, `.report.html.${endedPid()}-1.tmp`), 'half a page');
     const third = writeReport(stats, path);
     await expect(Promise.all([second, third])).resolves.toHaveLength(2);
     expect(await readdir(dir)).toEqual(['report.html']);
@@ -127,32 +129,44 @@ describe('writeReport to one path', () => {
 });
 
 describe('the exit listener of the writes in progress', () => {
-  /** The listener the first write of this process registered for `exit`. */
-  const exitListeners = () =>
-    process.listeners('exit').filter((listener) => listener.name === 'removeWritesInProgress');
+  /** The library loaded afresh (outside the tests), so that its first write of the process is one of this test's. */
+  let fresh: { createBackupStats: typeof createBackupStats; writeReport: typeof writeReport };
+  beforeAll(async () => {
+    vi.resetModules();
+    fresh = { ...(await import('backupstats')), ...(await import('backupstats/report')) };
+  });
+  afterAll(() => {
+    vi.resetModules();
+  });
 
-  it('is registered once, and removes the temporary file of a write under way, not files of ended writes', async ({
+  it('is registered at the first write, once, and removes the temporary file of a write under way only', async ({
     harness,
   }) => {
     const dir = await folder();
     const path = join(dir, 'report.html');
     const temporaries = (): string[] => readdirSync(dir).filter((name) => name.endsWith('.tmp'));
-    const stats = createBackupStats({ meterProvider: harness.provider });
+    const listeners = process.listeners('exit');
+    const added = () => process.listeners('exit').filter((listener) => !listeners.includes(listener));
+    onTestFinished(() => {
+      for (const listener of added()) process.off('exit', listener);
+    });
+    const stats = fresh.createBackupStats({ meterProvider: harness.provider });
     onTestFinished(() => stats.shutdown());
-    await writeReport(stats, path);
-    const writing = writeReport(stats, path);
+    await fresh.writeReport(stats, path);
+    const writing = fresh.writeReport(stats, path);
     // The temporary file is made within the write's first turn of the loop.
     await new Promise(setImmediate);
     const [temporary] = temporaries();
     expect(temporary).toBeDefined();
-    expect(exitListeners()).toHaveLength(1);
-    (exitListeners()[0] as () => void)();
+    expect(added().map((listener) => listener.name)).toEqual(['removeWritesInProgress']);
+    const removeWritesInProgress = added()[0] as () => void;
+    removeWritesInProgress();
     expect(temporaries()).toEqual([]);
     await expect(writing).rejects.toMatchObject({ code: 'ENOENT' });
     // A file at the name of that ended write's temporary file is not one of a write under way.
     await writeFile(join(dir, temporary as string), 'not a write of this process');
-    (exitListeners()[0] as () => void)();
+    removeWritesInProgress();
     expect(temporaries()).toEqual([temporary]);
-    expect(exitListeners()).toHaveLength(1);
+    expect(added()).toHaveLength(1);
   });
 });

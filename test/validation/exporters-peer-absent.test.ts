@@ -7,11 +7,11 @@
 // The workspace has every peer installed, so the library resolves packages here as a program in a fresh directory
 // outside the workspace would (Node's own resolution, through createRequire there), with what the test installs in
 // its node_modules; for a bundle, the library's file is taken to be in such a directory. Both are vitest's module
-// mocks of node:module and node:url, confined to this file, with the library loaded afresh for each test.
+// mocks of node:module and node:url, confined to this file, with the library loaded afresh for it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { describe, expect, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, vi } from 'vitest';
 import { expectDocumentedCode } from '../support/error-codes.js';
 import { it } from '../support/fixtures.js';
 import {
@@ -43,34 +43,53 @@ function installSdk(importer: Importer, manifest: object): void {
   });
 }
 
+/** Where the library resolves packages from, and the file it takes itself to be (its own without one). */
+let resolving: { importer: Importer; bundle?: string } | undefined;
+
 /**
- * The two factories of the library loaded afresh, resolving packages from `importer`'s directory; with `bundle`,
- * the library's file taken to be that file.
+ * The two factories, of the library loaded afresh once for the file with node:module and node:url mocked. Loaded
+ * outside the tests, so that what the library does when it loads stays outside them too, as in every other file.
  */
-async function factories(importer: Importer, bundle?: string) {
+let library: {
+  createPushgatewayExporter: typeof import('backupstats/pushgateway').createPushgatewayExporter;
+  createTextfileExporter: typeof import('backupstats/textfile').createTextfileExporter;
+};
+beforeAll(async () => {
   vi.resetModules();
   vi.doMock('node:module', async (original) => {
     const real = await original<typeof import('node:module')>();
-    return { ...real, createRequire: () => real.createRequire(join(importer.dir, 'program.cjs')) };
+    const createRequire = (from: string | URL) =>
+      real.createRequire(resolving === undefined ? from : join(resolving.importer.dir, 'program.cjs'));
+    return { ...real, createRequire };
   });
   vi.doMock('node:url', async (original) => {
     const real = await original<typeof import('node:url')>();
-    return { ...real, fileURLToPath: (url: string | URL) => bundle ?? real.fileURLToPath(url) };
-  });
-  onTestFinished(() => {
-    vi.doUnmock('node:module');
-    vi.doUnmock('node:url');
-    vi.resetModules();
+    return { ...real, fileURLToPath: (url: string | URL) => resolving?.bundle ?? real.fileURLToPath(url) };
   });
   const { createPushgatewayExporter } = await import('backupstats/pushgateway');
   const { createTextfileExporter } = await import('backupstats/textfile');
+  library = { createPushgatewayExporter, createTextfileExporter };
+});
+afterAll(() => {
+  vi.doUnmock('node:module');
+  vi.doUnmock('node:url');
+  vi.resetModules();
+});
+
+/** The two factories, resolving packages from `importer`'s directory; with `bundle`, taking themselves to be it. */
+function factories(importer: Importer, bundle?: string) {
+  resolving = { importer, bundle };
   const made: PushMetricExporter[] = [];
   onTestFinished(async () => {
+    resolving = undefined;
     for (const exporter of made) await exporter.shutdown();
   });
   return [
-    ['createPushgatewayExporter', () => made.push(createPushgatewayExporter({ url: 'http://127.0.0.1:9' }))],
-    ['createTextfileExporter', () => made.push(createTextfileExporter({ path: join(importer.dir, 'backup.prom') }))],
+    ['createPushgatewayExporter', () => made.push(library.createPushgatewayExporter({ url: 'http://127.0.0.1:9' }))],
+    [
+      'createTextfileExporter',
+      () => made.push(library.createTextfileExporter({ path: join(importer.dir, 'backup.prom') })),
+    ],
   ] as const;
 }
 
@@ -89,7 +108,7 @@ describe('an exporter factory without exporter-prometheus installed', () => {
       reportNodeVersion(node);
       const importer = importerOutsideWorkspace();
       if (manifest !== undefined) installSdk(importer, manifest);
-      for (const [fn, make] of await factories(importer)) {
+      for (const [fn, make] of factories(importer)) {
         let thrown: unknown;
         try {
           make();
@@ -106,7 +125,7 @@ describe('an exporter factory without exporter-prometheus installed', () => {
   it('installed but broken (no main entry): made, the failure left to its import', async () => {
     const importer = importerOutsideWorkspace();
     installWithoutMain(importer, PEER);
-    for (const [, make] of await factories(importer)) expect(make).not.toThrow();
+    for (const [, make] of factories(importer)) expect(make).not.toThrow();
   });
 
   it.for([
@@ -116,7 +135,7 @@ describe('an exporter factory without exporter-prometheus installed', () => {
   ] as const)('in a bundle with %s: made, the failure left to its import', async ([, files, folder]) => {
     const importer = importerOutsideWorkspace();
     write(importer.dir, files);
-    for (const [, make] of await factories(importer, join(importer.dir, folder, 'bundle.js'))) {
+    for (const [, make] of factories(importer, join(importer.dir, folder, 'bundle.js'))) {
       expect(make).not.toThrow();
     }
   });

@@ -42,10 +42,10 @@ function runsAsPackage(): boolean {
 function manifestAt(dir: string): { name?: unknown; version?: unknown } | undefined {
   try {
     return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
-    // Stryker disable next-line BlockStatement: without its return the function returns undefined all the same
   } catch {
-    return undefined;
+    // None there, or not JSON.
   }
+  return undefined;
 }
 
 /**
