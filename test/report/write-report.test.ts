@@ -2,14 +2,15 @@
 // whatever the size or speed of an earlier one), a failed write leaves no file behind, and the temporary files a
 // killed process left beside the page are removed by the next write.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBackupStats } from 'backupstats';
 import { type BackupStatsReport, writeReport } from 'backupstats/report';
-import { afterAll, beforeAll, describe, expect, onTestFinished, vi } from 'vitest';
+import { beforeAll, describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
+import { freshLibrary } from '../support/fresh-library.js';
 
 async function folder(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'backupstats-write-report-'));
@@ -112,7 +113,8 @@ describe('writeReport to one path', () => {
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toHaveLength(1);
     stats.restore.scope({ operation: 'Restore' }).startRun().fail('source');
     // One of an ended process is removed all the same.
-    await writeFile(join(dir, `.report.html.${endedPid()}-1.tmp`), 'half a page');
+    // Written at once: the write under way takes no turn of the loop meanwhile.
+    writeFileSync(join(dir, `.report.html.${endedPid()}-1.tmp`), 'half a page');
     const third = writeReport(stats, path);
     await expect(Promise.all([second, third])).resolves.toHaveLength(2);
     expect(await readdir(dir)).toEqual(['report.html']);
@@ -132,11 +134,8 @@ describe('the exit listener of the writes in progress', () => {
   /** The library loaded afresh (outside the tests), so that its first write of the process is one of this test's. */
   let fresh: { createBackupStats: typeof createBackupStats; writeReport: typeof writeReport };
   beforeAll(async () => {
-    vi.resetModules();
-    fresh = { ...(await import('backupstats')), ...(await import('backupstats/report')) };
-  });
-  afterAll(() => {
-    vi.resetModules();
+    const { core, report } = await freshLibrary();
+    fresh = { createBackupStats: core.createBackupStats, writeReport: report.writeReport };
   });
 
   it('is registered at the first write, once, and removes the temporary file of a write under way only', async ({

@@ -14,6 +14,7 @@ import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, onTestFinished, vi } from 'vitest';
 import { expectDocumentedCode } from '../support/error-codes.js';
 import { it } from '../support/fixtures.js';
+import { freshLibrary } from '../support/fresh-library.js';
 import {
   type Importer,
   importerOutsideWorkspace,
@@ -55,7 +56,6 @@ let library: {
   createTextfileExporter: typeof import('backupstats/textfile').createTextfileExporter;
 };
 beforeAll(async () => {
-  vi.resetModules();
   vi.doMock('node:module', async (original) => {
     const real = await original<typeof import('node:module')>();
     const createRequire = (from: string | URL) =>
@@ -66,14 +66,17 @@ beforeAll(async () => {
     const real = await original<typeof import('node:url')>();
     return { ...real, fileURLToPath: (url: string | URL) => resolving?.bundle ?? real.fileURLToPath(url) };
   });
-  const { createPushgatewayExporter } = await import('backupstats/pushgateway');
-  const { createTextfileExporter } = await import('backupstats/textfile');
-  library = { createPushgatewayExporter, createTextfileExporter };
+  const { pushgateway, textfile } = await freshLibrary();
+  library = {
+    createPushgatewayExporter: pushgateway.createPushgatewayExporter,
+    createTextfileExporter: textfile.createTextfileExporter,
+  };
 });
-afterAll(() => {
+// The next files get the library on the real builtins.
+afterAll(async () => {
   vi.doUnmock('node:module');
   vi.doUnmock('node:url');
-  vi.resetModules();
+  await freshLibrary();
 });
 
 /** The two factories, resolving packages from `importer`'s directory; with `bundle`, taking themselves to be it. */
