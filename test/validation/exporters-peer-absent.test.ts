@@ -45,7 +45,7 @@ function installSdk(importer: Importer, manifest: object): void {
 }
 
 /** Where the library resolves packages from, and the file it takes itself to be (its own without one). */
-let resolving: { importer: Importer; bundle?: string } | undefined;
+let resolving: { importer: Importer; bundle: string | undefined } | undefined;
 
 /**
  * The two factories, of the library loaded afresh once for the file with node:module and node:url mocked. Loaded
