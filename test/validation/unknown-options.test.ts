@@ -165,4 +165,14 @@ describe('an option no function knows', () => {
       refusal('createBackupStats', `quiet${'x'.repeat(59)}`, 'quiet', CORE),
     );
   });
+
+  it('the closest option found by the first 64 characters; of two as close, the first known', () => {
+    const link = (options: object) => () => stats().workerLink(options as never);
+    // Nine edits from "workers" and from "maxScopes" alike.
+    expect(link({ zzzzzzzzz: 1 })).toThrow(refusal('workerLink', 'zzzzzzzzz', 'workers', ['workers', 'maxScopes']));
+    // Whole, the name is closest to "maxScopes"; its first 64 characters are as close to both.
+    expect(link({ [`${'z'.repeat(64)}maxScopes`]: 1 })).toThrow(
+      refusal('workerLink', 'z'.repeat(64), 'workers', ['workers', 'maxScopes']),
+    );
+  });
 });

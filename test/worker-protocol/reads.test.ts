@@ -68,4 +68,32 @@ describe('a read of a place', () => {
     expect([operations, bytes]).toEqual([4, 1_012_345]);
     expect(time).toBeCloseTo(0.68, 12);
   });
+
+  it("adds no count for a count read below what it took, taking nothing off the main thread's own records", async ({
+    harness,
+  }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider });
+    onTestFinished(() => stats.shutdown());
+    const link = stats.workerLink({ workers: 1, maxScopes: 2 });
+    const worker = connectBackupStats(link);
+    onTestFinished(() => worker.close());
+    for (let i = 0; i < 2; i++) worker.backup.timedIncrementBytes(10, 5);
+    // The slot's count, found by its value before a read copies the bytes and time it took beside the slot.
+    const numbers = new Float64Array((link as WorkerLink & { memory: SharedArrayBuffer }).memory);
+    const counts = [...numbers.keys()].filter((i) => numbers[i] === 2);
+    expect(counts).toHaveLength(1);
+    const count = counts[0] as number;
+    const totals = async (): Promise<(number | undefined)[]> => {
+      const values = valuesByKey(await harness.collect());
+      return ['operations', 'bytes', 'time'].map((name) => values.get(`backup.${name}{-,-,-}`));
+    };
+    expect(await totals()).toEqual([2, 20, 0.01]);
+    // The worker's third record, read with its count below what was taken, and one of the main thread's own.
+    worker.backup.timedIncrementBytes(10, 5);
+    numbers[count] = 1;
+    stats.backup.timedIncrement(5);
+    expect(await totals()).toEqual([3, 30, 0.02]);
+    numbers[count] = 3;
+    expect(await totals()).toEqual([4, 30, 0.02]);
+  });
 });

@@ -96,6 +96,7 @@ async function replace(path: string, text: string, mode: number | undefined): Pr
     let isOpen = true;
     try {
       if (mode !== undefined) await chmodFd(fd, mode);
+      // Stryker disable next-line StringLiteral: an empty encoding is UTF-8 too, writeFile's default
       await writeFd(fd, text, 'utf8');
       await fsyncFd(fd);
       isOpen = false;

@@ -43,8 +43,9 @@ function manifestAt(dir: string): { name?: unknown; version?: unknown } | undefi
   try {
     return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
   } catch {
-    return undefined;
+    // None there, or not JSON.
   }
+  return undefined;
 }
 
 /**

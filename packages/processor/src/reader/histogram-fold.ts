@@ -23,9 +23,8 @@ export function histogramProblem(read: Float64Array, taken: Float64Array): strin
   const sum = read[SUM] as number;
   if (!(sum >= 0 && sum < Number.POSITIVE_INFINITY)) return `a histogram sum of ${sum}`;
   const min = read[MIN] as number;
-  if (!((min >= 0 && min < Number.POSITIVE_INFINITY) || min === Number.POSITIVE_INFINITY)) {
-    return `a histogram minimum of ${min}`;
-  }
+  // A duration or the start's Infinity: from 0 up, Infinity included (NaN fails the comparison).
+  if (!(min >= 0)) return `a histogram minimum of ${min}`;
   const max = read[MAX] as number;
   if (!((max >= 0 && max < Number.POSITIVE_INFINITY) || max === Number.NEGATIVE_INFINITY)) {
     return `a histogram maximum of ${max}`;

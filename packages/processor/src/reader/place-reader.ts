@@ -150,7 +150,8 @@ class SlotReader {
     private readonly histogram: LocalHistogram | undefined,
     scratch: Float64Array,
   ) {
-    this.taken = new Float64Array(histogram === undefined ? 0 : scratch.length);
+    // Empty without histograms, as the scratch is.
+    this.taken = new Float64Array(scratch.length);
   }
 
   /** Folds what the slot gained since the last read; what no worker writes instead, if the slot holds it. */
@@ -187,11 +188,10 @@ class SlotReader {
     // The counters are kept only when no rebase was under way or written while they were read: they might be of
     // either base. The compare-exchange writes nothing new; it orders the loads above before it, as in readHistogram.
     if (ahead === 1 || Atomics.compareExchange(int32, this.rebaseAt, round, round) !== round) return undefined;
-    if (ahead === 2) {
-      this.bytes -= rebasedBytes;
-      this.millis -= rebasedMillis;
-      this.round = round;
-    }
+    // Without a rebase written (ahead 0), this takes off 0 and keeps the round.
+    this.bytes -= rebasedBytes;
+    this.millis -= rebasedMillis;
+    this.round = round;
     const addCount = count > this.count ? count - this.count : 0;
     // Stryker disable next-line EqualityOperator,ConditionalExpression: cells only grow: a read is never below it (x64)
     const addBytes = bytes > this.bytes ? bytes - this.bytes : 0;
@@ -205,6 +205,7 @@ class SlotReader {
     }
     if (addBytes + addMillis > 0 || ahead === 2) {
       // What the worker may take off at its next rebase: what this reader has taken, in the base it has taken up.
+      // Stryker disable next-line ArithmeticOperator: TAKEN_BYTES is 0: the same cell
       numbers[this.rebaseCellsAt + TAKEN_BYTES] = this.bytes;
       numbers[this.rebaseCellsAt + TAKEN_MILLIS] = this.millis;
       // Release: the worker that reads this number reads the amounts above.
