@@ -1,102 +1,33 @@
-// meterHttpRequests against local HTTP and HTTPS servers of the test's own, with the clients of Node itself: fetch
-// (undici), http.request and https.request. Every attempt the server received is one HTTP:Request:Send with the bytes
-// it counted; failures and throttling come from what the server answered or did to the connection.
-import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+// meterHttpRequests against local HTTP servers of the test's own, in this process, with the clients of Node itself:
+// fetch (undici) and http.request. Every attempt the server received is one HTTP:Request:Send with the bytes it
+// counted; failures and throttling come from what the server answered or did to the connection. The same over TLS
+// (an openssl certificate, a child process) is test/e2e/http-tls.test.ts.
+import { Agent, request as httpRequest } from 'node:http';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { createBackupStats } from 'backupstats';
 import { HttpOperation, meterHttpRequests } from 'backupstats/http';
 import { createRecordingStats, type RecordingStats } from 'backupstats/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import {
-  type Certificate,
-  type StorageServer,
-  selfSignedCertificate,
-  startStorageServer,
-} from '../support/http-storage.js';
+import { type StorageServer, startStorageServer } from '../support/http-storage.js';
+import { expectWorkloadRecorded, nodeRequest, STATUSES, totals, workload } from '../support/http-workload.js';
 
 let plain: StorageServer;
 let other: StorageServer;
-let tls: StorageServer;
-let certificate: Certificate;
 
 beforeAll(async () => {
-  certificate = selfSignedCertificate();
-  [plain, other, tls] = await Promise.all([
-    startStorageServer(),
-    startStorageServer(),
-    startStorageServer(certificate),
-  ]);
+  [plain, other] = await Promise.all([startStorageServer(), startStorageServer()]);
 });
 afterAll(async () => {
-  await Promise.all([plain?.stop(), other?.stop(), tls?.stop()]);
+  await Promise.all([plain?.stop(), other?.stop()]);
 });
 
 /** Recording stats metered on `origin`, unmetered when the test ends; the servers' counts start from zero. */
 function metered(origin: string | string[]): RecordingStats {
-  for (const server of [plain, other, tls]) server.reset();
+  for (const server of [plain, other]) server.reset();
   const stats = createRecordingStats();
   const unmeter = meterHttpRequests(stats, { origin });
   onTestFinished(unmeter);
   return stats;
-}
-
-const totals = (stats: RecordingStats, operation: string) => stats.totals({ operation });
-
-/** One request through node:http or node:https; resolves with the status once the body was read. */
-function nodeRequest(
-  url: string,
-  options: { method?: string; body?: Buffer | undefined; agent?: Agent; tls?: boolean } = {},
-): Promise<{ status: number; reused: boolean }> {
-  const send = options.tls === true ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = send(
-      url,
-      {
-        method: options.method ?? 'GET',
-        agent: options.agent,
-        ...(options.tls === true ? { ca: certificate.cert } : {}),
-        headers: options.body === undefined ? {} : { 'content-length': options.body.length },
-      },
-      (res: IncomingMessage) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
-/** The same workload against `server`: two uploads, a download, 404, 500, 503 and 429. */
-async function workload(send: (path: string, method: string, body?: Buffer) => Promise<number>): Promise<number[]> {
-  return [
-    await send('/echo', 'PUT', Buffer.alloc(1000, 1)),
-    await send('/echo', 'POST', Buffer.alloc(70_000, 2)),
-    await send('/bytes/100000', 'GET'),
-    await send('/status/404', 'GET'),
-    await send('/status/500', 'GET'),
-    await send('/status/503', 'GET'),
-    await send('/status/429', 'GET'),
-  ];
-}
-
-const STATUSES = [200, 200, 200, 404, 500, 503, 429];
-
-/** What the workload must have recorded against `server`. */
-async function expectWorkloadRecorded(stats: RecordingStats, server: StorageServer): Promise<void> {
-  await expect.poll(() => totals(stats, HttpOperation.RequestSend).count).toBe(7);
-  expect(server.counts.requests).toBe(7);
-  expect(totals(stats, HttpOperation.RequestSend).bytes).toBe(
-    server.counts.requestBodyBytes + server.counts.responseBodyBytes,
-  );
-  // 404 and 500 failed; 503 and 429 throttled.
-  expect(totals(stats, HttpOperation.RequestFailed).count).toBe(2);
-  expect(totals(stats, HttpOperation.RequestThrottled).count).toBe(2);
-  expect(stats.calls.every((call) => call.labels.component === 'BackupStorage')).toBe(true);
-  expect(stats.calls.every((call) => call.labels.implementation === 'HTTP')).toBe(true);
-  expect(stats.calls.every((call) => call.durationMillis > 0 && call.weight === 1)).toBe(true);
 }
 
 describe('meterHttpRequests', () => {
@@ -120,15 +51,7 @@ describe('meterHttpRequests', () => {
     await expectWorkloadRecorded(stats, plain);
   });
 
-  it('meters https.request to a server with a self-signed certificate, and fetch of a body streamed without a length', async () => {
-    const stats = metered(tls.origin);
-    const statuses = await workload(
-      async (path, method, body) => (await nodeRequest(`${tls.origin}${path}`, { method, body, tls: true })).status,
-    );
-    expect(statuses).toEqual(STATUSES);
-    await expectWorkloadRecorded(stats, tls);
-
-    // A body fetch streams without a declared length: its chunks are counted as undici sends them.
+  it('counts a fetch body streamed without a declared length as undici sends its chunks', async () => {
     const streamed = metered(plain.origin);
     const chunks = [Buffer.alloc(3000, 1), Buffer.alloc(5000, 2)];
     const response = await fetch(`${plain.origin}/echo`, {
@@ -168,31 +91,25 @@ describe('meterHttpRequests', () => {
     // Each chunk goes out as "<size in hex>\r\n<chunk>\r\n", and the body ends with "0\r\n\r\n".
     const wire = chunks.reduce((sum, chunk) => sum + chunk.length.toString(16).length + 4 + chunk.length, 5);
     const decoded = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    for (const [server, tlsOptions] of [
-      [plain, {}],
-      [tls, { ca: certificate.cert }],
-    ] as const) {
-      const stats = metered(server.origin);
-      const agent = new (server === tls ? HttpsAgent : Agent)({ keepAlive: true, maxSockets: 1 });
-      onTestFinished(() => agent.destroy());
-      const send = server === tls ? httpsRequest : httpRequest;
-      for (let i = 0; i < 3; i++) {
-        await new Promise<void>((resolve, reject) => {
-          const req = send(`${server.origin}/echo`, { method: 'PUT', agent, ...tlsOptions }, (res) => {
-            res.resume();
-            res.on('end', resolve);
-          });
-          req.on('error', reject);
-          for (const chunk of chunks) req.write(chunk);
-          req.end();
+    const stats = metered(plain.origin);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    onTestFinished(() => agent.destroy());
+    for (let i = 0; i < 3; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const req = httpRequest(`${plain.origin}/echo`, { method: 'PUT', agent }, (res) => {
+          res.resume();
+          res.on('end', resolve);
         });
-      }
-      expect(server.counts.connections).toBe(1);
-      expect(server.counts.requestBodyBytes).toBe(3 * decoded);
-      await expect.poll(() => totals(stats, HttpOperation.RequestSend).count).toBe(3);
-      // Sent: the body on the wire; received: the echoed body.
-      expect(totals(stats, HttpOperation.RequestSend).bytes).toBe(3 * (wire + decoded));
+        req.on('error', reject);
+        for (const chunk of chunks) req.write(chunk);
+        req.end();
+      });
     }
+    expect(plain.counts.connections).toBe(1);
+    expect(plain.counts.requestBodyBytes).toBe(3 * decoded);
+    await expect.poll(() => totals(stats, HttpOperation.RequestSend).count).toBe(3);
+    // Sent: the body on the wire; received: the echoed body.
+    expect(totals(stats, HttpOperation.RequestSend).bytes).toBe(3 * (wire + decoded));
   });
 
   it('records a response aborted mid-body as a failed attempt with the bytes that came, for fetch and http.request', async () => {

@@ -5,13 +5,10 @@
 // - `/status/S` answers status S with a short body;
 // - `/drip/N` sends N bytes, then holds the response open until the client goes (for aborts mid-body);
 // - `/reset` resets the connection once the request is read.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { Certificate } from './self-signed-certificate.js';
 
 /** What the server received and sent. */
 export interface ServerCounts {
@@ -29,44 +26,6 @@ export interface StorageServer {
   /** Zeroes the counts. */
   reset(): void;
   stop(): Promise<void>;
-}
-
-/** A self-signed certificate for 127.0.0.1, made by openssl. */
-export interface Certificate {
-  readonly key: Buffer;
-  readonly cert: Buffer;
-}
-
-export function selfSignedCertificate(): Certificate {
-  const dir = mkdtempSync(join(tmpdir(), 'backupstats-cert-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-days',
-        '1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 function handle(counts: ServerCounts, req: IncomingMessage, res: ServerResponse): void {
