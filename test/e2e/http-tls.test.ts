@@ -30,12 +30,13 @@ function metered(): RecordingStats {
 describe('meterHttpRequests over TLS', () => {
   it('meters https.request to a server with a self-signed certificate: one Send per request, 4xx/5xx failed, 429/503 throttled', async () => {
     const stats = metered();
+    const started = performance.now();
     const statuses = await workload(
       async (path, method, body) =>
         (await nodeRequest(`${tls.origin}${path}`, { method, body, ca: certificate.cert })).status,
     );
     expect(statuses).toEqual(STATUSES);
-    await expectWorkloadRecorded(stats, tls);
+    await expectWorkloadRecorded(stats, tls, started);
   });
 
   it('counts a chunked node:https body as it went over the wire, chunk framing included, on new and reused sockets', async () => {

@@ -124,7 +124,7 @@ describe('meterBlobClient against a stand-in for Blob storage', () => {
     expect(totals(stats, HttpOperation.RequestSend)).toMatchObject({ count: 5, bytes: 517 });
   });
 
-  it('records other requests as attempts only: copies, metadata, properties, listings, deletion', async () => {
+  it('records other requests as attempts only: copies, metadata, properties, the block list, deletions', async () => {
     const { stats, container } = await meteredContainer();
     await container.getBlockBlobClient('source').uploadData(Buffer.from('abc'));
     stats.calls.length = 0;
@@ -135,8 +135,10 @@ describe('meterBlobClient against a stand-in for Blob storage', () => {
     await container.getBlobClient('copy').setMetadata({ kept: 'yes' });
     await container.setMetadata({ kept: 'yes' });
     await container.getProperties();
+    await container.getBlockBlobClient('copy').getBlockList('all');
     await container.getBlobClient('copy').delete();
-    expect(stats.calls.map((call) => call.labels.operation)).toEqual(Array(6).fill(HttpOperation.RequestSend));
+    await container.delete();
+    expect(stats.calls.map((call) => call.labels.operation)).toEqual(Array(8).fill(HttpOperation.RequestSend));
   });
 
   it('counts no response body for HEAD, 204 and 304, whatever Content-Length they declare', async () => {

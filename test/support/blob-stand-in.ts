@@ -1,7 +1,7 @@
 // A local HTTP server on 127.0.0.1 that stands in for Azure Blob storage, in the test's own process, for the unit
 // tests of meterBlobClient (test/azure runs against Azurite, the real server, in the e2e tier). It answers the few
-// calls those tests make (create a container; stage, commit and put block blobs; create append and page blobs and
-// write to them; download, get properties, delete; copy from a URL), keeps the blobs in memory, and counts every
+// calls those tests make (create and delete a container; stage, commit and put block blobs; create append and page blobs and
+// write to them; download, get properties and the block list, delete; copy from a URL), keeps the blobs in memory, and counts every
 // request and the body bytes both ways. A test may answer a request itself instead (`intercept`): an error status,
 // a reset connection, or a body cut off halfway.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -115,6 +115,10 @@ export async function startBlobStandIn(): Promise<BlobStandIn> {
         return { status: 201 };
       }
       if (!containers.has(container)) return fail(404, 'ContainerNotFound');
+      if (method === 'DELETE') {
+        containers.delete(container);
+        return { status: 202 };
+      }
       return { status: 200 };
     }
     if (method === 'PUT') {
@@ -157,6 +161,12 @@ export async function startBlobStandIn(): Promise<BlobStandIn> {
     }
     if (blob === undefined) return fail(404, 'BlobNotFound');
     if (method === 'DELETE') return { status: 202 };
+    if (query.get('comp') === 'blocklist') {
+      // The committed blocks are not kept apart from the blob's data: the list is empty.
+      const list =
+        '<?xml version="1.0" encoding="utf-8"?><BlockList><CommittedBlocks /><UncommittedBlocks /></BlockList>';
+      return { status: 200, body: Buffer.from(list), headers: { 'content-type': 'application/xml' } };
+    }
     // GET or HEAD of the whole blob.
     return {
       status: 200,

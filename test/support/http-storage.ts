@@ -4,7 +4,8 @@
 // - `/echo` reads the request body and sends it back;
 // - `/status/S` answers status S with a short body;
 // - `/drip/N` sends N bytes, then holds the response open until the client goes (for aborts mid-body);
-// - `/reset` resets the connection once the request is read.
+// - `/reset` resets the connection once the request is read;
+// - a request to upgrade the connection is answered 101, and the connection ended.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -57,6 +58,10 @@ function handle(counts: ServerCounts, req: IncomingMessage, res: ServerResponse)
 
 async function listen(server: Server, scheme: 'http' | 'https', counts: ServerCounts): Promise<StorageServer> {
   const sockets = new Set<Socket>();
+  server.on('upgrade', (_req: IncomingMessage, socket: Socket) => {
+    counts.requests += 1;
+    socket.end('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: backupstats-test\r\n\r\n');
+  });
   server.on(scheme === 'https' ? 'secureConnection' : 'connection', (socket: Socket) => {
     counts.connections += 1;
     sockets.add(socket);
@@ -87,7 +92,8 @@ async function listen(server: Server, scheme: 'http' | 'https', counts: ServerCo
 export function startStorageServer(certificate?: Certificate): Promise<StorageServer> {
   const counts: ServerCounts = { connections: 0, requests: 0, requestBodyBytes: 0, responseBodyBytes: 0 };
   const onRequest = (req: IncomingMessage, res: ServerResponse) => handle(counts, req, res);
+  // Over plain HTTP, a request without a Host header is answered too: the meter is tested on one.
   return certificate === undefined
-    ? listen(createServer(onRequest), 'http', counts)
+    ? listen(createServer({ requireHostHeader: false }, onRequest), 'http', counts)
     : listen(createTlsServer(certificate, onRequest), 'https', counts);
 }
