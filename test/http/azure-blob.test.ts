@@ -3,7 +3,7 @@
 // the body bytes both ways, and answers an error, a reset or a cut-off body where a test tells it to. test/azure,
 // against Azurite (Microsoft's Azure Storage server), stays the test against a real server.
 import type { Readable } from 'node:stream';
-import { AnonymousCredential, BlobServiceClient } from '@azure/storage-blob';
+import { AnonymousCredential, BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
 import { createBackupStats } from 'backupstats';
 import { HttpOperation, meterBlobClient } from 'backupstats/azure';
 import { createRecordingStats, type RecordingStats } from 'backupstats/testing';
@@ -29,17 +29,19 @@ function service(maxTries = 3): BlobServiceClient {
 let containers = 0;
 
 /**
- * A new container of a metered service client; the stand-in's counts start after its creation, and it answers as
- * Blob storage from the end of the test.
+ * A new container, made ready by `prepare` (its blobs), then metered: on a metered service client whose stats record
+ * from then on. The stand-in's counts start there too, and it answers as Blob storage from the end of the test.
  */
-async function meteredContainer(options: { maxTries?: number } = {}) {
+async function meteredContainer(
+  options: { maxTries?: number; prepare?: (container: ContainerClient) => Promise<unknown> } = {},
+) {
   const client = service(options.maxTries);
-  const stats = createRecordingStats();
-  onTestFinished(meterBlobClient(client, stats));
   const container = client.getContainerClient(`c${++containers}`);
   await container.create();
+  await options.prepare?.(container);
+  const stats = createRecordingStats();
+  onTestFinished(meterBlobClient(client, stats));
   standIn.reset();
-  stats.calls.length = 0;
   onTestFinished(() => standIn.reset());
   return { stats, container, client };
 }
@@ -125,9 +127,9 @@ describe('meterBlobClient against a stand-in for Blob storage', () => {
   });
 
   it('records other requests as attempts only: copies, metadata, properties, the block list, deletions', async () => {
-    const { stats, container } = await meteredContainer();
-    await container.getBlockBlobClient('source').uploadData(Buffer.from('abc'));
-    stats.calls.length = 0;
+    const { stats, container } = await meteredContainer({
+      prepare: (prepared) => prepared.getBlockBlobClient('source').uploadData(Buffer.from('abc')),
+    });
     const source = container.getBlobClient('source').url;
     // Put Blob From URL names a blob type but copies: no bytes of the caller's are written.
     await container.getBlockBlobClient('copy').syncUploadFromURL(source);
@@ -142,10 +144,10 @@ describe('meterBlobClient against a stand-in for Blob storage', () => {
   });
 
   it('counts no response body for HEAD, 204 and 304, whatever Content-Length they declare', async () => {
-    const { stats, container } = await meteredContainer();
+    const { stats, container } = await meteredContainer({
+      prepare: (prepared) => prepared.getBlockBlobClient('sized').uploadData(Buffer.alloc(700, 1)),
+    });
     const blob = container.getBlockBlobClient('sized');
-    await blob.uploadData(Buffer.alloc(700, 1));
-    stats.calls.length = 0;
     const properties = await blob.getProperties();
     expect(properties.contentLength).toBe(700);
     for (const status of [204, 304]) {
@@ -215,9 +217,9 @@ describe('meterBlobClient against a stand-in for Blob storage', () => {
   });
 
   it('records a download cut off mid-body as a failed attempt, and its reads as what came', async () => {
-    const { stats, container } = await meteredContainer();
-    await container.getBlockBlobClient('big').uploadData(Buffer.alloc(3000, 1));
-    stats.calls.length = 0;
+    const { stats, container } = await meteredContainer({
+      prepare: (prepared) => prepared.getBlockBlobClient('big').uploadData(Buffer.alloc(3000, 1)),
+    });
     interceptWhere((method) => method === 'GET', { cut: 1000, length: 3000 });
     const download = await container.getBlobClient('big').download(0, undefined, { maxRetryRequests: 0 });
     await expect(readAll(download.readableStreamBody as Readable)).rejects.toThrow();
