@@ -249,7 +249,7 @@ describe('meterHttpRequests', () => {
     );
   });
 
-  it('refuses stats that are not Stats or have their operation set, and options left out, saying what to give', () => {
+  it('refuses stats that are not Stats or have their operation set, and options left out or not an object, saying what to give', () => {
     const origin = plain.origin;
     expect(() => meterHttpRequests({} as never, { origin })).toThrow(
       expect.objectContaining({ name: 'TypeError', code: 'BACKUPSTATS_INVALID_ARGUMENT' }),
@@ -271,6 +271,15 @@ describe('meterHttpRequests', () => {
         code: 'BACKUPSTATS_INVALID_OPTION',
         message:
           'backupstats: meterHttpRequests options is undefined; accepted: an object such as { origin: "https://storage.googleapis.com" }',
+      }),
+    );
+    // An origin given in place of the options: the message shows the object to give.
+    expect(() => meterHttpRequests(createRecordingStats(), origin as never)).toThrow(
+      expect.objectContaining({
+        code: 'BACKUPSTATS_INVALID_OPTION',
+        message: expect.stringMatching(
+          /^backupstats: meterHttpRequests options is "http:\/\/127\.0\.0\.1:\d+"; accepted: an object such as \{ origin: "https:\/\/storage\.googleapis\.com" \}/,
+        ),
       }),
     );
     expect(() => meterHttpRequests(createRecordingStats(), { origin, originn: 1 } as never)).toThrow(
