@@ -136,7 +136,7 @@ export async function startBlobStandIn(): Promise<BlobStandIn> {
       }
       if (comp === 'appendblock' || comp === 'page') {
         if (blob === undefined) return fail(404, 'BlobNotFound');
-        const range = /bytes=(\d+)-/.exec(req.headers['x-ms-range'] ?? req.headers.range ?? '');
+        const range = /bytes=(\d+)-/.exec(String(req.headers['x-ms-range'] ?? req.headers.range ?? ''));
         const at = comp === 'page' && range !== null ? Number(range[1]) : blob.data.length;
         const data = Buffer.alloc(Math.max(blob.data.length, at + body.length));
         blob.data.copy(data);
