@@ -1,7 +1,7 @@
 // The whole suite in three tiers (CONTRIBUTING.md, "Tests"), each a vitest project:
 // - unit: every in-process test, against the TypeScript source (vitest.unit.config.ts);
 // - integration: the built or packed library, child processes, worker threads that load the build;
-// - e2e: real servers (Prometheus, Pushgateway, node_exporter, S3, Azurite, local HTTP storages), Chromium, the Node 22 / SDK 3.x copies.
+// - e2e: real servers (Prometheus, Pushgateway, node_exporter, S3, Azurite, local HTTPS storages), Chromium, the Node 22 / SDK 3.x copies.
 // `pnpm test` runs all three; `pnpm test:unit` / `test:integration` / `test:e2e` run one (`--project`).
 // Integration and e2e files spend much of their time waiting (on child processes, servers and scrapes), so they run
 // more files at once than this machine has cores; on two cores the whole suite is then bound by its CPU work.
@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const integration = ['package', 'docs', 'exit', 'workers', 'processes', 'checks'];
-const e2e = ['e2e', 'compat', 's3', 'http', 'azure', 'examples'];
+const e2e = ['e2e', 'compat', 's3', 'azure', 'examples'];
 
 /**
  * The files that take longest, slowest first: they start first, so that none of them is the run's tail. vitest

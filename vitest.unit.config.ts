@@ -32,6 +32,7 @@ export const unitFolders = [
   'worker-protocol',
   'report',
   'setup',
+  'http',
   ...(mutation ? [] : ['property']),
 ];
 

@@ -1,9 +1,9 @@
 // meterBlobClient with @azure/storage-blob against Azurite (Microsoft's Azure Storage server) through a counting
 // proxy of the test's own that answers 503 ServerBusy to every Nth request: attempts metered = requests the proxy
 // received, throttled = the 503s it answered, bytes = the bodies it carried, and the object-level totals stay exact.
+// test/http/azure-blob.test.ts tests the rest in process, against a stand-in for Blob storage.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { createBackupStats } from 'backupstats';
 import { HttpOperation, meterBlobClient } from 'backupstats/azure';
 import { createRecordingStats } from 'backupstats/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -94,56 +94,5 @@ describe('meterBlobClient against Azurite', () => {
     expect(stats.totals({ operation: HttpOperation.RequestFailed }).count).toBe(2);
     expect(stats.totals({ operation: 'Destination:Open' }).count).toBe(1);
     expect(stats.totals({ operation: 'Source:Open' }).count).toBe(0);
-  });
-
-  it('meters the clients made from a metered one, refuses to meter their shared pipeline twice, and stops when removed', async () => {
-    const stats = createRecordingStats();
-    const service = blobService(proxy);
-    const unmeter = meterBlobClient(service, stats.scope({ implementation: 'Azurite' }));
-    const container = service.getContainerClient('shared');
-    expect(() => meterBlobClient(container, stats)).toThrow(
-      expect.objectContaining({
-        code: 'BACKUPSTATS_INVALID_ARGUMENT',
-        message: expect.stringMatching(/metered already/),
-      }),
-    );
-    await container.create();
-    expect(stats.calls.map((call) => call.labels.implementation)).toEqual(['Azurite', 'Azurite']);
-    unmeter();
-    unmeter();
-    await container.getBlockBlobClient('after').uploadData(Buffer.from('x'));
-    expect(stats.calls).toHaveLength(2);
-    // Removed, it can be metered again.
-    meterBlobClient(container, stats)();
-  });
-
-  it('refuses what is not a client of @azure/storage-blob, and stats that are not Stats', () => {
-    const service = blobService(proxy);
-    expect(() => meterBlobClient({} as never, createRecordingStats())).toThrow(
-      expect.objectContaining({
-        name: 'TypeError',
-        code: 'BACKUPSTATS_INVALID_ARGUMENT',
-        message: expect.stringMatching(/^backupstats: meterBlobClient client is an object \(it has no HTTP pipeline\)/),
-      }),
-    );
-    expect(() => meterBlobClient(service, {} as never)).toThrow(
-      expect.objectContaining({ code: 'BACKUPSTATS_INVALID_ARGUMENT', message: expect.stringMatching(/stats/) }),
-    );
-  });
-
-  it('refuses stats whose operation is set: it names every Azure operation itself', () => {
-    const real = createBackupStats();
-    onTestFinished(() => real.shutdown());
-    const service = blobService(proxy);
-    expect(() => meterBlobClient(service, real.backup.scope({ operation: 'Mine' }))).toThrow(
-      expect.objectContaining({
-        code: 'BACKUPSTATS_INVALID_ARGUMENT',
-        message: expect.stringMatching(
-          /^backupstats: meterBlobClient stats is an instance of \w+ \(its operation is set, so every Azure operation would be recorded under that one\); accepted: a Stats whose operation is unset, .*: meterBlobClient sets HTTP:Request:Send, Destination:Write, Source:Read, … itself$/,
-        ),
-      }),
-    );
-    // The refused call left the client unmetered: stats with a component are accepted.
-    meterBlobClient(service, real.backup.scope({ component: 'MyEngine' }))();
   });
 });

@@ -4,14 +4,12 @@
 // - `/echo` reads the request body and sends it back;
 // - `/status/S` answers status S with a short body;
 // - `/drip/N` sends N bytes, then holds the response open until the client goes (for aborts mid-body);
-// - `/reset` resets the connection once the request is read.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// - `/reset` resets the connection once the request is read;
+// - a request to upgrade the connection is answered 101, and the connection ended.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { Certificate } from './self-signed-certificate.js';
 
 /** What the server received and sent. */
 export interface ServerCounts {
@@ -29,44 +27,6 @@ export interface StorageServer {
   /** Zeroes the counts. */
   reset(): void;
   stop(): Promise<void>;
-}
-
-/** A self-signed certificate for 127.0.0.1, made by openssl. */
-export interface Certificate {
-  readonly key: Buffer;
-  readonly cert: Buffer;
-}
-
-export function selfSignedCertificate(): Certificate {
-  const dir = mkdtempSync(join(tmpdir(), 'backupstats-cert-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-days',
-        '1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 function handle(counts: ServerCounts, req: IncomingMessage, res: ServerResponse): void {
@@ -98,6 +58,10 @@ function handle(counts: ServerCounts, req: IncomingMessage, res: ServerResponse)
 
 async function listen(server: Server, scheme: 'http' | 'https', counts: ServerCounts): Promise<StorageServer> {
   const sockets = new Set<Socket>();
+  server.on('upgrade', (_req: IncomingMessage, socket: Socket) => {
+    counts.requests += 1;
+    socket.end('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: backupstats-test\r\n\r\n');
+  });
   server.on(scheme === 'https' ? 'secureConnection' : 'connection', (socket: Socket) => {
     counts.connections += 1;
     sockets.add(socket);
@@ -128,7 +92,8 @@ async function listen(server: Server, scheme: 'http' | 'https', counts: ServerCo
 export function startStorageServer(certificate?: Certificate): Promise<StorageServer> {
   const counts: ServerCounts = { connections: 0, requests: 0, requestBodyBytes: 0, responseBodyBytes: 0 };
   const onRequest = (req: IncomingMessage, res: ServerResponse) => handle(counts, req, res);
+  // Over plain HTTP, a request without a Host header is answered too: the meter is tested on one.
   return certificate === undefined
-    ? listen(createServer(onRequest), 'http', counts)
+    ? listen(createServer({ requireHostHeader: false }, onRequest), 'http', counts)
     : listen(createTlsServer(certificate, onRequest), 'https', counts);
 }

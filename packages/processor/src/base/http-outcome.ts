@@ -22,5 +22,6 @@ export function outcomeOfStatus(status: number): HttpOutcome {
  */
 export function declaredLength(value: unknown): number {
   const bytes = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  // Stryker disable next-line EqualityOperator: 0 bytes gives 0 either way
   return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : 0;
 }

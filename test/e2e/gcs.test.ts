@@ -2,6 +2,7 @@
 // of the test's own that answers the calls of its JSON API used here (multipart and resumable uploads, media
 // downloads) and answers 503 to chosen requests. The server stands in for GCS because no GCS server installs here
 // (none is on the npm registry or in Debian). Every attempt the client made, retries included, must be counted.
+// In process, but in the e2e tier: the library waits at least 1 s before each retry, and it is slow to load.
 import { randomBytes } from 'node:crypto';
 import { IdempotencyStrategy, Storage } from '@google-cloud/storage';
 import { Implementation } from 'backupstats';
