@@ -31,6 +31,15 @@ function bytesCell(numbers: Float64Array): number {
   return found[0] as number;
 }
 
+/** The slot's sequence number: the one word its first histogram record (`record`) takes from 0 to 2. */
+function sequenceWord(int32: Int32Array, record: () => void): number {
+  const words = int32.slice();
+  record();
+  const found = [...int32.keys()].filter((i) => words[i] === 0 && int32[i] === 2);
+  expect(found).toHaveLength(1);
+  return found[0] as number;
+}
+
 const saidOfLink = (diagnostics: DiagCapture): string[] =>
   diagnostics.messages.filter((message) => message.includes('worker link'));
 
@@ -57,17 +66,13 @@ describe('a value at the end of what a worker writes', () => {
     diagnostics,
   }) => {
     const { worker, collect, int32, numbers } = place();
-    const words = int32.slice();
-    worker.backup.timedIncrementBytes(BYTES, 1);
-    // The slot's sequence number: the one word its first histogram record takes from 0 to 2.
-    const seq = [...int32.keys()].filter((i) => words[i] === 0 && int32[i] === 2);
-    expect(seq).toHaveLength(1);
+    const seq = sequenceWord(int32, () => worker.backup.timedIncrementBytes(BYTES, 1));
     const bytes = bytesCell(numbers);
     expect((await collect()).histogram({})).toMatchObject({ count: 1, min: 0.001, max: 0.001 });
     // A copy taken after a write that changed none of the counts: what the main thread reads is the start's.
     numbers[bytes + 4] = Number.POSITIVE_INFINITY;
     numbers[bytes + 5] = Number.NEGATIVE_INFINITY;
-    int32[seq[0] as number] = 4;
+    int32[seq] = 4;
     expect((await collect()).histogram({})).toMatchObject({ count: 1, min: 0.001, max: 0.001 });
     worker.backup.timedIncrementBytes(1, 3);
     expect((await collect()).histogram({})).toMatchObject({ count: 2, min: 0.001, max: 0.003 });
@@ -78,15 +83,12 @@ describe('a value at the end of what a worker writes', () => {
     diagnostics,
   }) => {
     const { worker, collect, int32, numbers } = place();
-    const words = int32.slice();
-    worker.backup.timedIncrementBytes(BYTES, 1);
-    const seq = [...int32.keys()].filter((i) => words[i] === 0 && int32[i] === 2);
-    expect(seq).toHaveLength(1);
+    const seq = sequenceWord(int32, () => worker.backup.timedIncrementBytes(BYTES, 1));
     const bytes = bytesCell(numbers);
     await collect();
     // A record's next duration would raise it again: the copy is made consistent by hand.
     numbers[bytes + 5] = -1;
-    int32[seq[0] as number] = 4;
+    int32[seq] = 4;
     await collect();
     worker.backup.timedIncrementBytes(1, 3);
     const { values, histogram } = await collect();

@@ -2,11 +2,22 @@
 // the last read. A slot that gained nothing adds nothing, not even a zero, so a series a worker scoped but never
 // recorded into is exported no more than the main thread's own would be; and a counter read below what was already
 // taken (docs/workers.md, "Tearing": a torn or early read) adds nothing and waits for a later read.
+import type { MeterProvider } from '@opentelemetry/api';
 import { createBackupStats, type WorkerLink } from 'backupstats';
 import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { valuesByKey } from '../support/harness.js';
+
+/** Stats on `meterProvider`, its one-place link's worker, and the place's memory as numbers. */
+function oneWorker(meterProvider: MeterProvider) {
+  const stats = createBackupStats({ meterProvider });
+  onTestFinished(() => stats.shutdown());
+  const link = stats.workerLink({ workers: 1, maxScopes: 2 });
+  const worker = connectBackupStats(link);
+  onTestFinished(() => worker.close());
+  return { stats, worker, numbers: new Float64Array((link as WorkerLink & { memory: SharedArrayBuffer }).memory) };
+}
 
 describe('a read of a place', () => {
   it('adds nothing for a slot that gained nothing: a series scoped and never recorded into is not exported', async ({
@@ -37,14 +48,9 @@ describe('a read of a place', () => {
   it('adds nothing for a counter read below what it took, and only the gain once it is above again', async ({
     harness,
   }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider });
-    onTestFinished(() => stats.shutdown());
-    const link = stats.workerLink({ workers: 1, maxScopes: 2 });
-    const worker = connectBackupStats(link);
-    onTestFinished(() => worker.close());
+    const { worker, numbers } = oneWorker(harness.provider);
     for (let i = 0; i < 3; i++) worker.backup.timedIncrementBytes(4115, 226);
     // The slot's three cumulative numbers, found by their values (the stats keep no histogram).
-    const numbers = new Float64Array((link as WorkerLink & { memory: SharedArrayBuffer }).memory);
     const cells = [3, 12_345, 678].map((value) => [...numbers.keys()].filter((i) => numbers[i] === value));
     expect(cells.map((found) => found.length)).toEqual([1, 1, 1]);
     const totals = async (): Promise<(number | undefined)[]> => {
@@ -72,14 +78,9 @@ describe('a read of a place', () => {
   it("adds no count for a count read below what it took, taking nothing off the main thread's own records", async ({
     harness,
   }) => {
-    const stats = createBackupStats({ meterProvider: harness.provider });
-    onTestFinished(() => stats.shutdown());
-    const link = stats.workerLink({ workers: 1, maxScopes: 2 });
-    const worker = connectBackupStats(link);
-    onTestFinished(() => worker.close());
+    const { stats, worker, numbers } = oneWorker(harness.provider);
     for (let i = 0; i < 2; i++) worker.backup.timedIncrementBytes(10, 5);
     // The slot's count, found by its value before a read copies the bytes and time it took beside the slot.
-    const numbers = new Float64Array((link as WorkerLink & { memory: SharedArrayBuffer }).memory);
     const counts = [...numbers.keys()].filter((i) => numbers[i] === 2);
     expect(counts).toHaveLength(1);
     const count = counts[0] as number;
