@@ -8,25 +8,21 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 /** The bundle of the library and the SDK (src/library.ts), which the command requires only when it builds stats. */
 const LIBRARY = './library.cjs';
 
+const PROMETHEUS_BUILD = '@opentelemetry/exporter-prometheus/build/src';
+
 /**
- * The module that stands for `peer` where `importer` imports it, with the names the library uses from it. The
- * Prometheus exporter package has no `exports` map, so its files are reachable.
+ * The modules that stand for the peers the library imports whole, with the names it uses from them. Every use of
+ * the Prometheus exporter package takes its serializer; only the scrape endpoint takes the exporter, loaded when
+ * read (the package has no `exports` map, so its files are reachable).
  */
-function peerNames(peer: string, importer: string): string {
-  if (peer === '@opentelemetry/resources') {
-    return "export { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';";
-  }
-  const build = '@opentelemetry/exporter-prometheus/build/src';
-  if (/[\\/](textfile|pushgateway)[\\/]index\.js$/.test(importer)) {
-    return `export { PrometheusSerializer } from '${build}/PrometheusSerializer.js';`;
-  }
-  // Set-up's exporters all use the serializer; only the scrape endpoint needs the exporter, loaded when read.
-  return [
-    `const { PrometheusSerializer } = require('${build}/PrometheusSerializer.js');`,
-    `module.exports = { PrometheusSerializer, get PrometheusExporter() {`,
-    `  return require('${build}/PrometheusExporter.js').PrometheusExporter; } };`,
-  ].join('\n');
-}
+const PEER_NAMES = {
+  '@opentelemetry/resources': "export { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';",
+  '@opentelemetry/exporter-prometheus': [
+    `const { PrometheusSerializer } = require('${PROMETHEUS_BUILD}/PrometheusSerializer.js');`,
+    'module.exports = { PrometheusSerializer, get PrometheusExporter() {',
+    `  return require('${PROMETHEUS_BUILD}/PrometheusExporter.js').PrometheusExporter; } };`,
+  ].join('\n'),
+} as const;
 
 export default defineConfig({
   // CommonJS bundles: Node.js loads CommonJS without its ES module loader, whose own start-up and per-file work
@@ -85,16 +81,16 @@ export default defineConfig({
     {
       // The library imports these peers whole (`import()` of the package), and a whole package is what a bundle
       // initializes: every resource detector (one loads node:crypto) and the Prometheus exporter's HTTP server
-      // (node:http) for a job that only writes a textfile. A module that re-exports the names the importer uses
+      // (node:http) for a job that only writes a textfile. A module with the names the library uses (PEER_NAMES)
       // lets the bundler keep those. The command's tests fail if a name is missing here.
       name: 'peer-names',
       setup(build) {
         build.onResolve({ filter: /^@opentelemetry\/(resources|exporter-prometheus)$/ }, (args) => {
           if (args.kind !== 'dynamic-import') return undefined;
-          return { path: args.path, namespace: 'peer-names', pluginData: peerNames(args.path, args.importer) };
+          return { path: args.path, namespace: 'peer-names' };
         });
         build.onLoad({ filter: /.*/, namespace: 'peer-names' }, (args) => ({
-          contents: args.pluginData as string,
+          contents: PEER_NAMES[args.path as keyof typeof PEER_NAMES],
           resolveDir: dirname(fileURLToPath(import.meta.url)),
           loader: 'js',
         }));
