@@ -5,6 +5,9 @@
 // `pnpm test` runs all three; `pnpm test:unit` / `test:integration` / `test:e2e` run one (`--project`).
 // Integration and e2e files spend much of their time waiting (on child processes, servers and scrapes), so they run
 // more files at once than this machine has cores; on two cores the whole suite is then bound by its CPU work.
+// Their files share each worker's loaded modules (isolate: false), as the unit tier's do: loading vitest, the built
+// library and the SDK anew for every file cost about 35 s of CPU over the two tiers. A file leaves no state behind
+// (its servers, children and temporary folders end with it; onTestFinished and the fixtures see to that).
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -58,6 +61,7 @@ export default defineConfig({
           name: 'integration',
           include: integration.map((folder) => `test/${folder}/**/*.test.ts`),
           maxWorkers: 4,
+          isolate: false,
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -68,6 +72,7 @@ export default defineConfig({
           name: 'e2e',
           include: [...e2e.map((folder) => `test/${folder}/**/*.test.ts`), 'packages/*/test/**/*.test.ts'],
           maxWorkers: 4,
+          isolate: false,
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 30_000,
