@@ -392,6 +392,31 @@ describe('meterHttpRequests: which requests go to the origin', () => {
     expect(stats.calls[0]).toMatchObject({ bytes: 10, labels: { operation: HttpOperation.RequestSend } });
   });
 
+  it('drops such a request when it fails after its response came, on a new socket or a reused one', async () => {
+    const stats = metered(other.origin);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    onTestFinished(() => agent.destroy());
+    const viaPlain = (bytes: number, giveUp: boolean) =>
+      new Promise<Error | undefined>((resolve) => {
+        const headers = { host: `127.0.0.1:${other.port}` };
+        const req = httpRequest(`${plain.origin}/bytes/${bytes}`, { agent, headers }, (res) => {
+          if (giveUp) req.destroy(new Error('given up mid-body'));
+          else res.resume().on('end', () => resolve(undefined));
+        });
+        req.on('error', resolve);
+        req.end();
+      });
+    // The first fails on a new socket; the third on the socket the second left for reuse.
+    expect(await viaPlain(100_000, true)).toMatchObject({ message: 'given up mid-body' });
+    expect(await viaPlain(10, false)).toBeUndefined();
+    expect(await viaPlain(100_000, true)).toMatchObject({ message: 'given up mid-body' });
+    expect(plain.counts).toMatchObject({ connections: 2, requests: 3 });
+    // Only this one counts.
+    await nodeRequest(`${other.origin}/bytes/10`);
+    await expect.poll(() => stats.calls.length).toBe(1);
+    expect(stats.calls[0]).toMatchObject({ bytes: 10, labels: { operation: HttpOperation.RequestSend } });
+  });
+
   it('records a request aborted before its start only for an origin given, alone or in an array', async () => {
     const alone = createRecordingStats();
     onTestFinished(meterHttpRequests(alone, { origin: plain.origin }));
