@@ -199,9 +199,10 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
     if (attempt === undefined) return;
     // Stryker disable next-line OptionalChaining: a response came over the request's socket
     if (!isTargetRequest(request, request.socket?.remotePort)) {
-      // Sent to another port than its Host header said: not a request to the origin after all.
+      // Sent to another port than its Host header said: not a request to the origin after all. The attempt stays
+      // in the map, ended without a record, so that an error of the request later is not taken for one that failed
+      // before its start.
       attempt.done = true;
-      attempts.delete(request);
       return;
     }
     attempt.status = response.statusCode ?? 0;
@@ -230,7 +231,8 @@ export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOption
     // An attempt that failed before Node published its start (aborted while its body was being written): it is
     // counted, with no time known (weight 0 keeps it out of the latency histogram) and no bytes.
     if (single !== undefined ? request.host !== single.host : !hosts.has(request.host as string)) return;
-    if (!isTargetRequest(request)) return;
+    // Its socket's peer when it has one: a request on a socket to another port (its start was left out) is not one.
+    if (!isTargetRequest(request, request.socket?.remotePort)) return;
     scopes.send.timedIncrementBytes(0, 0, 0);
     scopes.failed.timedIncrementBytes(0, 0, 0);
   };
