@@ -273,12 +273,12 @@ describe('meterHttpRequests', () => {
           'backupstats: meterHttpRequests options is undefined; accepted: an object such as { origin: "https://storage.googleapis.com" }',
       }),
     );
-    // An origin given in place of the options: the message shows the object to give.
+    // An origin given in place of the options: the message shows the object to give, and does not offer nothing.
     expect(() => meterHttpRequests(createRecordingStats(), origin as never)).toThrow(
       expect.objectContaining({
         code: 'BACKUPSTATS_INVALID_OPTION',
         message: expect.stringMatching(
-          /^backupstats: meterHttpRequests options is "http:\/\/127\.0\.0\.1:\d+"; accepted: an object such as \{ origin: "https:\/\/storage\.googleapis\.com" \}/,
+          /^backupstats: meterHttpRequests options is "http:\/\/127\.0\.0\.1:\d+"; accepted: an object such as \{ origin: "https:\/\/storage\.googleapis\.com" \}$/,
         ),
       }),
     );
