@@ -3,10 +3,10 @@ import { HttpOperation } from '../api/http-operation.js';
 import { Component } from '../api/labels.js';
 import type { Stats } from '../api/stats.js';
 import { optionsOf, requireStats } from '../base/arguments.js';
-import { ERROR_CODES, notAccepted, notAcceptedArgument } from '../base/errors.js';
+import { describeValue, ERROR_CODES, notAccepted, notAcceptedArgument } from '../base/errors.js';
 import { declaredLength, FAILED, type HttpOutcome, outcomeOfStatus, THROTTLED } from '../base/http-outcome.js';
 import { noop } from '../base/noop.js';
-import { byteLengthOf } from '../base/values.js';
+import { byteLengthOf, isObject } from '../base/values.js';
 import { portOfRequest, type Target, targetsOf } from './origins.js';
 
 /** The options of {@link meterHttpRequests}. */
@@ -115,15 +115,17 @@ interface UndiciRequest {
 export function meterHttpRequests(stats: Stats, options: MeterHttpRequestsOptions): () => void {
   const fn = 'meterHttpRequests';
   requireStats(ERROR_CODES.INVALID_ARGUMENT, fn, stats);
-  if (options === undefined) {
+  const example = '{ origin: "https://storage.googleapis.com" }';
+  // The options are required (the origin has no default): refused here, before optionsOf offers to leave them out.
+  if (!isObject(options)) {
     throw notAccepted(
       ERROR_CODES.INVALID_OPTION,
       `${fn} options`,
-      'undefined',
-      'an object such as { origin: "https://storage.googleapis.com" }',
+      describeValue(options),
+      `an object such as ${example}`,
     );
   }
-  const { origin } = optionsOf(fn, options, '{ origin: "https://storage.googleapis.com" }', ['origin']);
+  const { origin } = optionsOf(fn, options, example, ['origin']);
   const targets = targetsOf(fn, origin);
   if (typeof diagnostics.subscribe !== 'function') {
     throw notAccepted(
