@@ -7,11 +7,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { type BackupStatsReport, renderReport, reportData } from 'backupstats/report';
-import { expect, onTestFinished } from 'vitest';
+import { afterAll, expect, onTestFinished } from 'vitest';
 import { readSummary, runCli } from '../../packages/examples/test-support/run-cli.js';
 import { it } from '../support/fixtures.js';
 import { statsWithHistograms } from '../support/histogram-stats.js';
-import { CHROMIUM, chartLegends, drawnCharts, layoutOf, openReport } from '../support/report-browser.js';
+import { CHROMIUM, chartLegends, closeBrowser, drawnCharts, layoutOf, openReport } from '../support/report-browser.js';
 
 const SCREENSHOT = resolve(process.env.BACKUPSTATS_SCREENSHOT_PATH ?? 'reports/browser/report.png');
 
@@ -31,6 +31,8 @@ function at(data: unknown, key: string): unknown {
 }
 
 const NO_BROWSER = !existsSync(CHROMIUM) && process.env.BACKUPSTATS_REQUIRE_E2E !== '1';
+// One Chromium for the file's reports, each in a context of its own.
+afterAll(closeBrowser);
 
 it.skipIf(NO_BROWSER)(
   "the demo's report: no error, no request, every chart drawn, the numbers of its data",

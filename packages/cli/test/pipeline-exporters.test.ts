@@ -19,7 +19,7 @@ import {
   pushgatewayBinary,
   startPushgateway,
 } from '../../../test/support/pushgateway/server.js';
-import { CHROMIUM, openReport } from '../../../test/support/report-browser.js';
+import { CHROMIUM, closeBrowser, openReport } from '../../../test/support/report-browser.js';
 import { runShell, tempDir } from './cli-process.js';
 
 const SLOW_SINK = fileURLToPath(new URL('./fixtures/slow-sink.mjs', import.meta.url));
@@ -64,7 +64,7 @@ describe.skipIf(skip)('shell pipelines metered by backupstats run, through node_
     [node, pushgateway] = await Promise.all([startNodeExporter(), startPushgateway()]);
   });
   afterAll(async () => {
-    await Promise.all([node?.stop(), pushgateway?.stop()]);
+    await Promise.all([node?.stop(), pushgateway?.stop(), closeBrowser()]);
   });
 
   it("gzip -9 bounds the pipeline: node_exporter serves exact bytes per stage, Compressor:Write has the most time and is the report's bottleneck", {
