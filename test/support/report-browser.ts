@@ -1,11 +1,8 @@
 // Debian's Chromium, driven by playwright-core (no browser download), for the report page: what the page logged as
 // an error, every request it made, and whether each chart has something drawn. The browser test and
 // `pnpm screenshot` share it.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 
 /** Debian's chromium package; CHROMIUM_BIN for another. */
@@ -30,26 +27,40 @@ export interface OpenedReport {
   readonly requests: readonly string[];
 }
 
-/** Opens the report at `path` in a new browser with a fresh profile, once its script has drawn the page. */
+let browser: Promise<Browser> | undefined;
+
+/**
+ * The test file's Chromium, started by its first {@link openReport}: a start costs about 2.5 s of CPU, and a
+ * context of its own keeps each report apart (its own storage, cache and permissions, as a fresh profile would).
+ * A file that opens reports closes it with `afterAll(closeBrowser)`.
+ */
+function sharedBrowser(): Promise<Browser> {
+  browser ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  return browser;
+}
+
+/** Closes the browser {@link openReport} started, if it did. */
+export async function closeBrowser(): Promise<void> {
+  const started = browser;
+  browser = undefined;
+  // A browser that failed to start failed its test already.
+  await started?.then(
+    (running) => running.close(),
+    () => {},
+  );
+}
+
+/** Opens the report at `path` in a new context of the file's browser, once its script has drawn the page. */
 export async function openReport(path: string): Promise<OpenedReport> {
-  const profile = await mkdtemp(join(tmpdir(), 'backupstats-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1000, height: 900 },
-  });
-  onTestFinished(async () => {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
-  });
+  const context = await (await sharedBrowser()).newContext({ viewport: { width: 1000, height: 900 } });
+  onTestFinished(() => context.close());
   const url = pathToFileURL(path).href;
   const errors: string[] = [];
   const requests: string[] = [];
   context.on('request', (request) => {
     if (request.url() !== url) requests.push(request.url());
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
