@@ -268,9 +268,9 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
       ),
     );
     const startRounds = config.quick ? 1 : 5;
-    const freshCount = config.quick ? 3 : 20;
+    const freshCount = config.quick ? 1 : 20;
     const freshBytes = MiB;
-    const fresh = await interleaved(START_MODES, startRounds, log, 'new pipelines', (mode) =>
+    const fresh = await interleaved(config, START_MODES, startRounds, log, 'new pipelines', (mode) =>
       proc(mode).runFresh(64 * 1024, freshBytes, freshCount),
     );
     const files = config.quick ? 50 : 1000;
@@ -279,7 +279,7 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
     try {
       const content = sampleBytes(fileBytes);
       for (let i = 0; i < files; i++) writeFileSync(join(dir, String(i)), content);
-      const tree = await interleaved(START_MODES, startRounds, log, 'file tree', (mode) =>
+      const tree = await interleaved(config, START_MODES, startRounds, log, 'file tree', (mode) =>
         proc(mode).runTree(dir, files),
       );
       return {
@@ -346,6 +346,7 @@ const START_MODES: readonly PipelineMode[] = [
 
 /** Runs `measure` for every mode in `rounds` rounds, the order rotated, and sums each mode up against unmetered. */
 async function interleaved(
+  config: BenchConfig,
   modes: readonly PipelineMode[],
   rounds: number,
   log: (line: string) => void,
@@ -353,8 +354,8 @@ async function interleaved(
   measure: (mode: PipelineMode) => Promise<number>,
 ): Promise<StartRow[]> {
   const figures = new Map<PipelineMode, number[]>(modes.map((m) => [m, []]));
-  // One unmeasured pass, as for the chunk sizes.
-  for (const mode of modes) await measure(mode);
+  // One unmeasured pass, as for the chunk sizes (which a quick run skips likewise).
+  if (!config.quick) for (const mode of modes) await measure(mode);
   for (let round = 0; round < rounds; round++) {
     const shift = round % modes.length;
     const order = [...modes.slice(shift), ...modes.slice(0, shift)];
