@@ -38,6 +38,11 @@ export type DemoResult =
 
 const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/', import.meta.url));
 const CLI = join(EXAMPLES_DIR, 'src', 'backup-tool', 'cli.ts');
+/**
+ * The tool compiled by the examples' build (`pnpm build`), which a quick run starts instead: a start through tsx costs
+ * about twice the CPU of the compiled one, and a quick run's figures mean nothing.
+ */
+const COMPILED_CLI = join(EXAMPLES_DIR, 'dist', 'backup-tool', 'cli.js');
 const REPORT_CPU = new URL('./report-cpu.mjs', import.meta.url).href;
 
 /** Output and exit of one run of the demo's command line. */
@@ -48,14 +53,22 @@ interface CliRun {
   readonly stdout: string;
 }
 
-/** Runs the demo's CLI through tsx, as `pnpm demo` does, and times the whole process. */
+/** How the tool is started: through tsx, as `pnpm demo` does; compiled with --quick. */
+function tool(config: BenchConfig): { readonly node: readonly string[]; readonly command: string } {
+  return config.quick
+    ? { node: [COMPILED_CLI], command: 'node packages/examples/dist/backup-tool/cli.js' }
+    : { node: ['--import', 'tsx', CLI], command: 'tsx packages/examples/src/backup-tool/cli.ts' };
+}
+
+/** Runs the demo's CLI as {@link tool} says and times the whole process. */
 async function runCli(
+  config: BenchConfig,
   args: readonly string[],
   metrics: boolean,
   env: Readonly<Record<string, string>> = {},
 ): Promise<CliRun> {
   // On: the demo's default, metrics recorded and collected for its summary, exported nowhere else.
-  const run = await runNode(['--import', REPORT_CPU, '--import', 'tsx', CLI, ...args], {
+  const run = await runNode(['--import', REPORT_CPU, ...tool(config).node, ...args], {
     cwd: EXAMPLES_DIR,
     env: metrics ? env : { ...env, BACKUPSTATS_DISABLED: 'true' },
   });
@@ -90,10 +103,10 @@ export function demoData(config: BenchConfig): DemoData {
   const sizeMiB = demoSizeMiB(config);
   let made: Promise<{ kept: string; source: string }> | undefined;
   let quickStartup: Promise<number> | undefined;
-  const startup = async () => (await runCli(['--help'], true)).ms;
+  const startup = async () => (await runCli(config, ['--help'], true)).ms;
   const make = async () => {
     // One full demo round trip with `--keep`, into a temporary folder (`--storage file`): its `source` is the data.
-    const setup = await runCli(['--quiet', '--keep', '--storage', 'file', '--size', `${sizeMiB}MiB`], true);
+    const setup = await runCli(config, ['--quiet', '--keep', '--storage', 'file', '--size', `${sizeMiB}MiB`], true);
     const kept = /^kept: (.+)$/m.exec(setup.stdout)?.[1]?.trim();
     if (kept === undefined) throw new Error(`the demo printed no "kept: <folder>" line:\n${setup.stdout}`);
     const source = join(kept, 'source');
@@ -143,6 +156,8 @@ export async function runDemo(
   extra: readonly string[] = [],
 ): Promise<DemoResult> {
   if (!existsSync(CLI)) return { status: 'todo', reason: `the demo's backup tool (${CLI}) is not there` };
+  if (config.quick && !existsSync(COMPILED_CLI))
+    throw new Error(`bench demo: ${COMPILED_CLI} is missing; run pnpm build`);
   const sizeMiB = demoSizeMiB(config);
   const rounds = config.rounds ?? (config.quick ? 1 : storage === 's3' ? 8 : 6);
   const scratch = await mkdtemp(join(tmpdir(), 'backupstats-bench-demo-'));
@@ -161,6 +176,7 @@ export async function runDemo(
       if (s3 !== undefined) {
         const prefix = `run-${index++}`;
         const run = await runCli(
+          config,
           ['--quiet', ...extra, 'backup', source, `s3://${s3.bucket}/${prefix}`],
           metrics,
           s3.env,
@@ -169,7 +185,7 @@ export async function runDemo(
         return run;
       }
       const folder = join(scratch, `storage-${index++}`);
-      const run = await runCli(['--quiet', ...extra, 'backup', source, folder], metrics);
+      const run = await runCli(config, ['--quiet', ...extra, 'backup', source, folder], metrics);
       await rm(folder, { recursive: true, force: true });
       return run;
     };
@@ -210,7 +226,7 @@ export async function runDemo(
       backupOnlyOverheadPercent: backupOnly.median,
       backupOnlyOverheadMinPercent: backupOnly.min,
       backupOnlyOverheadMaxPercent: backupOnly.max,
-      command: `tsx packages/examples/src/backup-tool/cli.ts --quiet backup <sample data> ${storage === 's3' ? 's3://bench/run-N' : '<storage>'}`,
+      command: `${tool(config).command} --quiet backup <sample data> ${storage === 's3' ? 's3://bench/run-N' : '<storage>'}`,
     };
   } finally {
     await s3?.stop();

@@ -1,40 +1,49 @@
-// One pipeline mode in a process of its own, started by pipeline.ts with --expose-gc and kept for the whole
-// benchmark. Every mode gets its own V8 instance: the metered wrappers' call sites then see only the handle
-// class of their mode, as in an application, instead of the four classes of a shared process (which would
-// make them megamorphic and slow every metered mode down).
-import { isPipelineMode } from './pipeline-modes.js';
+// The pipeline modes named on the command line, in a process of their own, started by pipeline.ts with
+// --expose-gc and kept for the whole benchmark. A timed run gives every mode its own process and V8 instance: the
+// metered wrappers' call sites then see only the handle class of their mode, as in an application, instead of the
+// four classes of a shared process (which would make them megamorphic and slow every metered mode down). A quick
+// run, whose figures mean nothing, runs every mode in one process.
+import { isPipelineMode, type PipelineMode } from './pipeline-modes.js';
 import { expectedDigest, measureClockRead, runFresh, runOnce, runTree, sampleData, setUpMode } from './pipeline-run.js';
 import type { DestinationKind } from './stages.js';
 
 /**
- * A request from the parent: push `total` bytes in `chunk`-byte chunks once, into the `destination` kind (sha1 by
- * default); or start `count` new pipelines of `total` bytes each (`fresh`); or read the `count` files of `tree` one
- * pipeline each; or time this process's clock (`clock`).
+ * A request from the parent, for one of this process's modes: push `total` bytes in `chunk`-byte chunks once, into
+ * the `destination` kind (sha1 by default); or start `count` new pipelines of `total` bytes each (`fresh`); or read
+ * the `count` files of `tree` one pipeline each; or time this process's clock (`clock`).
  */
 interface RunRequest {
+  readonly mode: PipelineMode;
   readonly chunk: number;
   readonly total: number;
   readonly destination?: DestinationKind;
   readonly fresh?: number;
   readonly tree?: { readonly dir: string; readonly count: number };
-  readonly clock?: true;
+  /** Time this process's clock over batches of this many reads. */
+  readonly clock?: number;
 }
 
 const failed = (error: unknown) =>
   send?.({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 
-const mode = process.argv[2];
-if (!isPipelineMode(mode)) throw new Error(`pipeline-child: unknown mode ${JSON.stringify(mode)}`);
+const modes = process.argv.slice(2);
+if (modes.length === 0 || !modes.every(isPipelineMode))
+  throw new Error(`pipeline-child: unknown modes ${JSON.stringify(modes)}`);
 const send = process.send?.bind(process);
 if (send === undefined) throw new Error('pipeline-child: start it with child_process.fork');
 
 const data = sampleData();
-const setup = setUpMode(mode);
+const setups = new Map(modes.map((mode) => [mode, setUpMode(mode)]));
 const digests = new Map<string, string>();
 
 process.on('message', (message: RunRequest) => {
-  if (message.clock === true) {
-    send({ ok: true, clockReadNs: measureClockRead() });
+  const setup = setups.get(message.mode);
+  if (setup === undefined) {
+    failed(new Error(`pipeline-child: no mode ${JSON.stringify(message.mode)} in this process`));
+    return;
+  }
+  if (message.clock !== undefined) {
+    send({ ok: true, clockReadNs: measureClockRead(message.clock) });
     return;
   }
   if (message.fresh !== undefined) {

@@ -91,11 +91,11 @@ type Reply =
   | { readonly ok: true; readonly clockReadNs: number }
   | { readonly ok: false; readonly error: string };
 
-/** A long-lived process running one mode; runs are requested one at a time. */
+/** A mode of a long-lived process; runs are requested one at a time. */
 interface ModeProcess {
   run(chunk: number, total: number, destination?: DestinationKind): Promise<Timing>;
-  /** What one `performance.now()` costs in this process, ns (pipeline-run.ts, measureClockRead). */
-  clockRead(): Promise<number>;
+  /** What one `performance.now()` costs in this process, ns, read in batches of `reads` (measureClockRead). */
+  clockRead(reads: number): Promise<number>;
   /** The median ms of `count` new pipelines of `bytes` each (pipeline-run.ts, runFresh). */
   runFresh(chunk: number, bytes: number, count: number): Promise<number>;
   /** The `count` files of `dir`, one pipeline each (pipeline-run.ts, runTree), ms. */
@@ -103,8 +103,10 @@ interface ModeProcess {
   close(): void;
 }
 
-async function startMode(mode: PipelineMode, pin: CpuPin): Promise<ModeProcess> {
-  const { child } = startNode(['--expose-gc', '--import', 'tsx', CHILD, mode], {
+/** Starts one process running `modes` (pipeline-child.ts) and answers with each mode's side of it. */
+async function startModes(modes: readonly PipelineMode[], pin: CpuPin): Promise<Map<PipelineMode, ModeProcess>> {
+  const name = modes.join('", "');
+  const { child } = startNode(['--expose-gc', '--import', 'tsx', CHILD, ...modes], {
     cwd: PACKAGE_DIR,
     stdout: 'inherit',
     stderr: 'inherit',
@@ -124,37 +126,40 @@ async function startMode(mode: PipelineMode, pin: CpuPin): Promise<ModeProcess> 
   child.on('exit', (code, signal) => {
     const waiting = pending;
     pending = undefined;
-    waiting?.reject(new Error(`pipeline process for "${mode}" exited with ${code ?? signal}`));
+    waiting?.reject(new Error(`pipeline process for "${name}" exited with ${code ?? signal}`));
   });
   const ready = await next();
-  if (!('ready' in ready)) throw new Error(`pipeline process for "${mode}" did not start`);
-  const answer = async (request: object) => {
-    const reply = next();
-    child.send(request);
-    const answered = await reply;
-    if ('ready' in answered) throw new Error(`pipeline process for "${mode}" answered out of turn`);
-    if (!answered.ok) throw new Error(`pipeline (${mode}) failed: ${answered.error}`);
-    return answered;
+  if (!('ready' in ready)) throw new Error(`pipeline process for "${name}" did not start`);
+  const modeProcess = (mode: PipelineMode): ModeProcess => {
+    const answer = async (request: object) => {
+      const reply = next();
+      child.send({ mode, ...request });
+      const answered = await reply;
+      if ('ready' in answered) throw new Error(`pipeline process for "${mode}" answered out of turn`);
+      if (!answered.ok) throw new Error(`pipeline (${mode}) failed: ${answered.error}`);
+      return answered;
+    };
+    const ask = async (request: object): Promise<Timing> => {
+      const answered = await answer(request);
+      if (!('timing' in answered)) throw new Error(`pipeline process for "${mode}" answered out of turn`);
+      return answered.timing;
+    };
+    return {
+      run: (chunk, total, destination) => ask({ chunk, total, destination }),
+      clockRead: async (reads) => {
+        const answered = await answer({ chunk: 0, total: 0, clock: reads });
+        if (!('clockReadNs' in answered)) throw new Error(`pipeline process for "${mode}" answered out of turn`);
+        return answered.clockReadNs;
+      },
+      runFresh: async (chunk, bytes, count) => (await ask({ chunk, total: bytes, fresh: count })).wallMs,
+      runTree: async (dir, count) => (await ask({ chunk: 0, total: 0, tree: { dir, count } })).wallMs,
+      close() {
+        child.removeAllListeners('exit');
+        child.kill();
+      },
+    };
   };
-  const ask = async (request: object): Promise<Timing> => {
-    const answered = await answer(request);
-    if (!('timing' in answered)) throw new Error(`pipeline process for "${mode}" answered out of turn`);
-    return answered.timing;
-  };
-  return {
-    run: (chunk, total, destination) => ask({ chunk, total, destination }),
-    clockRead: async () => {
-      const answered = await answer({ chunk: 0, total: 0, clock: true });
-      if (!('clockReadNs' in answered)) throw new Error(`pipeline process for "${mode}" answered out of turn`);
-      return answered.clockReadNs;
-    },
-    runFresh: async (chunk, bytes, count) => (await ask({ chunk, total: bytes, fresh: count })).wallMs,
-    runTree: async (dir, count) => (await ask({ chunk: 0, total: 0, tree: { dir, count } })).wallMs,
-    close() {
-      child.removeAllListeners('exit');
-      child.kill();
-    },
-  };
+  return new Map(modes.map((mode) => [mode, modeProcess(mode)]));
 }
 
 /**
@@ -167,6 +172,7 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
   const total = (config.pipelineMiB ?? (config.quick ? 2 : 1024)) * MiB;
   const rounds = config.rounds ?? (config.quick ? 1 : 2 * PIPELINE_MODES.length);
   const chunks = [64 * 1024, 16 * 1024, 4 * 1024];
+  const clockReadBatch = config.quick ? 10_000 : 1_000_000;
   const processes = new Map<PipelineMode, ModeProcess>();
   const pin = pinToOneCpu();
   log(
@@ -175,7 +181,10 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
       : `  pipeline: every mode process pinned to CPU ${pin.cpu}`,
   );
   try {
-    for (const mode of PIPELINE_MODES) processes.set(mode, await startMode(mode, pin));
+    // Every mode in a process of its own (pipeline-child.ts says why); a quick run's figures mean nothing, so it
+    // starts one process for all of them.
+    const groups = config.quick ? [PIPELINE_MODES] : PIPELINE_MODES.map((mode) => [mode]);
+    for (const modes of groups) for (const [mode, p] of await startModes(modes, pin)) processes.set(mode, p);
     const proc = (mode: PipelineMode): ModeProcess => processes.get(mode) as ModeProcess;
 
     const rows: PipelineRow[] = [];
@@ -233,7 +242,7 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
         for (const mode of BUDGET_MODES) await proc(mode).run(chunk, Math.min(total, 64 * MiB), 'count');
       const times = new Map<PipelineMode, Timing[]>(BUDGET_MODES.map((m) => [m, []]));
       for (let round = 0; round < rounds; round++) {
-        clockReads.push(await proc('unmetered').clockRead());
+        clockReads.push(await proc('unmetered').clockRead(clockReadBatch));
         const shift = round % BUDGET_MODES.length;
         const order = [...BUDGET_MODES.slice(shift), ...BUDGET_MODES.slice(0, shift)];
         const line: string[] = [];
@@ -259,9 +268,9 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
       ),
     );
     const startRounds = config.quick ? 1 : 5;
-    const freshCount = config.quick ? 3 : 20;
+    const freshCount = config.quick ? 1 : 20;
     const freshBytes = MiB;
-    const fresh = await interleaved(START_MODES, startRounds, log, 'new pipelines', (mode) =>
+    const fresh = await interleaved(config, START_MODES, startRounds, log, 'new pipelines', (mode) =>
       proc(mode).runFresh(64 * 1024, freshBytes, freshCount),
     );
     const files = config.quick ? 50 : 1000;
@@ -270,7 +279,7 @@ export async function runPipeline(config: BenchConfig, log: (line: string) => vo
     try {
       const content = sampleBytes(fileBytes);
       for (let i = 0; i < files; i++) writeFileSync(join(dir, String(i)), content);
-      const tree = await interleaved(START_MODES, startRounds, log, 'file tree', (mode) =>
+      const tree = await interleaved(config, START_MODES, startRounds, log, 'file tree', (mode) =>
         proc(mode).runTree(dir, files),
       );
       return {
@@ -337,6 +346,7 @@ const START_MODES: readonly PipelineMode[] = [
 
 /** Runs `measure` for every mode in `rounds` rounds, the order rotated, and sums each mode up against unmetered. */
 async function interleaved(
+  config: BenchConfig,
   modes: readonly PipelineMode[],
   rounds: number,
   log: (line: string) => void,
@@ -344,8 +354,8 @@ async function interleaved(
   measure: (mode: PipelineMode) => Promise<number>,
 ): Promise<StartRow[]> {
   const figures = new Map<PipelineMode, number[]>(modes.map((m) => [m, []]));
-  // One unmeasured pass, as for the chunk sizes.
-  for (const mode of modes) await measure(mode);
+  // One unmeasured pass, as for the chunk sizes (which a quick run skips likewise).
+  if (!config.quick) for (const mode of modes) await measure(mode);
   for (let round = 0; round < rounds; round++) {
     const shift = round % modes.length;
     const order = [...modes.slice(shift), ...modes.slice(0, shift)];

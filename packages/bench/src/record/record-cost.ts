@@ -171,9 +171,9 @@ export async function runRecordCost(config: BenchConfig): Promise<RecordCostResu
   try {
     for (let round = 0; round < rounds; round++) {
       const bench = new Bench({
-        time: config.quick ? 30 : 1500 / rounds,
+        time: config.quick ? 1 : 1500 / rounds,
         iterations: config.quick ? 3 : 10,
-        warmupTime: config.quick ? 10 : 100,
+        warmupTime: config.quick ? 1 : 100,
         warmupIterations: config.quick ? 2 : 5,
       });
       for (let k = 0; k < cases.length; k++) {

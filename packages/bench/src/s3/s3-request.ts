@@ -71,9 +71,9 @@ export async function runS3Request(config: BenchConfig): Promise<S3RequestResult
   const inner = config.quick ? 100 : 2_000;
   let metered = 0;
   const bench = new Bench({
-    time: config.quick ? 30 : 1500,
+    time: config.quick ? 1 : 1500,
     iterations: config.quick ? 3 : 30,
-    warmupTime: config.quick ? 10 : 300,
+    warmupTime: config.quick ? 1 : 300,
   });
   bench.add('bare', async () => {
     for (let i = 0; i < inner; i++) await handler(args);

@@ -292,7 +292,7 @@ async function measureSize(
  */
 async function measureRecordRate(scraper: Scraper, config: BenchConfig): Promise<RecordRateRow> {
   const series = config.quick ? 20 : 2000;
-  const windowMillis = config.quick ? 100 : 1000;
+  const windowMillis = config.quick ? 20 : 1000;
   const pairs = config.quick ? 1 : 15;
   const job = await startJob(series, true);
   const scraped: number[] = [];

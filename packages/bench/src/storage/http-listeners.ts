@@ -84,9 +84,9 @@ export async function runHttpListeners(config: BenchConfig): Promise<HttpListene
     }
   };
   const bench = new Bench({
-    time: config.quick ? 30 : 1000,
+    time: config.quick ? 1 : 1000,
     iterations: config.quick ? 3 : 30,
-    warmupTime: config.quick ? 10 : 200,
+    warmupTime: config.quick ? 1 : 200,
   });
   const cases: Array<[HttpListenerRow['client'], HttpListenerRow['metering']]> = [];
   for (const [client, run] of [

@@ -80,8 +80,8 @@ export async function runWorkers(config: BenchConfig): Promise<WorkersResult> {
 }
 
 async function runFlush(config: BenchConfig): Promise<WorkerFlushRow> {
-  // --quick: 2 workers of 10 scopes (each worker thread loads tsx and the library: most of a quick run's CPU).
-  const WORKERS = config.quick ? 2 : 8;
+  // --quick: 1 worker of 10 scopes (each worker thread loads tsx and the library: most of a quick run's CPU).
+  const WORKERS = config.quick ? 1 : 8;
   const SCOPES = config.quick ? 10 : 100;
   const repetitions = config.quick ? 5 : 50;
   const otel = createOtelSetup();
