@@ -3,10 +3,11 @@
 //
 // 1. Reads the install commands from the "Install" section of packages/processor/README.md (one per OpenTelemetry
 //    line, each under a comment naming its Node.js and SDK); the front README carries the same text.
-// 2. `npm pack`s the built library.
+// 2. `npm pack`s the built library (from a copy without node_modules: scripts/package-copy.mjs).
 // 3. Per line (SDK 3.x on the Node 22 binary of packages/compat-sdk3, SDK 2.x on the Node 20 running this
-//    script): a fresh application in the system's temporary folder, outside the workspace (`npm init -y`), then
-//    the README's command as written, run by that Node's npm, with the tarball's path in place of `backupstats`.
+//    script): a fresh application in the system's temporary folder, outside the workspace (the first with
+//    `npm init -y`, the second with the same package.json), then the README's command as written, run by that
+//    Node's npm, with the tarball's path in place of `backupstats`.
 // 4. Every ```ts block of its "Usage" and "Metering streams and operations" sections, compiled
 //    to ESM (.mjs) and to CommonJS (.cjs, the code after the imports inside an async function), runs there with
 //    the default exporter (OTLP over HTTP/protobuf) pointed at a receiver of this script; it must exit 0 and
@@ -15,18 +16,20 @@
 //    node:http request of that Node.js to a server of this script.
 // 6. OTEL_METRICS_EXPORTER=prometheus without its package: the error's `npm install` hint, run as printed, must
 //    install an exporter of the line, after which the same start succeeds.
-// 6. The `backupstats` command (packages/cli, packed by pnpm, which writes the library's version in place of
-//    `workspace:*`): `npm exec` of the two tarballs in an empty folder, as `npx -y @backupstats/cli` would fetch them,
-//    runs a shell pipeline with two meters; it must exit 0 and export exactly the bytes each stage moved.
+// 6. The `backupstats` command (packages/cli's build, packed by pnpm, which writes the library's version in place
+//    of `workspace:*`): `npm exec` of the two tarballs in an empty folder, as `npx -y @backupstats/cli` would fetch
+//    them, runs a shell pipeline with two meters; it must exit 0 and export exactly the bytes each stage moved.
+//    npm exec installs them in a folder of its cache named after the tarballs' paths, used once: it is removed.
 //
 // Needs the build (`pnpm build`) and the npm registry. Exits 1 on the first failure. `--keep` keeps the apps;
 // `--command-only` runs step 6 alone.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { startOtlpReceiver } from './otlp-receiver.mjs';
+import { copyForPacking } from './package-copy.mjs';
 import { blocksOf, CheckFailed, compile, fail, installCommands } from './readme-examples.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -75,6 +78,8 @@ const examples = blocksOf(root, README).filter((b) => b.language === 'ts' && EXA
 for (const section of EXAMPLE_SECTIONS) {
   if (!examples.some((b) => b.section === section)) fail(`${README} has no ts block in its "## ${section}" section`);
 }
+/** Each example as ESM and CommonJS: the same on both lines. */
+const compiled = examples.map((example) => compile(example));
 
 const receiver = await startOtlpReceiver();
 const { endpoint } = receiver;
@@ -126,6 +131,18 @@ function pinnedPnpm() {
   return ['npx', '-y', pinned];
 }
 
+/** The folders where npm exec installed packages, in the default cache (`~/.npm/_npx/<hash>`). */
+function npxInstalls() {
+  const cache = join(homedir(), '.npm', '_npx');
+  return existsSync(cache) ? readdirSync(cache).map((name) => join(cache, name)) : [];
+}
+
+/** Whether npm exec's folder `dir` installed a tarball of the folder `packDir`. */
+function usesTarball(dir, packDir) {
+  const manifest = join(dir, 'package.json');
+  return existsSync(manifest) && readFileSync(manifest, 'utf8').includes(`/${basename(packDir)}/`);
+}
+
 /**
  * The command from its tarball, as `npx -y @backupstats/cli run -- ...` runs it on a host with only Node.js: npm
  * exec installs the command and the library it depends on in its cache and runs `backupstats`, whose own
@@ -137,7 +154,13 @@ async function checkCommand(libraryTarball) {
   const app = mkdtempSync(join(tmpdir(), 'backupstats-cli-app-'));
   apps.push(cliPack, app);
   const [pnpm, ...pnpmArgs] = pinnedPnpm();
-  run(pnpm, [...pnpmArgs, 'pack', '--pack-destination', cliPack], { cwd: cliDir });
+  if (!existsSync(join(cliDir, 'dist', 'cli.cjs'))) fail('the command is not built: run `pnpm build` first');
+  // The build there is, as for the library: without ignore-scripts, pnpm pack builds again (prepack), which empties
+  // dist/ under the tests that run the command meanwhile. Started outside the workspace (--dir says where to pack):
+  // in it, npx first reads the whole dependency tree, twice the CPU of the pack.
+  run(pnpm, [...pnpmArgs, '--dir', cliDir, 'pack', '--config.ignore-scripts=true', '--pack-destination', cliPack], {
+    cwd: cliPack,
+  });
   const [cliTarball] = readdirSync(cliPack).filter((name) => name.endsWith('.tgz'));
   if (cliTarball === undefined) fail('pnpm pack wrote no tarball of packages/cli');
   const manifest = JSON.parse(
@@ -151,6 +174,7 @@ async function checkCommand(libraryTarball) {
   receiver.clear();
   const script =
     'backupstats meter -q --operation Source:Read < data.bin | gzip | backupstats meter -q --operation Compressor:Write > data.gz';
+  const npxBefore = new Set(npxInstalls());
   const result = await runExample(
     'npm',
     'exec',
@@ -167,6 +191,8 @@ async function checkCommand(libraryTarball) {
       script,
     ]),
   );
+  // Named after the tarballs' paths, which are new on every run: nothing would use it again.
+  for (const dir of npxInstalls()) if (!npxBefore.has(dir) && usesTarball(dir, cliPack)) apps.push(dir);
   if (result.status !== 0)
     fail(`npm exec backupstats run exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`);
   const gz = statSync(join(app, 'data.gz')).size;
@@ -184,12 +210,16 @@ if (!existsSync(join(libraryDir, 'dist', 'setup', 'index.js')))
 const packDir = mkdtempSync(join(tmpdir(), 'backupstats-pack-'));
 const apps = [packDir];
 try {
-  run('npm', ['pack', '--pack-destination', packDir, '--ignore-scripts'], { cwd: libraryDir });
+  const libraryCopy = copyForPacking(libraryDir);
+  apps.push(libraryCopy);
+  run('npm', ['pack', '--pack-destination', packDir, '--ignore-scripts'], { cwd: libraryCopy });
   const [tarball] = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));
   if (tarball === undefined) fail('npm pack wrote no tarball');
   const tarballPath = join(packDir, tarball);
   console.log(`packed ${tarball}`);
 
+  /** The package.json of the first app, as `npm init -y` wrote it. */
+  let initialized;
   for (const [index, line] of commandOnly ? [] : LINES.entries()) {
     if (!existsSync(line.node))
       fail(`${line.name}: no Node.js binary at ${line.node} (pnpm install puts it there on Linux x64)`);
@@ -200,7 +230,14 @@ try {
     const app = mkdtempSync(join(tmpdir(), `backupstats-app-sdk${line.sdkMajor}-`));
     apps.push(app);
     const env = userEnv(line.node);
-    run('npm', ['init', '-y'], { cwd: app, env });
+    // `npm init -y` writes the same package.json in every folder but for the name, the folder's in lower case.
+    if (initialized === undefined) {
+      run('npm', ['init', '-y'], { cwd: app, env });
+      initialized = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
+    } else {
+      const manifest = { ...initialized, name: basename(app).toLowerCase() };
+      writeFileSync(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    }
     const command = commands[index].replace(/^npm install backupstats /, `npm install ${tarballPath} `);
     console.log(`\n${line.name}, in ${app}:\n$ ${command}`);
     const install = run(command, [], { cwd: app, env, shell: true });
@@ -235,10 +272,9 @@ try {
     );
     const sourceBytes = statSync(join(app, 'ibdata1')).size;
     for (const [n, example] of examples.entries()) {
-      const compiled = compile(example);
       for (const format of ['mjs', 'cjs']) {
         const file = `example-${n + 1}.${format}`;
-        writeFileSync(join(app, file), compiled[format]);
+        writeFileSync(join(app, file), compiled[n][format]);
         rmSync(join(app, 'ibdata1.gz'), { force: true });
         receiver.clear();
         // Not spawnSync: the receiver of this process must answer the example's exports meanwhile.
@@ -335,7 +371,8 @@ console.log('started');
 } finally {
   receiver.close();
   if (keep) console.log(`kept: ${apps.join(' ')}`);
-  else for (const dir of apps) rmSync(dir, { recursive: true, force: true });
+  // rm -rf: these folders hold some 15,000 files, which fs.rmSync removes with twice the CPU.
+  else spawnSync('rm', ['-rf', ...apps]);
 }
 if (process.exitCode === 1) process.exit();
 console.log(

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { npmEnv } from '@backupstats/testkit/node-process';
 import { describe, expect, it } from 'vitest';
+import { copyForPacking } from '../../scripts/package-copy.mjs';
 import { createHarness } from '../support/harness.js';
 
 // What `npm publish` would ship: the files of the tarball and the metadata npm shows, as `npm pack` sees them.
@@ -31,13 +32,16 @@ function pack(): Packed {
   return packedOnce;
 }
 
+/** Packs a copy of the package without node_modules: the same tarball for half the CPU (scripts/package-copy.mjs). */
 function runPack(): Packed {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const copy = copyForPacking(packageDir);
   const run = spawnSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-    cwd: packageDir,
+    cwd: copy,
     encoding: 'utf8',
     env: npmEnv(),
   });
+  rmSync(copy, { recursive: true, force: true });
   // Under pnpm, npm may warn of pnpm's own settings: no warning the user did not cause.
   if (run.status !== 0 || /npm warn/i.test(run.stderr)) throw new Error(`npm pack said:\n${run.stderr}`);
   const out = run.stdout;
