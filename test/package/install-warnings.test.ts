@@ -2,11 +2,6 @@
 // (such as pnpm's boxed "Ignored build scripts: protobufjs", whose postinstall only checks its own version). The
 // workspace's manifests and lockfile are installed into a fresh folder from the store the workspace's own install
 // filled (--offline: no registry), as on a fresh clone.
-//
-// With prefer-symlinked-executables, which links each package's bins as symlinks rather than shell scripts: to
-// write a shell script, pnpm reads the whole file the bin names to find its #! line, here the 120 MB Node 22 binary
-// of packages/compat-sdk3 twice, most of the install's CPU. Either way pnpm warns of a bin it cannot link (a missing
-// file), and the rest of the install (the packages, the links, the build scripts) is the same.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,8 +26,7 @@ describe('npx -y pnpm@10.34.9 install on a fresh clone', () => {
       mkdirSync(join(copy, 'packages', name), { recursive: true });
       cpSync(join(root, 'packages', name, 'package.json'), join(copy, 'packages', name, 'package.json'));
     }
-    const install = ['install', '--frozen-lockfile', '--offline', '--config.prefer-symlinked-executables=true'];
-    const run = spawnSync('npx', ['-y', 'pnpm@10.34.9', ...install], {
+    const run = spawnSync('npx', ['-y', 'pnpm@10.34.9', 'install', '--frozen-lockfile', '--offline'], {
       cwd: copy,
       encoding: 'utf8',
       env: { ...npmEnv(), CI: '' },
