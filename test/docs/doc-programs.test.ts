@@ -10,7 +10,7 @@ import { startNode } from '@backupstats/testkit/node-process';
 import { RUN_DURATION_BOUNDARIES } from 'backupstats';
 import { describe, expect, it, onTestFinished } from 'vitest';
 // @ts-expect-error: a script of the repository, without types
-import { blocksOf, compile } from '../../scripts/readme-examples.mjs';
+import { blocksOf, esModule } from '../../scripts/readme-examples.mjs';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { parseExposition } from '../support/pushgateway/exposition.js';
 import { sampleValue } from '../support/pushgateway/group-series.js';
@@ -328,10 +328,10 @@ describe('the docs: whole programs', () => {
         const dir = mkdtempSync(join(root, 'test', '.run-doc-program-'));
         onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
         if (program.textfile === true) code = code.replace('/var/lib/prometheus/node-exporter/', `${dir}/`);
-        writeFileSync(join(dir, 'program.mjs'), (compile({ ...block, code }) as { mjs: string }).mjs);
+        writeFileSync(join(dir, 'program.mjs'), esModule({ ...block, code }) as string);
         if (program.companion !== undefined) {
           const companion = blockOf(program.file, program.companion.marker);
-          writeFileSync(join(dir, program.companion.name), (compile(companion) as { mjs: string }).mjs);
+          writeFileSync(join(dir, program.companion.name), esModule(companion) as string);
         }
         writeFileSync(join(dir, 'ibdata1'), ibdata1());
 
