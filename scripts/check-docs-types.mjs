@@ -7,11 +7,16 @@
 //   <!-- typecheck: skip (the reason) -->
 // Run after the build (`pnpm typecheck` does). Exits 1 on any error.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 
 const root = join(import.meta.dirname, '..');
+/**
+ * TypeScript, loaded when the first block is checked: loading it costs about a second of CPU, which a page refused
+ * for a badly written marker never needs.
+ */
+const typescript = () => createRequire(import.meta.url)('typescript');
 const SKIP = /^<!--\s*typecheck:\s*skip\b.*\(.+\)\s*-->$/;
 const FENCE = /^```(\w*)(.*)$/;
 
@@ -71,6 +76,7 @@ export function checkDocsTypes(given = [], host = undefined) {
   /** Errors as [file, line, text], reported in the order of the files. */
   const errors = [];
   try {
+    const ts = typescript();
     const configPath = join(root, 'tsconfig.docs.json');
     const config = ts.getParsedCommandLineOfConfigFile(
       configPath,
@@ -110,9 +116,21 @@ export function checkDocsTypes(given = [], host = undefined) {
   return { errors: errors.map(([, , text]) => text), summary };
 }
 
+/**
+ * The command: checks the Markdown files given (paths from the current folder; every README and docs page when
+ * none), writes each error to `stderr` and the summary to `stdout`, and returns the exit code: 1 on any error.
+ * `host` as for {@link checkDocsTypes}.
+ */
+export function main(args, { host = undefined, stdout = process.stdout, stderr = process.stderr } = {}) {
+  const { errors, summary } = checkDocsTypes(
+    args.map((file) => relative(root, resolve(file))),
+    host,
+  );
+  for (const text of errors) stderr.write(`${text}\n`);
+  stdout.write(`${summary}\n`);
+  return errors.length === 0 ? 0 : 1;
+}
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { errors, summary } = checkDocsTypes(process.argv.slice(2).map((file) => relative(root, resolve(file))));
-  for (const text of errors) console.error(text);
-  console.log(summary);
-  process.exit(errors.length === 0 ? 0 : 1);
+  process.exit(main(process.argv.slice(2)));
 }

@@ -10,7 +10,7 @@ import { startNode } from '@backupstats/testkit/node-process';
 import { RUN_DURATION_BOUNDARIES } from 'backupstats';
 import { describe, expect, it, onTestFinished } from 'vitest';
 // @ts-expect-error: a script of the repository, without types
-import { blocksOf, compile } from '../../scripts/readme-examples.mjs';
+import { blocksOf, esModule } from '../../scripts/readme-examples.mjs';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { parseExposition } from '../support/pushgateway/exposition.js';
 import { sampleValue } from '../support/pushgateway/group-series.js';
@@ -253,6 +253,20 @@ const PROGRAMS: readonly Program[] = [
   },
 ];
 
+/**
+ * The database file the examples read: 1 MiB of text and less compressible bytes (sixteen 64 KiB reads, and a gzip
+ * of it smaller than it but not tiny). Made once for all the programs.
+ */
+let database: Buffer | undefined;
+function ibdata1(): Buffer {
+  if (database === undefined) {
+    const text = Buffer.from('InnoDB page, log record, row data; '.repeat(15_000));
+    const rest = Buffer.alloc(1024 * 1024 - text.length).map((_, i) => (i * 2654435761) >>> 24);
+    database = Buffer.concat([text, rest]);
+  }
+  return database;
+}
+
 function tsBlocks(file: string): Block[] {
   return (blocksOf(root, file) as Block[]).filter((block) => block.language === 'ts');
 }
@@ -314,15 +328,12 @@ describe('the docs: whole programs', () => {
         const dir = mkdtempSync(join(root, 'test', '.run-doc-program-'));
         onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
         if (program.textfile === true) code = code.replace('/var/lib/prometheus/node-exporter/', `${dir}/`);
-        writeFileSync(join(dir, 'program.mjs'), (compile({ ...block, code }) as { mjs: string }).mjs);
+        writeFileSync(join(dir, 'program.mjs'), esModule({ ...block, code }) as string);
         if (program.companion !== undefined) {
           const companion = blockOf(program.file, program.companion.marker);
-          writeFileSync(join(dir, program.companion.name), (compile(companion) as { mjs: string }).mjs);
+          writeFileSync(join(dir, program.companion.name), esModule(companion) as string);
         }
-        // The examples that read a database file: 3 MiB of text and less compressible bytes.
-        const text = Buffer.from('InnoDB page, log record, row data; '.repeat(45_000));
-        const rest = Buffer.alloc(3 * 1024 * 1024 - text.length).map((_, i) => (i * 2654435761) >>> 24);
-        writeFileSync(join(dir, 'ibdata1'), Buffer.concat([text, rest]));
+        writeFileSync(join(dir, 'ibdata1'), ibdata1());
 
         const job = startNode(['program.mjs'], {
           cwd: dir,

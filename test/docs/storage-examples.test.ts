@@ -11,7 +11,7 @@ import { CreateBucketCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { startNode } from '@backupstats/testkit/node-process';
 import { describe, expect, it, onTestFinished } from 'vitest';
 // @ts-expect-error: a script of the repository, without types
-import { blocksOf, compile } from '../../scripts/readme-examples.mjs';
+import { blocksOf, esModule } from '../../scripts/readme-examples.mjs';
 import { AZURITE_ACCOUNT, AZURITE_KEY, blobService, startAzurite } from '../support/azurite.js';
 import { startStandIn } from '../support/gcs-stand-in.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';
@@ -25,7 +25,7 @@ function program(marker: string): string {
     (block) => block.language === 'ts' && block.code.includes(marker),
   );
   expect(found).toHaveLength(1);
-  return (compile(found[0]) as { mjs: string }).mjs;
+  return esModule(found[0]) as string;
 }
 
 /** Runs `code` in a folder of the workspace with an `ibdata1`; returns the folder and the original file. */

@@ -3,8 +3,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import {
+  CopyObjectCommand,
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSummary, row, runCli } from '../../packages/examples/test-support/run-cli.js';
 import { expectFailedRun } from '../support/failed-run.js';
 import { freePort } from '../support/free-port.js';
@@ -12,10 +19,20 @@ import { type Endpoint, S3RVER_CREDENTIALS, s3Client, startS3Server } from '../s
 import { sourceTree as makeSourceTree } from '../support/source-tree.js';
 
 let dir: string;
+/** One s3rver for the file, with a bucket `backups`: each test uses a prefix of its own in it. */
+let server: Endpoint;
+let admin: S3Client;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'backupstats-s3-errors-'));
+  server = await startS3Server();
+  admin = s3Client(server);
+  await admin.send(new CreateBucketCommand({ Bucket: 'backups' }));
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  admin?.destroy();
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
 
 const sourceTree = (name: string): Promise<string> => makeSourceTree(dir, name);
 
@@ -47,16 +64,6 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
       throttled: get('AWS:Request:Throttled'),
     };
   };
-  /** s3rver with a bucket `backups`, stopped when the test ends. */
-  const serverWithBucket = async (): Promise<Endpoint> => {
-    const server = await startS3Server();
-    onTestFinished(() => server.stop());
-    const client = s3Client(server);
-    onTestFinished(() => client.destroy());
-    await client.send(new CreateBucketCommand({ Bucket: 'backups' }));
-    return server;
-  };
-
   it("an unreachable endpoint exits with 6 and names it; each of the SDK's three attempts is exported as failed", async () => {
     const source = await sourceTree('s3-unreachable-source');
     const endpoint = `http://127.0.0.1:${await freePort()}`;
@@ -77,7 +84,6 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
   });
 
   it('a missing bucket exits with 7 and names it', async () => {
-    const server = await serverWithBucket();
     const source = await sourceTree('s3-nobucket-source');
     const summary = join(dir, 's3-nobucket-summary.json');
     const result = await runCli(['backup', source, 's3://no-such-bucket/x', '--quiet', '--summary-json', summary], {
@@ -92,8 +98,7 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
   });
 
   it('access denied (an unknown access key) exits with 8 and says which variables to check', async () => {
-    const server = await serverWithBucket();
-    const storage = await backupOfS3(server, 's3-denied');
+    const storage = await backupOfS3('s3-denied');
     const summary = join(dir, 's3-denied-summary.json');
     const result = await runCli(
       ['restore', storage, join(dir, 's3-denied-restored'), '--quiet', '--summary-json', summary],
@@ -112,15 +117,12 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
   });
 
   it('a corrupted object at restore exits with 5 and names its s3:// URL', async () => {
-    const server = await serverWithBucket();
-    const storage = await backupOfS3(server, 's3-corrupt');
+    const storage = await backupOfS3('s3-corrupt');
     // Damage the second object in place, through the S3 API.
-    const client = s3Client(server);
-    onTestFinished(() => client.destroy());
-    const got = await client.send(new GetObjectCommand({ Bucket: 'backups', Key: 's3-corrupt/000001.gz' }));
+    const got = await admin.send(new GetObjectCommand({ Bucket: 'backups', Key: 's3-corrupt/000001.gz' }));
     const data = Buffer.from(await got.Body!.transformToByteArray());
     for (let i = 20; i < data.length - 8; i += 97) data[i] = (data[i] ?? 0) ^ 0xff;
-    await client.send(new PutObjectCommand({ Bucket: 'backups', Key: 's3-corrupt/000001.gz', Body: data }));
+    await admin.send(new PutObjectCommand({ Bucket: 'backups', Key: 's3-corrupt/000001.gz', Body: data }));
     const summary = join(dir, 's3-corrupt-summary.json');
     const result = await runCli(
       [
@@ -163,12 +165,33 @@ describe('bad S3 storage: one clear line, a distinct exit code, the attempts exp
   });
 });
 
-/** A backup made by the tool into `s3://backups/<prefix>` on `server`, to damage or to deny. */
-async function backupOfS3(server: Endpoint, prefix: string): Promise<string> {
-  const source = await sourceTree(`${prefix}-source`);
-  const storage = `s3://backups/${prefix}`;
-  const made = await runCli(['backup', source, storage, '--quiet'], { env: awsEnv(server.url) });
-  expect(made.stderr).toBe('');
-  expect(made.code).toBe(0);
-  return storage;
+/** One backup made by the tool into `s3://backups/made/`, on first use: each test damages or denies a copy of it. */
+let made: Promise<void> | undefined;
+async function backup(): Promise<void> {
+  const source = await sourceTree('s3-made-source');
+  const result = await runCli(['backup', source, 's3://backups/made', '--quiet'], { env: awsEnv(server.url) });
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+}
+
+/**
+ * A backup made by the tool, in `s3://backups/<prefix>`: a copy of the one backup (its manifest names its objects
+ * without their prefix), made through the S3 API.
+ */
+async function backupOfS3(prefix: string): Promise<string> {
+  made ??= backup();
+  await made;
+  const listed = await admin.send(new ListObjectsV2Command({ Bucket: 'backups', Prefix: 'made/' }));
+  const keys = (listed.Contents ?? []).map((object) => object.Key as string);
+  expect(keys).toContain('made/MANIFEST.json');
+  for (const key of keys) {
+    await admin.send(
+      new CopyObjectCommand({
+        Bucket: 'backups',
+        CopySource: `backups/${key}`,
+        Key: `${prefix}/${key.slice('made/'.length)}`,
+      }),
+    );
+  }
+  return `s3://backups/${prefix}`;
 }

@@ -128,11 +128,12 @@ describe.concurrent('a finished job exits while the collector is down, whatever 
       startFixture,
     }) => {
       const dead = await collector(down, onTestFinished);
-      // The job lasts over two intervals, so that periodic exports have started, failed and been retried.
+      // The job lasts two and a half intervals, so that periodic exports have started, failed and been retried; no
+      // longer, as every export the child makes costs it CPU.
       const env = {
         ...otlp(dead, protocol, { OTEL_METRIC_EXPORT_INTERVAL: interval }),
         FIXTURE_END: 'bare',
-        FIXTURE_JOB_MS: '2500',
+        FIXTURE_JOB_MS: String(Number(interval) * 2.5),
       };
       const child = startFixture(fixture, env);
       expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
@@ -146,10 +147,11 @@ describe.concurrent('a finished job exits while the collector is down, whatever 
     startFixture,
   }) => {
     const dead = await collector('stalled', onTestFinished);
+    // Two and a half intervals of periodic exports, then the final one.
     const env = {
       ...otlp(dead, 'http/protobuf', { OTEL_METRIC_EXPORT_INTERVAL: '100' }),
       FIXTURE_END: 'return',
-      FIXTURE_JOB_MS: '1000',
+      FIXTURE_JOB_MS: '250',
     };
     const child = startFixture(fixture, env);
     expect(await child.exited(HANG_MS), child.stderr()).toEqual({ code: 0, signal: null });
