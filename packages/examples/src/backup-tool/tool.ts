@@ -2,7 +2,7 @@
 // starts on 127.0.0.1) or a storage folder, restores it, verifies it and prunes the backups it made beyond the last
 // three, metering every stage with backupstats (runs of all four families), then prints what the OpenTelemetry
 // pipeline exported.
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -71,7 +71,7 @@ export async function runTool(args: ToolArgs): Promise<number> {
   const atSignal = {
     shutdown: async () => {
       await telemetry.stats.shutdown();
-      if (!args.keep) for (const dir of temporary) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+      if (!args.keep) for (const dir of temporary) removeNow(dir);
     },
     shutdownTimeoutMillis: telemetry.stats.shutdownTimeoutMillis + 10_000,
   };
@@ -126,6 +126,21 @@ export async function runTool(args: ToolArgs): Promise<number> {
   removeExitHook();
   await telemetry.stats.shutdown();
   return code;
+}
+
+/**
+ * Removes `dir` before the process ends at a signal. File operations the run had already handed to libuv's threads
+ * still run while the main thread removes it, and one of them (the S3 server's recursive mkdir of an object's
+ * folder) can create the path again: so the removal waits a moment for them, without running any callback that
+ * could start more, and removes what they made.
+ */
+function removeNow(dir: string): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    Atomics.wait(pause, 0, 0, 50);
+    if (!existsSync(dir)) return;
+  }
 }
 
 async function run(context: Context): Promise<void> {
