@@ -60,7 +60,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: integration.map((folder) => `test/${folder}/**/*.test.ts`),
-          maxWorkers: 6,
+          maxWorkers: 4,
           isolate: false,
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
@@ -71,7 +71,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: [...e2e.map((folder) => `test/${folder}/**/*.test.ts`), 'packages/*/test/**/*.test.ts'],
-          maxWorkers: 6,
+          maxWorkers: 4,
           isolate: false,
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
