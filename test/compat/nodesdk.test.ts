@@ -3,20 +3,22 @@
 // packages/compat-sdk3. The NodeSDK is configured from the environment and its own OTLP exporter sends to the
 // test's receiver; every backup series must arrive there with the NodeSDK's resource (its process detector's
 // `process.pid`), so the exports come from the NodeSDK's provider and no second provider was built.
+// The Pushgateway and textfile cases of a line share one child, whose NodeSDK has a reader for each.
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { ScopeTotal } from '../fixtures/workload.mjs';
+import { type FixtureEvent, type FixtureProcess, startFixture } from '../support/child.js';
 import { expectedSeries, mismatches } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { copyLibraryInto, type LibraryCopy } from '../support/library-copy.js';
-import { nodeExporterBinary } from '../support/node-exporter.js';
+import { type NodeExporterServer, nodeExporterBinary, startNodeExporter } from '../support/node-exporter.js';
 import { requireE2E } from '../support/prometheus.js';
 import type { Sample } from '../support/pushgateway/exposition.js';
 import { groupMismatches, sampleValue } from '../support/pushgateway/group-series.js';
-import { pushgatewayBinary } from '../support/pushgateway/server.js';
+import { type PushgatewayServer, pushgatewayBinary, startPushgateway } from '../support/pushgateway/server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const compatDir = join(root, 'packages', 'compat-sdk3');
@@ -68,6 +70,50 @@ afterAll(async () => {
   await copy?.remove();
 });
 
+/** The child of the readers cases, with the servers its readers export to. */
+interface ReadersJob {
+  readonly child: FixtureProcess;
+  readonly gateway: PushgatewayServer | undefined;
+  readonly node: NodeExporterServer | undefined;
+  readonly versions: FixtureEvent;
+  readonly recorded: FixtureEvent;
+}
+
+/**
+ * Starts the servers asked for, then the job whose NodeSDK has a reader for each; resolves once it has recorded.
+ * What it started is stopped when it fails; else by the afterAll of the line.
+ */
+async function startReadersJob(line: Line, withGateway: boolean, withTextfile: boolean): Promise<ReadersJob> {
+  let gateway: PushgatewayServer | undefined;
+  let node: NodeExporterServer | undefined;
+  let child: FixtureProcess | undefined;
+  try {
+    gateway = withGateway ? await startPushgateway() : undefined;
+    node = withTextfile ? await startNodeExporter() : undefined;
+    const dir = line.fixtureDir();
+    child = startFixture(
+      join(dir, 'nodesdk-job.mjs'),
+      {
+        FIXTURE_MODE: 'readers',
+        ...(gateway === undefined ? {} : { FIXTURE_PUSHGATEWAY_URL: gateway.url }),
+        ...(node === undefined ? {} : { FIXTURE_TEXTFILE_PATH: join(node.dir, 'nodesdk-job.prom') }),
+        OTEL_TRACES_EXPORTER: 'none',
+        OTEL_LOGS_EXPORTER: 'none',
+        OTEL_SERVICE_NAME: 'nodesdk-job',
+      },
+      { node: line.node, cwd: dir },
+    );
+    const versions = await child.waitForEvent('versions');
+    const recorded = await child.waitForEvent('totals');
+    return { child, gateway, node, versions, recorded };
+  } catch (error) {
+    await child?.kill();
+    await gateway?.stop();
+    await node?.stop();
+    throw error;
+  }
+}
+
 describe.each(lines)('$name', (line) => {
   const skip = line.nodeMajor === 22 && !haveNode22 && !requireE2E;
   it.skipIf(skip).for(['setup', 'core-before-start'])(
@@ -106,25 +152,28 @@ describe.each(lines)('$name', (line) => {
     },
   );
 
-  it.skipIf(skip || (!pushgatewayBinary && !requireE2E))(
+  // The Pushgateway and the textfile cases run one child: a NodeSDK given both readers, each exporting on its own,
+  // so that each test still checks what its own reader delivered (and the NodeSDK's resource on it).
+  const withGateway = !skip && (pushgatewayBinary !== undefined || requireE2E);
+  const withTextfile = !skip && (nodeExporterBinary !== undefined || requireE2E);
+  let readersJob: Promise<ReadersJob> | undefined;
+  const readers = (): Promise<ReadersJob> => {
+    readersJob ??= startReadersJob(line, withGateway, withTextfile);
+    return readersJob;
+  };
+  afterAll(async () => {
+    const job = await readersJob?.catch(() => undefined);
+    await job?.child.kill();
+    await job?.gateway?.stop();
+    await job?.node?.stop();
+  });
+
+  it.skipIf(!withGateway)(
     "pushgateway: createPushgatewayExporter under the NodeSDK's own PeriodicExportingMetricReader pushes the exact totals, grouped by the NodeSDK's resource",
-    async ({ startPushgateway, startFixture }) => {
-      const gateway = await startPushgateway();
-      const dir = line.fixtureDir();
-      const child = startFixture(
-        join(dir, 'nodesdk-job.mjs'),
-        {
-          FIXTURE_MODE: 'pushgateway',
-          FIXTURE_PUSHGATEWAY_URL: gateway.url,
-          OTEL_TRACES_EXPORTER: 'none',
-          OTEL_LOGS_EXPORTER: 'none',
-          OTEL_SERVICE_NAME: 'nodesdk-job',
-        },
-        { node: line.node, cwd: dir },
-      );
-      const versions = await child.waitForEvent('versions');
+    async () => {
+      const { child, gateway, versions, recorded } = await readers();
+      if (gateway === undefined) throw new Error('no Pushgateway was started');
       expect(String(versions.sdkMetrics)).toMatch(new RegExp(`^${line.sdkMetricsMajor}\\.`));
-      const recorded = await child.waitForEvent('totals');
       expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
 
       const samples = await gateway.samples();
@@ -137,25 +186,12 @@ describe.each(lines)('$name', (line) => {
       expect(groupMismatches(samples, group, expected)).toEqual([]);
     },
   );
-  it.skipIf(skip || (!nodeExporterBinary && !requireE2E))(
+  it.skipIf(!withTextfile)(
     "textfile: createTextfileExporter under the NodeSDK's own PeriodicExportingMetricReader writes the exact totals that node_exporter serves, under the NodeSDK's service name",
-    async ({ startNodeExporter, startFixture }) => {
-      const node = await startNodeExporter();
-      const dir = line.fixtureDir();
-      const child = startFixture(
-        join(dir, 'nodesdk-job.mjs'),
-        {
-          FIXTURE_MODE: 'textfile',
-          FIXTURE_TEXTFILE_PATH: join(node.dir, 'nodesdk-job.prom'),
-          OTEL_TRACES_EXPORTER: 'none',
-          OTEL_LOGS_EXPORTER: 'none',
-          OTEL_SERVICE_NAME: 'nodesdk-job',
-        },
-        { node: line.node, cwd: dir },
-      );
-      const versions = await child.waitForEvent('versions');
+    async () => {
+      const { child, node, versions, recorded } = await readers();
+      if (node === undefined) throw new Error('no node_exporter was started');
       expect(String(versions.sdkMetrics)).toMatch(new RegExp(`^${line.sdkMetricsMajor}\\.`));
-      const recorded = await child.waitForEvent('totals');
       expect(await child.exited(), child.stderr()).toEqual({ code: 0, signal: null });
 
       const samples = await node.samples();

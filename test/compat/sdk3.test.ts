@@ -2,13 +2,13 @@
 // test/support/sdk3-install.ts says): OTLP over every protocol, runs, histograms, a scrape by a real Prometheus.
 // The end of a job on that line is sdk3-exit.test.ts; the rest of the suite covers the 2.x line on Node 20.
 import { RUN_DURATION_BOUNDARIES } from 'backupstats';
-import { describe, expect } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import type { ScopeTotal } from '../fixtures/workload.mjs';
 import { expectedSeries, expectScraped, mismatches } from '../support/e2e-expected.js';
 import { it } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { nodeExporterBinary } from '../support/node-exporter.js';
-import { prometheusBinary, requireE2E } from '../support/prometheus.js';
+import { type PrometheusServer, prometheusBinary, requireE2E, startPrometheus } from '../support/prometheus.js';
 import { groupMismatches, sampleValue } from '../support/pushgateway/group-series.js';
 import { latestHistogram } from '../support/received-histograms.js';
 import { histogramPoint, latest, RUN_JOB_VERIFY_AND_PRUNE, verifyAndPruneOfRunJob } from '../support/received-runs.js';
@@ -123,9 +123,27 @@ describe.skipIf(!runSdk3)('with @opentelemetry/sdk-metrics 3.x on Node 22', () =
         env: { BACKUPSTATS_NAMING: 'vitess', BACKUPSTATS_METRIC_PREFIX: 'vtbackup_' },
       },
     ] as const;
-    for (const { naming, prefix, env } of namings) {
-      it(`${naming} naming: exact totals per scope under the same Prometheus names`, async ({ startPrometheus }) => {
-        const port = await freePort();
+    // One Prometheus scrapes the jobs of both namings, each on a port of its own: their metric names differ, so each
+    // test's queries see only its own job's series.
+    let scraping: Promise<{ server: PrometheusServer; ports: number[] }> | undefined;
+    const prometheus = (): Promise<{ server: PrometheusServer; ports: number[] }> => {
+      scraping ??= (async () => {
+        const ports: number[] = [];
+        while (ports.length < namings.length) {
+          const port = await freePort();
+          if (!ports.includes(port)) ports.push(port);
+        }
+        return { server: await startPrometheus(ports.map((port) => `127.0.0.1:${port}`)), ports };
+      })();
+      return scraping;
+    };
+    afterAll(async () => {
+      await (await scraping?.catch(() => undefined))?.server.stop();
+    });
+    for (const [index, { naming, prefix, env }] of namings.entries()) {
+      it(`${naming} naming: exact totals per scope under the same Prometheus names`, async () => {
+        const { server, ports } = await prometheus();
+        const port = ports[index] as number;
         const child = job({
           OTEL_METRICS_EXPORTER: 'prometheus',
           OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
@@ -136,8 +154,7 @@ describe.skipIf(!runSdk3)('with @opentelemetry/sdk-metrics 3.x on Node 22', () =
         });
         await expectNode22WithSdk3(child);
         const recorded = await child.waitForEvent('totals');
-        const prometheus = await startPrometheus([`127.0.0.1:${port}`]);
-        await expectScraped(prometheus, expectedSeries(recorded.totals as ScopeTotal[], naming, prefix));
+        await expectScraped(server, expectedSeries(recorded.totals as ScopeTotal[], naming, prefix));
         child.child.kill('SIGTERM');
         const end = await child.exited();
         expect(end.signal === 'SIGTERM' || end.code === 143, `exit ${JSON.stringify(end)}`).toBe(true);

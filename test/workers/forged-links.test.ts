@@ -3,16 +3,21 @@
 // a RangeError (a control buffer too small for the places). A worker that connects to stats already shut down is
 // warned once on its own stderr, and records nothing.
 import { Worker } from 'node:worker_threads';
-import { describe, expect, vi } from 'vitest';
+import { afterAll, describe, expect, vi } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { statsWithHistograms } from '../support/histogram-stats.js';
 
-/** Connects to `link` in a worker thread, records once, and posts what happened. */
+/**
+ * Connects, in a worker thread, to each link it is sent, records once on it, and posts what happened. A link that
+ * it connected to is left connected: its stats hold that link's place, which no other case uses.
+ */
 const WORKER = `
-const { workerData, parentPort } = require('node:worker_threads');
-import('backupstats/worker').then(({ connectBackupStats }) => {
+const { parentPort } = require('node:worker_threads');
+const library = import('backupstats/worker');
+parentPort.on('message', async (link) => {
+  const { connectBackupStats } = await library;
   try {
-    const stats = connectBackupStats(workerData.link);
+    const stats = connectBackupStats(link);
     stats.backup.scope({ operation: 'forged' }).timedIncrementBytes(10, 1);
     parentPort.postMessage({ connected: true });
   } catch (error) {
@@ -37,22 +42,45 @@ interface Answer {
   message?: string;
 }
 
-/** Runs the worker on `link`; resolves with its answer and what it wrote on stderr, or fails after a second. */
-async function connectIn(link: unknown): Promise<{ answer: Answer; stderr: string }> {
-  const worker = new Worker(WORKER, { eval: true, workerData: { link }, stderr: true });
+/**
+ * The thread the cases share: starting one loads the library anew, which costs more than a case. A case that
+ * meets a hang ends it, and the next case starts another.
+ */
+let shared: Worker | undefined;
+afterAll(() => shared?.terminate());
+
+/**
+ * Sends `link` to a worker (the shared one, or with `own` a new one whose stderr is the case's alone and which ends
+ * with it); resolves with its answer and what the own worker wrote on stderr, or fails after a second.
+ */
+async function connectIn(link: unknown, own = false): Promise<{ answer: Answer; stderr: string }> {
   let stderr = '';
-  worker.stderr.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
+  let worker: Worker;
+  if (own) {
+    worker = new Worker(WORKER, { eval: true, stderr: true });
+    worker.stderr.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+  } else {
+    shared ??= new Worker(WORKER, { eval: true });
+    worker = shared;
+  }
   let answer: Answer | undefined;
-  worker.on('message', (message: Answer) => {
+  const onMessage = (message: Answer) => {
     answer = message;
-  });
+  };
+  worker.once('message', onMessage);
+  worker.postMessage(link);
   try {
     // A hang detector, not a timing: a refusal takes microseconds, a hang for ever.
     await vi.waitFor(() => expect(answer).toBeDefined(), { timeout: 1000, interval: 10 });
-  } finally {
+  } catch (error) {
+    if (worker === shared) shared = undefined;
     await worker.terminate();
+    throw error;
+  } finally {
+    worker.off('message', onMessage);
+    if (own) await worker.terminate();
   }
   return { answer: answer as Answer, stderr };
 }
@@ -102,7 +130,7 @@ describe('forged worker links', () => {
     const link = stats.workerLink({ workers: 1 });
     stats.backup.timedIncrement(1);
     await stats.shutdown();
-    const { answer, stderr } = await connectIn(link);
+    const { answer, stderr } = await connectIn(link, true);
     expect(answer).toEqual({ connected: true });
     expect(stderr).toBe(
       'backupstats: connectBackupStats got the link of stats that were shut down; what this worker records is ignored\n',

@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { cleanEnv } from '@backupstats/testkit/node-process';
 import { describe, expect, it } from 'vitest';
 
 const script = fileURLToPath(new URL('../../scripts/link-memory.mjs', import.meta.url));
@@ -14,7 +15,9 @@ const run = promisify(execFile);
 /** scripts/link-memory.mjs's JSON line, from a child whose address space is limited to `limitKiB` when given. */
 async function measure(args: string[], limitKiB?: number): Promise<Record<string, unknown>> {
   const command = `${limitKiB === undefined ? '' : `ulimit -v ${limitKiB}; `}exec "$0" --expose-gc "$@"`;
-  const { stdout } = await run('/bin/sh', ['-c', command, process.execPath, script, '--json', ...args]);
+  const { stdout } = await run('/bin/sh', ['-c', command, process.execPath, script, '--json', ...args], {
+    env: cleanEnv(),
+  });
   return JSON.parse(stdout.trim()) as Record<string, unknown>;
 }
 
