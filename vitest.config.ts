@@ -15,23 +15,24 @@ const integration = ['package', 'docs', 'exit', 'workers', 'processes', 'checks'
 const e2e = ['e2e', 'compat', 's3', 'azure', 'examples'];
 
 /**
- * The files that take longest, slowest first: they start first, so that none of them is the run's tail. vitest
- * orders by the last run's durations when it has them, and a fresh clone has none.
+ * The files that take longest, slowest first: they start first, so that none of them is the run's tail, and those
+ * that mostly wait (on the registry, on Prometheus' scrapes) wait beside the others' work. vitest orders by the last
+ * run's durations when it has them, and a fresh clone has none.
  */
 const SLOW_FIRST = [
+  'test/checks/install.test.ts',
   'test/checks/bench.test.ts',
   'test/checks/typecheck.test.ts',
-  'test/checks/lint-and-api.test.ts',
-  'test/package/build-if-stale.test.ts',
-  'test/checks/install.test.ts',
-  'test/examples/errors.test.ts',
-  'test/package/install-warnings.test.ts',
-  'test/examples/alerts.test.ts',
-  'test/docs/doc-programs.test.ts',
-  'test/package/prepack.test.ts',
   'test/e2e/prometheus.test.ts',
+  'test/e2e/progress-prometheus.test.ts',
+  'test/examples/alerts.test.ts',
+  'test/checks/lint-and-api.test.ts',
+  'test/docs/doc-programs.test.ts',
+  'test/examples/errors.test.ts',
+  'test/compat/sdk3.test.ts',
+  'test/e2e/textfile-crash.test.ts',
+  'test/examples/s3.test.ts',
   'packages/cli/test/meter.test.ts',
-  'packages/cli/test/pipeline-exporters.test.ts',
 ];
 
 class SlowFirst extends BaseSequencer {
