@@ -4,10 +4,12 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, onTestFinished } from 'vitest';
 import { startCli } from '../../packages/examples/test-support/run-cli.js';
 import { it } from '../support/fixtures.js';
 import { latest } from '../support/received-runs.js';
+import { S3RVER_CREDENTIALS } from '../support/s3.js';
 
 /** Exit codes a shell reports for a process ended by the signal (128 + its number). */
 const SHELL_CODE = { SIGTERM: 143, SIGINT: 130 } as const;
@@ -19,15 +21,19 @@ async function demoFolders(root: string): Promise<string[]> {
 
 /**
  * Objects stored so far in the bucket of the S3 server the demo started (it prints where), asked through the S3
- * API (ListObjectsV2, which s3rver answers without credentials); the server keeps them in the demo's temporary
- * folder.
+ * API; the server keeps them in the demo's temporary folder.
  */
 async function storedObjects(output: string): Promise<number> {
   const started = /^S3 server \(s3rver\) on (\S+), bucket (\S+)$/m.exec(output);
   const [, endpoint, bucket] = started ?? [];
   if (endpoint === undefined || bucket === undefined) return 0;
-  const listed = await (await fetch(`${endpoint}/${bucket}?list-type=2`)).text();
-  return Number(/<KeyCount>(\d+)<\/KeyCount>/.exec(listed)?.[1] ?? 0);
+  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
+  try {
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+    return listed.KeyCount ?? 0;
+  } finally {
+    client.destroy();
+  }
 }
 
 describe('a signal in the middle of pnpm demo', () => {
@@ -39,11 +45,9 @@ describe('a signal in the middle of pnpm demo', () => {
       onTestFinished(() => rm(root, { recursive: true, force: true }));
       const receiver = await startReceiver('http');
 
-      // Large enough that the backup is still running when the signal comes (64 MiB take seconds to back up, the
-      // first object is stored within a fraction of that, and the test polls for it every 50 ms), small enough to
-      // be generated in a fraction of a second; the export interval is beyond the test, so only the final export at
-      // the signal can deliver anything.
-      const child = startCli(['--quiet', '--size', '64MiB', '--files', '64'], {
+      // Large enough that the backup is still running when the signal comes; the export interval is beyond the
+      // test, so only the final export at the signal can deliver anything.
+      const child = startCli(['--quiet', '--size', '256MiB', '--files', '64'], {
         env: {
           TMPDIR: root,
           OTEL_METRICS_EXPORTER: 'otlp',
