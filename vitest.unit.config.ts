@@ -67,7 +67,8 @@ export default defineProject({
     // a file that needs the library's module state fresh (a warning said once per thread) re-imports it after
     // vi.resetModules().
     isolate: false,
-    // In-process tests compute: one file per core. The other tiers run after them (groupOrder), many at once.
+    // In-process tests compute: one file per core. The whole suite (vitest.config.ts) runs them in the other tiers'
+    // pool instead, where they fill the time those tiers' files wait.
     maxWorkers: 2,
     sequence: { groupOrder: 0 },
     testTimeout: 5_000,
