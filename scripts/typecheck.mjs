@@ -7,6 +7,7 @@
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { checkDocsTypes } from './check-docs-types.mjs';
+import { sharingHost } from './sharing-host.mjs';
 
 const root = join(import.meta.dirname, '..');
 
@@ -19,24 +20,6 @@ const PROJECTS = [
   'packages/cli',
   'test',
 ];
-
-/** A compiler host whose parsed files outlive one program: safe because every project parses with the same target. */
-function sharingHost() {
-  const host = ts.createCompilerHost({});
-  const parsed = new Map();
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
-    const format = typeof languageVersion === 'object' ? languageVersion.impliedNodeFormat : undefined;
-    const key = `${fileName}\0${format}`;
-    let file = parsed.get(key);
-    if (file === undefined) {
-      file = getSourceFile(fileName, languageVersion, onError, shouldCreate);
-      if (file !== undefined) parsed.set(key, file);
-    }
-    return file;
-  };
-  return host;
-}
 
 function readProject(dir) {
   const configPath = join(root, dir, 'tsconfig.json');
@@ -54,7 +37,7 @@ function readProject(dir) {
   return config;
 }
 
-const host = sharingHost();
+const host = sharingHost(ts);
 const format = {
   getCanonicalFileName: (name) => name,
   getCurrentDirectory: () => root,
