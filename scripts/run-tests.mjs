@@ -13,7 +13,8 @@ rmSync(report, { force: true });
 // Node 20 reads and parses every certificate of NODE_EXTRA_CA_CERTS as it starts: some 50 ms of CPU where the file
 // is the system's bundle, in each of the suite's hundreds of Node processes (vitest's workers, the tests' children).
 // Of those, only npm reaching the registry needs the certificates: the suite runs without the variable and keeps
-// its value in TEST_NODE_EXTRA_CA_CERTS, which npmEnv() (packages/testkit) gives back to npm as NODE_EXTRA_CA_CERTS.
+// its value in TEST_NODE_EXTRA_CA_CERTS, which registryEnv() (packages/testkit) gives back to npm
+// as NODE_EXTRA_CA_CERTS.
 const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...suiteEnv } = process.env;
 const env = extraCaCerts === undefined ? process.env : { ...suiteEnv, TEST_NODE_EXTRA_CA_CERTS: extraCaCerts };
 

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { npmEnv } from '@backupstats/testkit/node-process';
+import { registryEnv } from '@backupstats/testkit/node-process';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -29,7 +29,7 @@ describe('npx -y pnpm@10.34.9 install on a fresh clone', () => {
     const run = spawnSync('npx', ['-y', 'pnpm@10.34.9', 'install', '--frozen-lockfile', '--offline'], {
       cwd: copy,
       encoding: 'utf8',
-      env: { ...npmEnv(), CI: '' },
+      env: { ...registryEnv(), CI: '' },
     });
     const output = `${run.stdout}\n${run.stderr}`;
     expect(run.status, output).toBe(0);

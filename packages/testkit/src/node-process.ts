@@ -61,18 +61,24 @@ const DROPPED = new Set(['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS']);
  * The environment for an `npm` child of a test run under pnpm: pnpm hands its own settings to scripts as
  * `npm_config_*` variables (`verify_deps_before_run`, `npm_globalconfig`, `_jsr_registry`, …), which npm does not
  * know and warns about ("npm warn Unknown env config") on every run. Only the settings npm shares with the user's
- * configuration (where packages come from and where they are kept) are passed on, with the certificates the suite
- * set aside (`TEST_NODE_EXTRA_CA_CERTS`) as `NODE_EXTRA_CA_CERTS`.
+ * configuration (where packages come from and where they are kept) are passed on.
  */
 export function npmEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = Object.fromEntries(
+  return Object.fromEntries(
     Object.entries(process.env).filter(([name]) => {
       const setting = /^npm_config_(.*)$/i.exec(name)?.[1]?.toLowerCase();
       return setting === undefined || NPM_SETTINGS_KEPT.has(setting);
     }),
   );
-  // The suite's runner (scripts/run-tests.mjs) starts the suite without NODE_EXTRA_CA_CERTS and keeps it here:
-  // npm may need it to reach the registry.
+}
+
+/**
+ * {@link npmEnv} for an npm that reaches the registry: with the certificates the suite's runner (scripts/run-tests.mjs)
+ * set aside as `TEST_NODE_EXTRA_CA_CERTS` given back as `NODE_EXTRA_CA_CERTS`, which the suite's other processes
+ * start without.
+ */
+export function registryEnv(): NodeJS.ProcessEnv {
+  const env = npmEnv();
   const caCerts = process.env.TEST_NODE_EXTRA_CA_CERTS;
   if (caCerts !== undefined && env.NODE_EXTRA_CA_CERTS === undefined) env.NODE_EXTRA_CA_CERTS = caCerts;
   return env;
