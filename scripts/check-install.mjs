@@ -155,6 +155,15 @@ async function checkCommand(libraryTarball) {
   apps.push(cliPack, app);
   const [pnpm, ...pnpmArgs] = pinnedPnpm();
   if (!existsSync(join(cliDir, 'dist', 'cli.cjs'))) fail('the command is not built: run `pnpm build` first');
+  // A run of the built command leaves V8's code cache of the library in dist/, which is no part of the package.
+  const cacheRun = mkdtempSync(join(tmpdir(), 'backupstats-cli-cache-'));
+  apps.push(cacheRun);
+  run(process.execPath, [join(cliDir, 'dist', 'cli.cjs'), 'run', '--', 'true'], {
+    env: userEnv(process.execPath, {
+      OTEL_METRICS_EXPORTER: 'textfile',
+      BACKUPSTATS_TEXTFILE_PATH: join(cacheRun, 'job.prom'),
+    }),
+  });
   // The build there is, as for the library: without ignore-scripts, pnpm pack builds again (prepack), which empties
   // dist/ under the tests that run the command meanwhile. Started outside the workspace (--dir says where to pack):
   // in it, npx first reads the whole dependency tree, twice the CPU of the pack.
@@ -163,6 +172,24 @@ async function checkCommand(libraryTarball) {
   });
   const [cliTarball] = readdirSync(cliPack).filter((name) => name.endsWith('.tgz'));
   if (cliTarball === undefined) fail('pnpm pack wrote no tarball of packages/cli');
+  const packed = run('tar', ['-tzf', join(cliPack, cliTarball)], { cwd: cliPack })
+    .stdout.trim()
+    .split('\n');
+  const expected = [
+    'LICENSE',
+    'README.md',
+    'dist/cli.cjs',
+    'dist/library.cjs',
+    'dist/meter-worker.cjs',
+    'package.json',
+  ];
+  if (
+    packed
+      .map((path) => path.replace(/^package\//, ''))
+      .sort()
+      .join() !== expected.join()
+  )
+    fail(`the command's tarball holds ${packed.join(', ')}: expected package/ and ${expected.join(', ')}`);
   const manifest = JSON.parse(
     run('tar', ['-xOzf', join(cliPack, cliTarball), 'package/package.json'], { cwd: cliPack }).stdout,
   );

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** The bundle of the library and the SDK (src/library.ts), which the command requires only when it builds stats. */
-const LIBRARY = './library.cjs';
+/** The bundle of the library and the SDK (src/library.ts), which the command loads only when it builds stats. */
+const LIBRARY = 'library.cjs';
 
 const PROMETHEUS_BUILD = '@opentelemetry/exporter-prometheus/build/src';
 
@@ -42,7 +42,7 @@ export default defineConfig({
     /^protobufjs/,
     /^@protobufjs\//,
   ],
-  external: ['@opentelemetry/exporter-metrics-otlp-grpc', '@grpc/grpc-js', LIBRARY],
+  external: ['@opentelemetry/exporter-metrics-otlp-grpc', '@grpc/grpc-js'],
   clean: true,
   sourcemap: false,
   target: 'node20',
@@ -50,17 +50,21 @@ export default defineConfig({
   // The ES module builds of the OpenTelemetry packages, which the bundler trims to what the command uses.
   esbuildOptions(options) {
     options.mainFields = ['module', 'main'];
+    // `import()` as `require()` in a promise: the library's bundle runs in a vm.Script (src/code-cache.ts), where an
+    // `import()` has no module loader to call. Every package the bundles import at run time is CommonJS or built in.
+    options.supported = { 'dynamic-import': false };
   },
   esbuildPlugins: [
     {
-      // `import('./library.js')` becomes a `require` of the library's own bundle rather than a copy of it. A
-      // `require`, not an `import()`: Node.js would load a CommonJS file through its ES module loader, which first
-      // scans the whole file for its export names.
+      // `import('./library.js')` becomes a load of the library's own bundle rather than a copy of it: as CommonJS
+      // (Node.js would load it through its ES module loader, which first scans the whole file for its export names),
+      // with V8's code cache (src/code-cache.ts).
       name: 'library-bundle',
       setup(build) {
         build.onResolve({ filter: /^\.\/library\.js$/ }, () => ({ path: LIBRARY, namespace: 'library-bundle' }));
         build.onLoad({ filter: /.*/, namespace: 'library-bundle' }, () => ({
-          contents: `module.exports = require(${JSON.stringify(LIBRARY)});`,
+          contents: `module.exports = require('./code-cache.ts').requireWithCodeCache(${JSON.stringify(LIBRARY)});`,
+          resolveDir: join(dirname(fileURLToPath(import.meta.url)), 'src'),
           loader: 'js',
         }));
       },

@@ -1,11 +1,20 @@
 // `backupstats run`: the command's exit status and signals, the run it records, one export at the end (through the
 // textfile exporter, read from its file) and the report. Each test runs the built command in a child process.
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createBackupStats } from 'backupstats';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { sampleValue } from '../../../test/support/pushgateway/group-series.js';
-import { runCli, startCli, tempDir, textfileSamples } from './cli-process.js';
+import { CLI, runCli, startCli, startCommand, tempDir, textfileSamples } from './cli-process.js';
 
 /** Variables that make a run export to a textfile in `dir` (and write its report there), within 1 s at its end. */
 function textfileEnv(dir: string): Record<string, string> {
@@ -177,6 +186,45 @@ describe('backupstats run', () => {
     const loaded = JSON.parse(readFileSync(join(dir, 'modules.json'), 'utf8')) as string[];
     expect(loaded).toContain('NativeModule child_process');
     expect(loaded.filter((name) => /^NativeModule (http|https|crypto)$/.test(name))).toEqual([]);
+  });
+
+  it("keeps V8's code cache of the library beside it: written by a run, used by the next, a damaged one replaced", async () => {
+    // A copy of the command in a folder of its own, so that no other test's run writes its cache; inside the package
+    // (a .run-* folder, git-ignored), where the library's bundle finds the packages it requires.
+    const built = dirname(CLI);
+    const copy = mkdtempSync(join(built, '..', '.run-code-cache-'));
+    onTestFinished(() => rmSync(copy, { recursive: true, force: true }));
+    for (const file of readdirSync(built).filter((name) => name.endsWith('.cjs'))) {
+      copyFileSync(join(built, file), join(copy, file));
+    }
+    const caches = () => readdirSync(copy).filter((name) => name.endsWith('.cache'));
+    const job = async () => {
+      const dir = tempDir('run');
+      const ended = await startCommand([process.execPath, join(copy, 'cli.cjs'), 'run', '--', 'sh', '-c', 'true'], {
+        env: textfileEnv(dir),
+      }).ended;
+      expect(ended.code, ended.stderr).toBe(0);
+      expect(runs(dir, 'backup', { operation: 'Backup', outcome: 'success' })).toBe(1);
+    };
+
+    await job();
+    expect(caches()).toEqual([`.library.cjs.${process.versions.v8}.cache`]);
+    const cache = join(copy, caches()[0] as string);
+    const written = readFileSync(cache);
+    expect(written.length).toBeGreaterThan(100_000);
+
+    await job();
+    expect(readFileSync(cache).equals(written), 'a cache V8 accepts is not written again').toBe(true);
+
+    const damaged = Buffer.alloc(written.length, 7);
+    writeFileSync(cache, damaged);
+    await job();
+    const replaced = readFileSync(cache);
+    expect(replaced.equals(damaged), 'V8 refuses the damaged cache, and the run writes a whole one').toBe(false);
+    expect(replaced.length).toBeGreaterThan(100_000);
+    expect(readdirSync(copy).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    await job();
+    expect(readFileSync(cache).equals(replaced), 'the next run accepts it').toBe(true);
   });
 
   it('a command that cannot start: exit 127 and a configuration failure', async () => {
