@@ -49,6 +49,9 @@ export interface ShellResult {
   readonly runStartupCpu: Summary;
   readonly bareStartup: Summary;
   readonly bareStartupCpu: Summary;
+  /** `node -e 0` just after: Node.js's own start, the floor of any command written for Node.js, wall ms. */
+  readonly nodeStartup: Summary;
+  readonly nodeStartupCpu: Summary;
   /** The same rows of the build `--cli-baseline` names, measured in turn with the current one. */
   readonly baseline?: {
     readonly cli: string;
@@ -167,6 +170,7 @@ export async function runShellPipeline(config: BenchConfig): Promise<ShellResult
     const runStartup: Timed[] = [];
     const runStartupBaseline: Timed[] = [];
     const bareStartup: Timed[] = [];
+    const nodeStartup: Timed[] = [];
     const meteredGzip = `cd ${dir} && backupstats run -- sh -c 'backupstats meter -q --operation Source:Read < in.bin | gzip -6 | backupstats meter -q --operation Compressor:Write > out.gz'`;
     for (let round = 0; round < rounds; round++) {
       for (const [name, command, path] of copiers) {
@@ -180,6 +184,7 @@ export async function runShellPipeline(config: BenchConfig): Promise<ShellResult
       for (let i = 0; i < (config.quick ? 1 : 5); i++) {
         bareStartup.push(await timeShell('sh -c true', env, bin));
         runStartup.push(await timeShell('backupstats run -- sh -c true', env, bin));
+        nodeStartup.push(await timeShell(`"${process.execPath}" -e 0`, env, bin));
         if (baselineBin !== undefined)
           runStartupBaseline.push(await timeShell('backupstats run -- sh -c true', env, baselineBin));
       }
@@ -214,6 +219,8 @@ export async function runShellPipeline(config: BenchConfig): Promise<ShellResult
       runStartupCpu: summarize(runStartup.map(cpuMs)),
       bareStartup: summarize(bareStartup.map(ms)),
       bareStartupCpu: summarize(bareStartup.map(cpuMs)),
+      nodeStartup: summarize(nodeStartup.map(ms)),
+      nodeStartupCpu: summarize(nodeStartup.map(cpuMs)),
       ...(baselineCli === undefined
         ? {}
         : {

@@ -37,6 +37,7 @@ export function shellSection(result: ShellResult): string[] {
           ? []
           : [gzipRow('the same, baseline build', result.baseline.gzipMetered, result.baseline.gzipMeteredCpu, result)]),
         startupRow('`sh -c true`, ms', result.bareStartup, result.bareStartupCpu),
+        startupRow('`node -e 0` (Node.js alone), ms', result.nodeStartup, result.nodeStartupCpu, result),
         startupRow(
           '`backupstats run -- sh -c true` (textfile export), ms',
           result.runStartup,
