@@ -22,6 +22,7 @@ describe("the demo's paths", () => {
     const result = await runCli(['mydata', '--storage', './bk', '--summary-json', 'summary.json', '--quiet'], {
       env: fromPnpm(dir),
       timeoutMs: 120_000,
+      keepReport: true,
     });
 
     expect(result.code, result.stderr).toBe(0);

@@ -1,7 +1,7 @@
 // Runs the example backup tool as a child process, as a user would, for the tests in test/examples and test/e2e.
 import { createHash } from 'node:crypto';
 import { type Dirent, readdirSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type NodeProcess, startNode } from '@backupstats/testkit/node-process';
@@ -35,6 +35,8 @@ export interface RunOptions {
   /** The Node.js binary to run the tool with (default: the one running the tests). */
   readonly node?: string;
   readonly timeoutMs?: number;
+  /** Keep the report page the tool writes to the temporary folder when `args` name none (removed at its end). */
+  readonly keepReport?: boolean;
   /**
    * Run the TypeScript source through tsx, as `pnpm demo` does, instead of the compiled tool. Starting through tsx
    * costs about twice the CPU of the compiled start, so only the tests that pin what users run keep it: no warning
@@ -86,7 +88,16 @@ export function startCli(args: readonly string[], options: RunOptions = {}): Nod
   const { env, uid, gid, wrapper, node, viaTsx } = options;
   if (viaTsx !== true) assertCompiledCurrent();
   const command = viaTsx === true ? ['--import', 'tsx', CLI] : [COMPILED_CLI];
-  return startNode([...command, ...args], { cwd: EXAMPLES_DIR, env, uid, gid, wrapper, node });
+  const tool = startNode([...command, ...args], { cwd: EXAMPLES_DIR, env, uid, gid, wrapper, node });
+  // Told no page, the tool writes one of its own to the temporary folder for every run: a test that named none
+  // does not read it, so it goes with the run.
+  if (!args.includes('--report') && options.keepReport !== true) {
+    void tool.exited.then(() => {
+      const page = /^report: (.+)$/m.exec(tool.stdout())?.[1];
+      return page === undefined ? undefined : rm(page, { force: true });
+    });
+  }
+  return tool;
 }
 
 /** Runs the tool to its end and returns its exit status and output; SIGKILLs it and throws after `timeoutMs`. */

@@ -79,6 +79,9 @@ async function runCli(
     throw new Error(`demo ${args.join(' ')} exited with ${run.code ?? run.signal}: ${reason.trim()}`);
   }
   const cpuMs = Number(/^bench-cpu-ms (\S+)$/m.exec(run.stderr)?.[1] ?? Number.NaN);
+  // The page the demo writes to the temporary folder for every run, which the benchmark does not read.
+  const page = /^report: (.+)$/m.exec(run.stdout)?.[1];
+  if (page !== undefined) await rm(page, { force: true });
   return { ms: run.ms, cpuMs, stdout: run.stdout };
 }
 
