@@ -1,7 +1,7 @@
 // Runs the built `backupstats` command (dist/cli.cjs) in child processes, as a shell user would: a `backupstats` on the
 // PATH, the environment cleaned of the test runner's OTEL_* and BACKUPSTATS_* variables.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +13,16 @@ import { parseExposition, type Sample } from '../../../test/support/pushgateway/
 export const CLI = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` first`);
 
-/** A folder with a `backupstats` that runs the built command, first on the PATH of every child. */
-const bin = mkdtempSync(join(tmpdir(), 'backupstats-cli-bin-'));
-writeFileSync(join(bin, 'backupstats'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-chmodSync(join(bin, 'backupstats'), 0o755);
+/**
+ * A folder with a `backupstats` that runs the built command, first on the PATH of every child: one folder in the
+ * package (git-ignored), written whole by each test process that loads this module, rather than one left in the
+ * temporary folder by each.
+ */
+const bin = fileURLToPath(new URL('../.run-bin/', import.meta.url));
+mkdirSync(bin, { recursive: true });
+const script = join(bin, `backupstats.${process.pid}.tmp`);
+writeFileSync(script, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
+renameSync(script, join(bin, 'backupstats'));
 
 /** How a child ended and what it printed. */
 export interface Ended {
