@@ -3,11 +3,11 @@
 // until a writer comes, which is never: the job hung for good. Run in child processes, so that a hang fails the test
 // rather than the test runner.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 
 const writer = fileURLToPath(new URL('../fixtures/textfile-writer.mjs', import.meta.url));
@@ -19,6 +19,7 @@ describe('a FIFO in the textfile directory', () => {
   ] as const)
     it(`at ${where}: passed over, the job writes its file and ends`, async ({ startFixture }) => {
       const dir = mkdtempSync(join(tmpdir(), 'backupstats-fifo-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
       execFileSync('mkfifo', [join(dir, fifo)]);
       const path = join(dir, 'job.prom');
       const job = startFixture(writer, {

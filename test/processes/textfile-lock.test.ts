@@ -1,12 +1,12 @@
 // One process at a time writes a textfile: a second run of the same job (a cron job that overran) is refused at
 // set-up, naming the process that writes the file, instead of replacing that run's file with every export. A lock
 // left by a process that was killed is taken over by the next run.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTextfileExporter } from 'backupstats/textfile';
-import { describe, expect } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/fixtures.js';
 
 const writer = fileURLToPath(new URL('../fixtures/textfile-writer.mjs', import.meta.url));
@@ -17,6 +17,7 @@ describe('two processes writing one textfile', () => {
     startFixture,
   }) => {
     const dir = mkdtempSync(join(tmpdir(), 'backupstats-lock-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'nightly.prom');
     const env = {
       OTEL_METRICS_EXPORTER: 'textfile',
@@ -46,6 +47,7 @@ describe('two processes writing one textfile', () => {
 
   it('in one process, a second exporter of the same file is refused until the first is shut down', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'backupstats-lock-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'nightly.prom');
     const exporter = createTextfileExporter({ path });
     expect(() => createTextfileExporter({ path })).toThrow(
@@ -63,6 +65,7 @@ describe('two processes writing one textfile', () => {
     startFixture,
   }) => {
     const dir = mkdtempSync(join(tmpdir(), 'backupstats-lock-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const job = startFixture(exiting, { FIXTURE_PATHS: [join(dir, 'a.prom'), join(dir, 'b.prom')].join(',') });
     expect(await job.exited(), job.stderr()).toEqual({ code: 0, signal: null });
     expect(readdirSync(dir)).toEqual([]);
