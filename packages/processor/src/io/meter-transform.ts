@@ -51,7 +51,8 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
   const flushStats = given.flush;
   if (flushStats !== undefined) requireStats(ERROR_CODES.INVALID_OPTION, 'meterTransform', flushStats, 'option flush');
   requireUnmetered('meterTransform', stream, 'write');
-  const meter = new OperationMeter(stats, writableStateOf(stream), every);
+  // Stryker disable next-line StringLiteral: the callbacks of both kinds behave alike
+  const meter = new OperationMeter(stats, writableStateOf(stream), every, 'transform');
   meter.operation = stream._transform as OperationFunction;
   stream._transform = meteredTransform;
   const flush = stream._flush;
