@@ -3,7 +3,15 @@ import type { Stats } from '../api/stats.js';
 import { optionsOf, requireStats } from '../base/arguments.js';
 import { ERROR_CODES } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
-import { keepMeter, READ_METER, requireReadable, requireUnmetered } from './stream-checks.js';
+import {
+  keepMeter,
+  keepOwn,
+  OWN_PUSH,
+  OWN_READ,
+  READ_METER,
+  requireReadable,
+  requireUnmetered,
+} from './stream-checks.js';
 import { METER_OPTIONS, type MeterOptions, OPTIONS_EXAMPLE, TimingSample, timeOneInOf } from './timing-sample.js';
 
 /**
@@ -36,7 +44,9 @@ export function meterReadable<T extends Readable>(stream: T, stats: Stats, optio
     state.objectMode !== true && typeof state.defaultEncoding === 'string'
       ? (state.defaultEncoding as BufferEncoding)
       : undefined;
-  const meter = new ReadMeter(stats, defaultEncoding, every, stream._read as ReadFunction, stream.push as PushFunction);
+  const meter = new ReadMeter(stats, defaultEncoding, every);
+  keepOwn(stream, OWN_READ, stream._read);
+  keepOwn(stream, OWN_PUSH, stream.push);
   stream._read = meteredRead;
   stream.push = meteredPush;
   keepMeter(stream, 'read', meter);
@@ -48,20 +58,24 @@ type ReadFunction = (this: unknown, size: number) => void;
 type PushFunction = (this: unknown, chunk: unknown, encoding?: BufferEncoding) => boolean;
 
 /** What the shared wrappers read off a metered Readable. */
-type MeteredReadable = Readable & { readonly [READ_METER]: ReadMeter };
+type MeteredReadable = Readable & {
+  readonly [READ_METER]: ReadMeter;
+  [OWN_READ]: ReadFunction;
+  [OWN_PUSH]: PushFunction;
+};
 
 // One function for every metered stream, for the reason meterWritable's wrappers are.
 function meteredRead(this: MeteredReadable, size: number): void {
   const meter = this[READ_METER];
   // The wait of an untimed chunk needs no start.
   if (meter.untimed === 0) meter.start = meter.clock.now();
-  meter.read.call(this, size);
+  this[OWN_READ](size);
 }
 
 function meteredPush(this: MeteredReadable, chunk: unknown, encoding?: BufferEncoding): boolean {
   const meter = this[READ_METER];
   if (chunk !== null && chunk !== undefined) meter.arrived(chunk, encoding);
-  return meter.push.call(this, chunk, encoding);
+  return this[OWN_PUSH](chunk, encoding);
 }
 
 /** The parts of Node's internal readable state that tell how a pushed string is encoded. */
@@ -83,9 +97,6 @@ class ReadMeter extends TimingSample {
     readonly stats: Stats,
     readonly defaultEncoding: BufferEncoding | undefined,
     every: number,
-    /** The stream's own `_read` and `push`, which the shared wrappers call. */
-    readonly read: ReadFunction,
-    readonly push: PushFunction,
   ) {
     super(every, performance);
     this.start = this.clock.now();

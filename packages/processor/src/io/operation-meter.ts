@@ -57,11 +57,8 @@ export class OperationMeter extends TimingSample {
    */
   readonly done: OperationCallback;
 
-  // The stream's own functions, which the shared wrappers call: kept here, as the wrappers are one function for
-  // every stream. The transform's flush fields are on this class too, so that both meters keep one shape.
-  /** `_write` or `_transform`; `noop` for a Writable whose `_write` is Node's default (it calls `_writev`). */
-  operation: OperationFunction = noop;
-  writev: WritevFunction = noop;
+  // The transform's flush fields are on this class too, so that both meters keep one shape.
+  /** The transform's own `_flush`, which the shared wrapper calls once per stream. */
   flush: FlushFunction = noop;
   /** Where a transform's flush is recorded, or undefined when it is not. */
   flushStats: Stats | undefined = undefined;
