@@ -108,6 +108,12 @@ export class OperationMeter extends TimingSample {
       this.timedNow = false;
       return;
     }
+    this.beginTimed();
+  }
+
+  // The timed paths are methods of their own, called for one operation in N: V8 inlines a call by how often it
+  // runs, so they stay out of the untimed path that Node's stream code inlines, and out of its inlining budget.
+  private beginTimed(): void {
     this.timedNow = true;
     if (this.drained) this.drained = false;
     else this.start = this.clock.now();
@@ -125,10 +131,12 @@ export class OperationMeter extends TimingSample {
     if (!this.pending) return false;
     this.pending = false;
     if (!ok) return false;
-    if (!this.timedNow) {
-      this.stats.timedIncrementBytes(this.bytes, 0, 0);
-      return false;
-    }
+    if (this.timedNow) return this.endTimed();
+    this.stats.timedIncrementBytes(this.bytes, 0, 0);
+    return false;
+  }
+
+  private endTimed(): boolean {
     const now = this.clock.now();
     const duration = now - this.start;
     this.stats.timedIncrementBytes(this.bytes, duration, this.weight);
