@@ -1,5 +1,6 @@
 import type { Stats } from '../api/stats.js';
 import { noop } from '../base/noop.js';
+import { RecordingHandle } from '../series/recording-handle.js';
 import { TimingSample } from './timing-sample.js';
 import { drainsNextWrite, type WritableStateView } from './writable-drain.js';
 
@@ -65,6 +66,9 @@ export class OperationMeter extends TimingSample {
   /** The transform's `_flush` is running: the chunks it feeds itself are part of the flush. */
   flushing = false;
 
+  /** `stats` when it is one of the library's own handles, which record an untimed operation in fewer steps. */
+  readonly handle: RecordingHandle | undefined;
+
   constructor(
     readonly stats: Stats,
     readonly state: WritableStateView | undefined,
@@ -72,6 +76,8 @@ export class OperationMeter extends TimingSample {
     kind: 'transform' | 'write',
   ) {
     super(every, performance);
+    // Stryker disable next-line ConditionalExpression: without the handle, timedIncrementBytes records the same
+    this.handle = stats instanceof RecordingHandle ? stats : undefined;
     // The two bodies are the same. `next` is read before calling back: the callback may start the next operation.
     this.done =
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the two behave alike
@@ -132,7 +138,10 @@ export class OperationMeter extends TimingSample {
     this.pending = false;
     if (!ok) return false;
     if (this.timedNow) return this.endTimed();
-    this.stats.timedIncrementBytes(this.bytes, 0, 0);
+    const handle = this.handle;
+    // Stryker disable next-line ConditionalExpression: timedIncrementBytes records the same, in more steps
+    if (handle !== undefined) handle.countBytes(this.bytes);
+    else this.stats.timedIncrementBytes(this.bytes, 0, 0);
     return false;
   }
 
