@@ -1,4 +1,6 @@
-import { createBackupStats, type Stats } from 'backupstats';
+import { Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createBackupStats, meterReadable, meterTransform, meterWritable, type Stats } from 'backupstats';
 import { createRecordingStats } from 'backupstats/testing';
 import { connectBackupStats } from 'backupstats/worker';
 import { describe, expect } from 'vitest';
@@ -123,6 +125,40 @@ describe.each([1000, 0])('pending sums (flushIntervalMillis %i)', (flushInterval
     expect(Number.isFinite(values.get('restore.time{-,-,O}'))).toBe(true);
     expect(values.get('backupstats.invalid_measurements{restore}')).toBe(dropped);
     expect(diagnostics.messages.filter((m) => m.includes('invalid'))).toHaveLength(dropped > 0 ? 1 : 0);
+    await stats.shutdown();
+  });
+});
+
+describe('a stream chunk whose bytes a record refuses', () => {
+  it('is dropped and counted by every meter, timed or not, and one past the pending bound too', async ({ harness }) => {
+    const stats = createBackupStats({ meterProvider: harness.provider, flushIntervalMillis: 2 ** 30 });
+    const max = Number.MAX_SAFE_INTEGER;
+    // Object-mode chunks count their byteLength: 5, three that are no amount, one that fills the pending sum to
+    // exactly MAX_SAFE_INTEGER and one byte more, which would carry it past. Whichever chunk is the timed one of
+    // its block (one in 65,536), the outcome is the same.
+    const chunks = () =>
+      [5, -1, Number.NaN, Number.POSITIVE_INFINITY, max - 5, 1].map((byteLength) => ({ byteLength }));
+    const objects = (): Readable => Readable.from(chunks());
+    const sink = (): Writable => new Writable({ objectMode: true, write: (_c, _e, done) => done() });
+    const pass = (): Transform => new Transform({ objectMode: true, transform: (c, _e, done) => done(null, c) });
+    const runs: Record<string, (s: Stats) => Promise<void>> = {
+      Read: (s) => pipeline(meterReadable(objects(), s, { timeOneIn: 65_536 }), sink()),
+      Transform: (s) => pipeline(objects(), meterTransform(pass(), s, { timeOneIn: 65_536 }), sink()),
+      Write: (s) => pipeline(objects(), meterWritable(sink(), s, { timeOneIn: 65_536 })),
+    };
+    for (const [operation, run] of Object.entries(runs)) {
+      const handle = stats.backup.scope({ operation });
+      // The series' first record goes to the instruments at once (its start): the chunks' sums are pending ones.
+      handle.timedIncrement(0, 0);
+      stats.flush();
+      await run(handle);
+    }
+    const values = valuesByKey(await harness.collect());
+    for (const operation of Object.keys(runs)) {
+      expect(values.get(`backup.operations{-,-,${operation}}`), operation).toBe(3);
+      expect(values.get(`backup.bytes{-,-,${operation}}`), operation).toBe(max);
+    }
+    expect(values.get('backupstats.invalid_measurements{backup}')).toBe(12);
     await stats.shutdown();
   });
 });

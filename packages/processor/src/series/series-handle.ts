@@ -1,7 +1,7 @@
 import type { Attributes, Counter, Meter } from '@opentelemetry/api';
 import type { ResolvedLabels } from '../api/labels.js';
 import type { Run, RunOptions } from '../api/run.js';
-import { MAX_PENDING } from '../base/amount.js';
+import { isAmount, MAX_PENDING } from '../base/amount.js';
 import type { LocalHistogram } from '../histogram/local-histogram.js';
 import type { FamilySpec } from '../naming/counter-naming.js';
 import { type ExpectedProgress, expectedProgressOf } from '../series/run-options.js';
@@ -65,6 +65,20 @@ export class SeriesHandle extends RecordingHandle<SeriesOwner> {
     const histogram = this.histogram;
     if (histogram !== undefined && weight > 0) histogram.record(durationMillis, weight);
     // `=== false`, not `!`: a comparison with a constant, where `!` compiles to a generic truthiness test.
+    if (this.queued === false) {
+      this.queued = true;
+      this.owner.deliver(this);
+    }
+    return true;
+  }
+
+  protected addBytes(bytes: number): boolean {
+    if (isAmount(bytes) === false) return false;
+    const pendingBytes = this.bytes + bytes;
+    // Compared with `<=`, as in add: an infinite sum fails it.
+    if (pendingBytes <= MAX_PENDING === false) return false;
+    this.count += 1;
+    this.bytes = pendingBytes;
     if (this.queued === false) {
       this.queued = true;
       this.owner.deliver(this);

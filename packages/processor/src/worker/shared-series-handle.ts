@@ -1,6 +1,6 @@
 import type { ResolvedLabels } from '../api/labels.js';
 import type { Run, RunOptions } from '../api/run.js';
-import { MAX_PENDING } from '../base/amount.js';
+import { isAmount, MAX_PENDING } from '../base/amount.js';
 import { BucketIndex } from '../histogram/bucket-layout.js';
 import type { ExplicitBuckets } from '../histogram/explicit-buckets.js';
 import {
@@ -85,6 +85,10 @@ export class SharedSeriesHandle extends RecordingHandle<SharedOwner> {
     // Checked as on the main thread, so that a wrong option fails the same way wherever the code runs.
     expectedProgressOf('startRun', options);
     return this.owner.startRun();
+  }
+
+  protected addBytes(bytes: number): boolean {
+    return isAmount(bytes) && this.add(bytes, 0, 0);
   }
 
   /** Adds one record of valid amounts; false when a cumulative sum would pass {@link MAX_PENDING} ({@link addPastBound}). */
