@@ -1,6 +1,6 @@
 // Loads a bundle of the command's with V8's code cache: the build makes `import('./library.js')` a call of
 // requireWithCodeCache('library.cjs') (tsup.config.ts).
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,13 +28,23 @@ export function requireWithCodeCache(name: string): unknown {
   // The bundle's first line is the command's `#!`, which is no JavaScript; the line stays, so lines keep their numbers.
   const source = wrap(readFileSync(file, 'utf8').replace(/^#!.*/, ''));
   const script = new Script(source, { filename: file, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected === true) {
+  if ((cachedData === undefined || script.cachedDataRejected === true) && writable(folder)) {
     process.once('exit', () => writeCodeCache(script, cacheFile));
   }
   const module = { exports: {} };
   const load = script.runInThisContext() as (...args: unknown[]) => void;
   load.call(module.exports, module.exports, createRequire(file), module, file, folder);
   return module.exports;
+}
+
+/** Whether this process may write in `folder`: where it may not, making a cache at every exit would be work lost. */
+function writable(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Writes the code cache whole or not at all: a process starting meanwhile reads the old one or none. */

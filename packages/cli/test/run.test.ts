@@ -1,6 +1,8 @@
 // `backupstats run`: the command's exit status and signals, the run it records, one export at the end (through the
 // textfile exporter, read from its file) and the report. Each test runs the built command in a child process.
+import { spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdtempSync,
@@ -11,6 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { cleanEnv } from '@backupstats/testkit/node-process';
 import { createBackupStats } from 'backupstats';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { sampleValue } from '../../../test/support/pushgateway/group-series.js';
@@ -42,6 +45,23 @@ function reportOf(path: string) {
       stages: Array<{ operation: string; bytes: number }>;
     }>;
   };
+}
+
+/**
+ * A copy of the built command in a folder of its own, so that no other test's run writes its code cache there; inside
+ * the package (a .run-* folder, git-ignored), where the library's bundle finds the packages it requires.
+ */
+function copyOfCommand(): string {
+  const built = dirname(CLI);
+  const copy = mkdtempSync(join(built, '..', '.run-code-cache-'));
+  onTestFinished(() => {
+    chmodSync(copy, 0o755);
+    rmSync(copy, { recursive: true, force: true });
+  });
+  for (const file of readdirSync(built).filter((name) => name.endsWith('.cjs'))) {
+    copyFileSync(join(built, file), join(copy, file));
+  }
+  return copy;
 }
 
 describe('backupstats run', () => {
@@ -189,14 +209,7 @@ describe('backupstats run', () => {
   });
 
   it("keeps V8's code cache of the library beside it: written by a run, used by the next, a damaged one replaced", async () => {
-    // A copy of the command in a folder of its own, so that no other test's run writes its cache; inside the package
-    // (a .run-* folder, git-ignored), where the library's bundle finds the packages it requires.
-    const built = dirname(CLI);
-    const copy = mkdtempSync(join(built, '..', '.run-code-cache-'));
-    onTestFinished(() => rmSync(copy, { recursive: true, force: true }));
-    for (const file of readdirSync(built).filter((name) => name.endsWith('.cjs'))) {
-      copyFileSync(join(built, file), join(copy, file));
-    }
+    const copy = copyOfCommand();
     const caches = () => readdirSync(copy).filter((name) => name.endsWith('.cache'));
     const job = async () => {
       const dir = tempDir('run');
@@ -225,6 +238,23 @@ describe('backupstats run', () => {
     expect(readdirSync(copy).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     await job();
     expect(readFileSync(cache).equals(replaced), 'the next run accepts it').toBe(true);
+  });
+
+  it('in a folder it cannot write, as a global install is: runs as without the cache and leaves none', () => {
+    const copy = copyOfCommand();
+    chmodSync(copy, 0o555);
+    const dir = tempDir('run');
+    chmodSync(dir, 0o777);
+    // Root writes anywhere: as root, the command runs as nobody, whom the folder's mode keeps out.
+    const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const ended = spawnSync(process.execPath, [join(copy, 'cli.cjs'), 'run', '--', 'sh', '-c', 'true'], {
+      env: cleanEnv(textfileEnv(dir)),
+      encoding: 'utf8',
+      ...user,
+    });
+    expect(ended.status, ended.stderr).toBe(0);
+    expect(runs(dir, 'backup', { operation: 'Backup', outcome: 'success' })).toBe(1);
+    expect(readdirSync(copy).filter((name) => !name.endsWith('.cjs'))).toEqual([]);
   });
 
   it('a command that cannot start: exit 127 and a configuration failure', async () => {
